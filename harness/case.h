@@ -1,0 +1,69 @@
+/* One test case: everything needed to replay a single call exactly. */
+#ifndef MG_CASE_H
+#define MG_CASE_H
+
+#include "variant.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Alignments are addresses modulo this. */
+#define MG_ALIGN_MOD 64u
+/* The longest length the sandbox takes (the sweep goes to 8 MiB and a bit). */
+#define MG_MAX_LEN ((size_t)16 << 20)
+/* Room in an arena beyond the length, for alignment and overlap distance. */
+#define MG_ARENA_SLACK ((size_t)64 << 10)
+
+/* Which guard page the buffers are pushed against. With `after`, each buffer
+ * sits as high as its alignment allows, so it ends flush with the guard page
+ * after it when its end is page aligned (the sweep always includes that
+ * alignment) and within 63 bytes of it otherwise. With `before`, each buffer
+ * starts `align` bytes after the guard page before it (flush at align 0). */
+enum mg_place { MG_PLACE_AFTER, MG_PLACE_BEFORE };
+
+struct mg_case {
+	const struct mg_variant *variant;
+	size_t len;
+	unsigned src_align; /* source address mod 64 */
+	unsigned dst_align; /* destination address mod 64 (derived when overlapping) */
+	bool overlap;	    /* memmove: dst = src + dist inside one buffer */
+	long dist;	    /* dst - src when overlapping; 0 is d == s */
+	int value;	    /* memset's c, passed whole to the variant */
+	uint64_t seed;	    /* selects the random bytes the buffers are filled with */
+	enum mg_place place;
+	int src_above; /* separate buffers: the source lies above dst (1) or below (0) */
+};
+
+/* The program name used in replay commands (argv[0]). */
+extern const char *mg_program;
+
+/* Checks that the case is one the sandbox can run and the variant's contract
+ * allows; on failure writes why into `why` and returns false. */
+bool mg_case_valid(const struct mg_case *c, char *why, size_t size);
+
+/* The case in words: "memmove len 17, src%64 3, dst = src - 4, ...". */
+void mg_case_describe(const struct mg_case *c, char *out, size_t size);
+
+/* A shell command that replays exactly this case. */
+void mg_case_replay(const struct mg_case *c, char *out, size_t size);
+
+const char *mg_place_name(enum mg_place place);
+
+static inline bool mg_op_has_src(enum mg_op op)
+{
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE;
+}
+
+/* Makes `c` an overlapping memmove with dst = src + dist (its dst alignment
+ * follows from the source's). */
+static inline void mg_case_set_overlap(struct mg_case *c, long dist)
+{
+	c->overlap = true;
+	c->dist = dist;
+	c->dst_align =
+		(unsigned)((long)c->src_align + dist % (long)MG_ALIGN_MOD + (long)MG_ALIGN_MOD) %
+		MG_ALIGN_MOD;
+}
+
+#endif

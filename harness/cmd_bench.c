@@ -1,0 +1,182 @@
+/* memgate bench: what the harness costs. Two figures:
+ * - sweep throughput, cases per second, for one correct variant of each
+ *   operation over its whole quick sweep;
+ * - per-case overhead of the sandboxed check against a bare loop that only
+ *   fills, calls the variant and the reference, and compares. */
+#include "call.h"
+#include "check.h"
+#include "cpu.h"
+#include "options.h"
+#include "sandbox.h"
+#include "sweep.h"
+#include "table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char help[] =
+	"usage: memgate bench [--seconds=S] [--variant=NAME]\n"
+	"  --seconds=S     time per overhead point (default 0.3)\n"
+	"  --variant=NAME  the memcpy or memmove variant for the overhead table\n"
+	"                  (default: the first correct memcpy)\n";
+
+enum { O_SECONDS = 1, O_VARIANT, O_HELP };
+
+static const struct option opts[] = {
+	{"seconds", required_argument, NULL, O_SECONDS},
+	{"variant", required_argument, NULL, O_VARIANT},
+	{"help", no_argument, NULL, O_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const struct mg_variant *first_correct(enum mg_op op)
+{
+	for (size_t i = 0; i < mg_main_table.count; i++) {
+		const struct mg_variant *v = &mg_main_table.variants[i];
+		if (v->op == op && !v->expect && !(v->features & ~mg_cpu_features()))
+			return v;
+	}
+	return NULL;
+}
+
+struct tally {
+	unsigned long long cases, failures;
+};
+
+static int count_case(const struct mg_case *c, void *arg)
+{
+	struct tally *t = arg;
+	struct mg_verdict v;
+
+	mg_check(c, &v);
+	t->cases++;
+	t->failures += v.cls != MG_OK;
+	return 0;
+}
+
+static void bench_throughput(void)
+{
+	printf("sweep throughput (quick profile, one process):\n");
+	printf("  %-12s %-26s %10s %9s %12s\n", "op", "variant", "cases", "seconds", "cases/s");
+	for (int op = 0; op < MG_OP_COUNT; op++) {
+		const struct mg_variant *v = first_correct((enum mg_op)op);
+		struct tally t = {0, 0};
+		if (!v)
+			continue;
+		double t0 = now();
+		mg_sweep(v, MG_PROFILE_QUICK, 1, count_case, &t);
+		double dt = now() - t0;
+		printf("  %-12s %-26s %10llu %9.2f %12.0f%s\n", mg_op_name((enum mg_op)op), v->name,
+		       t.cases, dt, (double)t.cases / dt, t.failures ? "  (had failures!)" : "");
+	}
+}
+
+/* The bare loop: plain buffers, no guards, no fault handling, no red zones. */
+struct bare {
+	unsigned char *src, *dst, *want;
+	const unsigned char *pool;
+};
+
+static int bare_case(const struct bare *b, const struct mg_variant *v, size_t len, unsigned long k)
+{
+	size_t off = (k * 4099) % (64u << 10); /* the sandbox's hot part of the pool */
+
+	memcpy(b->src, b->pool + off, len);
+	memcpy(b->dst, b->pool + off + len, len);
+	memcpy(b->want, b->dst, len);
+	mg_call(v, b->dst, b->src, 0, len);
+	mg_call_reference(v->op, b->want, b->src, 0, len);
+	return memcmp(b->dst, b->want, len) != 0;
+}
+
+static double bare_ns(const struct bare *b, const struct mg_variant *v, size_t len, double seconds)
+{
+	unsigned long n = 0;
+	int bad = 0;
+	double t0 = now(), dt;
+
+	do {
+		for (int i = 0; i < 1000; i++, n++)
+			bad |= bare_case(b, v, len, n);
+		dt = now() - t0;
+	} while (dt < seconds);
+	if (bad)
+		printf("  (the bare loop saw a mismatch)\n");
+	return dt * 1e9 / (double)n;
+}
+
+static double sandboxed_ns(const struct mg_variant *v, size_t len, double seconds)
+{
+	struct mg_case c = {.variant = v, .len = len};
+	struct mg_verdict verdict;
+	unsigned long n = 0;
+	double t0 = now(), dt;
+
+	do {
+		for (int i = 0; i < 1000; i++, n++) {
+			c.seed = n;
+			c.place = (enum mg_place)(n & 1);
+			mg_check(&c, &verdict);
+		}
+		dt = now() - t0;
+	} while (dt < seconds);
+	return dt * 1e9 / (double)n;
+}
+
+static void bench_overhead(const struct mg_variant *v, double seconds)
+{
+	static const size_t lens[] = {0, 1, 8, 16, 32, 64, 100, 128, 256};
+	const struct mg_sandbox *sb = mg_sandbox_get();
+	struct bare b = {malloc(4096), malloc(4096), malloc(4096), sb->pool};
+
+	if (!v || !b.src || !b.dst || !b.want)
+		return;
+	printf("\nharness overhead per case (%s; goal: sandboxed <= 2x bare up to 256 bytes):\n",
+	       v->name);
+	printf("  %6s %12s %14s %7s\n", "len", "bare ns", "sandboxed ns", "ratio");
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		double bare = bare_ns(&b, v, lens[i], seconds);
+		double boxed = sandboxed_ns(v, lens[i], seconds);
+		printf("  %6zu %12.1f %14.1f %6.2fx\n", lens[i], bare, boxed, boxed / bare);
+	}
+	free(b.src);
+	free(b.dst);
+	free(b.want);
+}
+
+int mg_cmd_bench(int argc, char **argv)
+{
+	const struct mg_variant *v = first_correct(MG_MEMCPY);
+	double seconds = 0.3;
+	int c;
+
+	while ((c = mg_getopt(argc, argv, "bench", opts)) != -1) {
+		if (c == O_SECONDS) {
+			seconds = strtod(optarg, NULL);
+			if (seconds <= 0)
+				mg_usage_error("bench", "bad value '%s' for --seconds", optarg);
+		} else if (c == O_VARIANT) {
+			v = mg_parse_variant("bench", optarg);
+			if (v->op != MG_MEMCPY && v->op != MG_MEMMOVE)
+				mg_usage_error("bench", "--variant %s is not a memcpy or memmove",
+					       v->name);
+		} else if (c == O_HELP) {
+			fputs(help, stdout);
+			return 0;
+		}
+	}
+	mg_no_operands(argc, argv, "bench");
+	bench_overhead(v, seconds);
+	printf("\n");
+	bench_throughput();
+	return 0;
+}

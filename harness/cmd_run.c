@@ -1,0 +1,135 @@
+/* memgate run: replays exactly one case, as printed by a failing sweep. */
+#include "check.h"
+#include "cpu.h"
+#include "isolate.h"
+#include "options.h"
+#include "table.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char help[] =
+	"usage: memgate run --variant=NAME --len=N [OPTIONS]\n"
+	"  --src-align=N   source address mod 64 (default 0)\n"
+	"  --dst-align=N   destination address mod 64 (default 0)\n"
+	"  --overlap=D     memmove: one buffer, dst = src + D (0: d == s)\n"
+	"  --src-above     separate buffers: the source above the destination\n"
+	"  --hide-feature=LIST  act as if the CPU lacked these features\n"
+	"  --value=C       memset's int argument (default 0)\n"
+	"  --place=after|before  the guard page the buffers sit against (default after)\n"
+	"  --seed=N        fill seed (default 0)\n"
+	"  --timeout-ms=N  per-call watchdog (default 1000)\n"
+	"Exit status: 0 the case passes, 1 it fails, 2 bad usage.\n";
+
+enum {
+	O_VARIANT = 1,
+	O_LEN,
+	O_SRC,
+	O_DST,
+	O_OVERLAP,
+	O_VALUE,
+	O_PLACE,
+	O_SEED,
+	O_TIMEOUT,
+	O_ABOVE,
+	O_HIDE,
+	O_HELP
+};
+
+static const struct option opts[] = {
+	{"variant", required_argument, NULL, O_VARIANT},
+	{"len", required_argument, NULL, O_LEN},
+	{"src-align", required_argument, NULL, O_SRC},
+	{"dst-align", required_argument, NULL, O_DST},
+	{"overlap", required_argument, NULL, O_OVERLAP},
+	{"value", required_argument, NULL, O_VALUE},
+	{"place", required_argument, NULL, O_PLACE},
+	{"seed", required_argument, NULL, O_SEED},
+	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
+	{"src-above", no_argument, NULL, O_ABOVE},
+	{"hide-feature", required_argument, NULL, O_HIDE},
+	{"help", no_argument, NULL, O_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static int parse_case(int argc, char **argv, struct mg_case *c)
+{
+	long long overlap = 0, value;
+	int have_overlap = 0, have_len = 0, opt;
+
+	while ((opt = mg_getopt(argc, argv, "run", opts)) != -1) {
+		switch (opt) {
+		case O_VARIANT: c->variant = mg_parse_variant("run", optarg); break;
+		case O_LEN:
+			c->len = (size_t)mg_parse_u64("run", "len", optarg);
+			have_len = 1;
+			break;
+		case O_SRC:
+			c->src_align = (unsigned)mg_parse_u64("run", "src-align", optarg);
+			break;
+		case O_DST:
+			c->dst_align = (unsigned)mg_parse_u64("run", "dst-align", optarg);
+			break;
+		case O_OVERLAP:
+			overlap = mg_parse_i64("run", "overlap", optarg);
+			have_overlap = 1;
+			break;
+		case O_VALUE:
+			value = mg_parse_i64("run", "value", optarg);
+			if (value < INT_MIN || value > INT_MAX)
+				mg_usage_error("run", "--value %s does not fit in an int", optarg);
+			c->value = (int)value;
+			break;
+		case O_PLACE:
+			if (strcmp(optarg, "after") && strcmp(optarg, "before"))
+				mg_usage_error("run", "unknown place '%s' (valid: after, before)",
+					       optarg);
+			c->place = strcmp(optarg, "after") ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
+			break;
+		case O_SEED: c->seed = mg_parse_u64("run", "seed", optarg); break;
+		case O_TIMEOUT:
+			mg_check_timeout_ms = (unsigned)mg_parse_u64("run", "timeout-ms", optarg);
+			break;
+		case O_ABOVE: c->src_above = 1; break;
+		case O_HIDE: mg_parse_hidden_features("run", optarg); break;
+		case O_HELP: fputs(help, stdout); return 0;
+		}
+	}
+	mg_no_operands(argc, argv, "run");
+	if (!c->variant || !have_len)
+		mg_usage_error("run", "--variant and --len are required (see memgate run --help)");
+	if (have_overlap) {
+		if (c->src_align >= MG_ALIGN_MOD)
+			mg_usage_error("run", "--src-align %u is not below 64", c->src_align);
+		mg_case_set_overlap(c, (long)overlap);
+	}
+	return 1;
+}
+
+int mg_cmd_run(int argc, char **argv)
+{
+	struct mg_case c = {0};
+	struct mg_verdict v;
+	char text[512], needs[96];
+
+	if (!parse_case(argc, argv, &c))
+		return 0;
+	if (!mg_case_valid(&c, text, sizeof text))
+		mg_usage_error("run", "invalid case for %s: %s", c.variant->name, text);
+	unsigned missing = c.variant->features & ~mg_cpu_features();
+	if (missing) {
+		mg_feature_format(missing, needs, sizeof needs);
+		printf("SKIP (needs %s): %s cannot run on this CPU\n", needs, c.variant->name);
+		return 0;
+	}
+	mg_case_describe(&c, text, sizeof text);
+	printf("case: %s\n", text);
+	mg_check_isolated(&c, &v);
+	if (v.cls == MG_OK) {
+		printf("verdict: ok\n");
+		return 0;
+	}
+	printf("verdict: %s: %s\n", mg_class_name(v.cls), v.detail);
+	return 1;
+}

@@ -1,0 +1,121 @@
+/* memgate verify: the main job. */
+#include "check.h"
+#include "options.h"
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char help[] =
+	"usage: memgate verify [OPTIONS]\n"
+	"  --profile=quick|full  how much to sweep (default quick)\n"
+	"  --seed=N              fill seed of the whole sweep (default 1)\n"
+	"  --variant=A,B,...     only these variants\n"
+	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
+	"  --jobs=N              variants swept at once (default: the CPU count)\n"
+	"  --max-failures=N      stop a variant's sweep after N failing cases (default 3)\n"
+	"  --hide-feature=LIST   act as if the CPU lacked these features\n"
+	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000)\n"
+	"  --findings=DIR        where findings are saved (default findings/verify)\n"
+	"  --expect=pass|CLASS,...  override the table: the variants must pass, or\n"
+	"                        fail with only these classes\n";
+
+enum {
+	O_PROFILE = 1,
+	O_SEED,
+	O_VARIANT,
+	O_SET,
+	O_JOBS,
+	O_MAX,
+	O_HIDE,
+	O_TIMEOUT,
+	O_DIR,
+	O_EXPECT,
+	O_HELP
+};
+
+static const struct option opts[] = {
+	{"profile", required_argument, NULL, O_PROFILE},
+	{"seed", required_argument, NULL, O_SEED},
+	{"variant", required_argument, NULL, O_VARIANT},
+	{"set", required_argument, NULL, O_SET},
+	{"jobs", required_argument, NULL, O_JOBS},
+	{"max-failures", required_argument, NULL, O_MAX},
+	{"hide-feature", required_argument, NULL, O_HIDE},
+	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
+	{"findings", required_argument, NULL, O_DIR},
+	{"expect", required_argument, NULL, O_EXPECT},
+	{"help", no_argument, NULL, O_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static unsigned parse_expect(const char *list)
+{
+	unsigned mask = 0;
+	char name[64];
+
+	if (strcmp(list, "pass") == 0)
+		return 0;
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		snprintf(name, sizeof name, "%.*s", (int)len, list);
+		enum mg_class c = mg_class_parse(name);
+		if (c == MG_CLASS_COUNT || c == MG_OK)
+			mg_usage_error(
+				"verify",
+				"unknown class '%s' for --expect (valid: pass, wrong-result, "
+				"out-of-bounds-read, out-of-bounds-write, src-modified, "
+				"wrong-return, crash, timeout)",
+				name);
+		mask |= MG_CLASS_BIT(c);
+		list += len + (list[len] == ',');
+	}
+	return mask;
+}
+
+int mg_cmd_verify(int argc, char **argv)
+{
+	struct mg_verify_opts o = {.profile = MG_PROFILE_QUICK,
+				   .seed = 1,
+				   .max_failures = 3,
+				   .findings_dir = "findings/verify"};
+	const char *set = "main", *names = NULL;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	o.jobs = cpus > 0 ? (unsigned)cpus : 1;
+	while ((c = mg_getopt(argc, argv, "verify", opts)) != -1) {
+		switch (c) {
+		case O_PROFILE:
+			if (!mg_profile_parse(optarg, &o.profile))
+				mg_usage_error("verify",
+					       "unknown profile '%s' (valid: quick, full)", optarg);
+			break;
+		case O_SEED: o.seed = mg_parse_u64("verify", "seed", optarg); break;
+		case O_VARIANT: names = optarg; break;
+		case O_SET: set = optarg; break;
+		case O_JOBS: o.jobs = (unsigned)mg_parse_u64("verify", "jobs", optarg); break;
+		case O_MAX:
+			o.max_failures = (unsigned)mg_parse_u64("verify", "max-failures", optarg);
+			break;
+		case O_HIDE: mg_parse_hidden_features("verify", optarg); break;
+		case O_TIMEOUT:
+			mg_check_timeout_ms =
+				(unsigned)mg_parse_u64("verify", "timeout-ms", optarg);
+			break;
+		case O_DIR: o.findings_dir = optarg; break;
+		case O_EXPECT:
+			o.override_expect = 1;
+			o.expect = parse_expect(optarg);
+			break;
+		case O_HELP: fputs(help, stdout); return 0;
+		}
+	}
+	mg_no_operands(argc, argv, "verify");
+	if (o.jobs == 0 || o.max_failures == 0)
+		mg_usage_error("verify", "--jobs and --max-failures must be at least 1");
+	o.variants = mg_select_variants("verify", set, names, &o.count);
+	return mg_verify(&o);
+}

@@ -1,0 +1,80 @@
+/* Feature names and masking: the same on every arch. */
+#include "cpu.h"
+#include "variant.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} feature_names[] = {
+	{MG_FEAT_SSE2, "sse2"},	      {MG_FEAT_AVX, "avx"},	      {MG_FEAT_AVX2, "avx2"},
+	{MG_FEAT_AVX512F, "avx512f"}, {MG_FEAT_AVX512BW, "avx512bw"}, {MG_FEAT_ERMS, "erms"},
+	{MG_FEAT_FSRM, "fsrm"},
+};
+
+#define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])
+
+static unsigned hidden;
+
+unsigned mg_cpu_features(void)
+{
+	static unsigned detected;
+	static int done;
+
+	if (!done) {
+		detected = mg_cpu_detect();
+		done = 1;
+	}
+	return detected & ~hidden;
+}
+
+void mg_cpu_hide(unsigned features)
+{
+	hidden |= features;
+}
+
+const char *mg_feature_name(unsigned feature)
+{
+	for (size_t i = 0; i < FEATURE_COUNT; i++)
+		if (feature_names[i].bit == feature)
+			return feature_names[i].name;
+	return NULL;
+}
+
+static int parse_one(const char *name, size_t len, unsigned *out)
+{
+	for (size_t i = 0; i < FEATURE_COUNT; i++)
+		if (strlen(feature_names[i].name) == len &&
+		    strncmp(feature_names[i].name, name, len) == 0) {
+			*out |= feature_names[i].bit;
+			return 1;
+		}
+	return 0;
+}
+
+int mg_feature_parse(const char *list, unsigned *out, const char **bad)
+{
+	*out = 0;
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		if (len && !parse_one(list, len, out)) {
+			*bad = list;
+			return 0;
+		}
+		list += len + (list[len] == ',');
+	}
+	return 1;
+}
+
+void mg_feature_format(unsigned mask, char *out, unsigned size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < FEATURE_COUNT && used < size; i++)
+		if (mask & feature_names[i].bit)
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "," : "",
+						 feature_names[i].name);
+}

@@ -1,0 +1,27 @@
+/* Run-time CPU feature detection: a variant runs only where its features are. */
+#ifndef MG_CPU_H
+#define MG_CPU_H
+
+/* The features this CPU (and OS) supports, as enum mg_feature bits, less any
+ * hidden with mg_cpu_hide(). */
+unsigned mg_cpu_features(void);
+
+/* Per-arch: the features the hardware and OS offer (cpu_<arch>.c). */
+unsigned mg_cpu_detect(void);
+/* Per-arch: puts the flags and control registers a variant may have left
+ * changed (direction flag, MXCSR, x87 control word) back to the ABI's
+ * defaults; used after a variant was interrupted by a fault. */
+void mg_cpu_reset_state(void);
+
+/* Pretends the CPU lacks `features`: checks SKIP reporting on a full machine. */
+void mg_cpu_hide(unsigned features);
+
+/* Name of one feature bit ("avx512f"); NULL if unknown. */
+const char *mg_feature_name(unsigned feature);
+/* Parses a comma-separated list of names into bits; returns 0 and names the
+ * first unknown one in *bad on failure. */
+int mg_feature_parse(const char *list, unsigned *out, const char **bad);
+/* Writes the names of the bits in `mask`, comma-separated. */
+void mg_feature_format(unsigned mask, char *out, unsigned size);
+
+#endif

@@ -1,0 +1,58 @@
+/* CPUID-based detection for x86-64 and i386. A vector feature counts only
+ * when the OS also saves its register state (XCR0), or its instructions
+ * would fault. */
+#include "cpu.h"
+#include "variant.h"
+
+#include <cpuid.h>
+#include <stdint.h>
+
+static uint64_t read_xcr0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+unsigned mg_cpu_detect(void)
+{
+	unsigned a, b, c, d, features = 0;
+	uint64_t xcr0 = 0;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	if (d & bit_SSE2)
+		features |= MG_FEAT_SSE2;
+	if (c & bit_OSXSAVE)
+		xcr0 = read_xcr0();
+	int os_avx = (xcr0 & 0x6) == 0x6;      /* SSE and AVX state */
+	int os_avx512 = (xcr0 & 0xe6) == 0xe6; /* plus opmask and ZMM state */
+	if ((c & bit_AVX) && os_avx)
+		features |= MG_FEAT_AVX;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return features;
+	if ((b & bit_AVX2) && os_avx)
+		features |= MG_FEAT_AVX2;
+	if ((b & bit_AVX512F) && os_avx512)
+		features |= MG_FEAT_AVX512F;
+	if ((b & bit_AVX512BW) && os_avx512)
+		features |= MG_FEAT_AVX512BW;
+	if (b & (1u << 9))
+		features |= MG_FEAT_ERMS;
+	if (d & (1u << 4))
+		features |= MG_FEAT_FSRM;
+	return features;
+}
+
+void mg_cpu_reset_state(void)
+{
+	static const uint32_t mxcsr_default = 0x1f80;
+	static const uint16_t x87_cw_default = 0x037f;
+
+	__asm__ volatile("cld\n\t"
+			 "ldmxcsr %0\n\t"
+			 "fldcw %1"
+			 :
+			 : "m"(mxcsr_default), "m"(x87_cw_default));
+}

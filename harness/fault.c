@@ -1,0 +1,160 @@
+#include "fault.h"
+#include "cpu.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WATCHDOG_TICK_MS 10u
+#define ALT_STACK_BYTES	 (64u << 10)
+
+sigjmp_buf mg_fault_jmp;
+
+/* Odd while a variant runs; bumped at each start and end, so the watchdog can
+ * tell one long call from many short ones without a clock read per call. */
+static _Atomic unsigned long call_seq;
+static _Atomic unsigned call_timeout_ms;
+static pthread_t main_thread;
+static struct mg_fault last_fault;
+
+static const int caught_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM};
+
+static int in_call(void)
+{
+	return atomic_load_explicit(&call_seq, memory_order_relaxed) & 1;
+}
+
+static void on_signal(int signo, siginfo_t *info, void *ucontext)
+{
+	if (!in_call()) {
+		if (signo == SIGALRM)
+			return; /* the call ended just as the watchdog fired */
+		/* A fault in the harness itself: die of it, visibly. */
+		signal(signo, SIG_DFL);
+		return;
+	}
+	memset(&last_fault, 0, sizeof last_fault);
+	last_fault.signo = signo;
+	last_fault.code = info->si_code;
+	last_fault.addr = info->si_addr;
+	if (signo != SIGALRM)
+		mg_fault_decode_context(ucontext, &last_fault);
+	siglongjmp(mg_fault_jmp, 1);
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static void *watchdog(void *unused)
+{
+	unsigned long seen = 0;
+	unsigned waited = 0;
+
+	(void)unused;
+	for (;;) {
+		sleep_ms(WATCHDOG_TICK_MS);
+		unsigned long seq = atomic_load(&call_seq);
+		if (!(seq & 1) || seq != seen) {
+			seen = seq;
+			waited = 0;
+			continue;
+		}
+		waited += WATCHDOG_TICK_MS;
+		if (waited >= atomic_load(&call_timeout_ms)) {
+			pthread_kill(main_thread, SIGALRM);
+			waited = 0;
+		}
+	}
+	return NULL;
+}
+
+static void install_handlers(void)
+{
+	static char alt_stack[ALT_STACK_BYTES];
+	stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack};
+	struct sigaction sa;
+
+	if (sigaltstack(&ss, NULL) != 0) {
+		perror("memgate: sigaltstack");
+		exit(3);
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_signal;
+	/* NODEFER: we leave by siglongjmp without restoring the mask, so the
+	 * signal must not stay blocked for the next case. */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++)
+		sigaction(caught_signals[i], &sa, NULL);
+}
+
+void mg_fault_init(void)
+{
+	static int done;
+	pthread_t tid;
+	sigset_t all, old;
+
+	if (done)
+		return;
+	done = 1;
+	main_thread = pthread_self();
+	install_handlers();
+	/* The watchdog must never take the signals meant for the main thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&tid, NULL, watchdog, NULL) != 0) {
+		fprintf(stderr, "memgate: cannot start the watchdog thread\n");
+		exit(3);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_detach(tid);
+}
+
+/* Only the main thread writes call_seq, so a plain load and store do: no
+ * locked instruction on the hot path. */
+static void bump_call_seq(void)
+{
+	unsigned long seq = atomic_load_explicit(&call_seq, memory_order_relaxed);
+	atomic_store_explicit(&call_seq, seq + 1, memory_order_release);
+}
+
+void mg_call_begin(unsigned timeout_ms)
+{
+	if (atomic_load_explicit(&call_timeout_ms, memory_order_relaxed) != timeout_ms)
+		atomic_store_explicit(&call_timeout_ms, timeout_ms, memory_order_relaxed);
+	bump_call_seq();
+}
+
+void mg_call_end(void)
+{
+	bump_call_seq();
+}
+
+void mg_fault_take(struct mg_fault *out)
+{
+	mg_call_end();
+	mg_cpu_reset_state();
+	*out = last_fault;
+}
+
+const char *mg_signal_name(int signo)
+{
+	switch (signo) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGALRM: return "SIGALRM";
+	case SIGABRT: return "SIGABRT";
+	case SIGKILL: return "SIGKILL";
+	default: return "signal";
+	}
+}

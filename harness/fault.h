@@ -1,0 +1,42 @@
+/* Catching what a variant does wrong without dying of it: faults are taken
+ * on an alternate stack and unwound with siglongjmp, and a watchdog thread
+ * interrupts a call that does not return. */
+#ifndef MG_FAULT_H
+#define MG_FAULT_H
+
+#include <setjmp.h>
+
+enum mg_access { MG_ACCESS_UNKNOWN, MG_ACCESS_READ, MG_ACCESS_WRITE };
+
+struct mg_fault {
+	int signo;  /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP; SIGALRM: timeout */
+	int code;   /* si_code */
+	void *addr; /* si_addr */
+	void *pc;   /* where it happened */
+	enum mg_access access;
+	int general_protection; /* x86: #GP (e.g. a misaligned movaps), not a page fault */
+};
+
+/* Installs the handlers and starts the watchdog; call once per process,
+ * before the first guarded call. */
+void mg_fault_init(void);
+
+/* Guarded-call protocol, used as:
+ *	if (sigsetjmp(mg_fault_jmp, 0)) { mg_fault_take(&f); ...faulted... }
+ *	mg_call_begin(ms); call; mg_call_end();
+ * sigsetjmp must sit in the caller's own frame, hence a macro-free protocol
+ * rather than a callback. No system call is made on the non-faulting path. */
+extern sigjmp_buf mg_fault_jmp;
+void mg_call_begin(unsigned timeout_ms);
+void mg_call_end(void);
+/* After a fault: ends the call, copies out what happened and puts the CPU
+ * state a variant may have changed back to the ABI's defaults. */
+void mg_fault_take(struct mg_fault *out);
+
+/* Per-arch (fault_<arch>.c): fills pc, access and general_protection from the
+ * signal's machine context. */
+void mg_fault_decode_context(const void *ucontext, struct mg_fault *f);
+
+const char *mg_signal_name(int signo);
+
+#endif

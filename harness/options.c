@@ -1,0 +1,149 @@
+#include "options.h"
+#include "cpu.h"
+#include "table.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mg_usage_error(const char *cmd, const char *format, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "memgate %s: ", cmd);
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputc('\n', stderr);
+	exit(MG_EXIT_USAGE);
+}
+
+static void print_valid(const struct option *opts)
+{
+	for (size_t i = 0; opts[i].name; i++)
+		fprintf(stderr, "%s--%s", i ? ", " : "", opts[i].name);
+}
+
+int mg_getopt(int argc, char **argv, const char *cmd, const struct option *opts)
+{
+	int c;
+
+	opterr = 0;
+	optopt = 0;
+	c = getopt_long(argc, argv, "", opts, NULL);
+	if (c != '?')
+		return c;
+	/* getopt sets optopt only when a known option lacks its value. */
+	fprintf(stderr, "memgate %s: %s '%s' (valid: ", cmd,
+		optopt ? "option needs a value:" : "unknown option", argv[optind - 1]);
+	print_valid(opts);
+	fprintf(stderr, ")\n");
+	exit(MG_EXIT_USAGE);
+}
+
+uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 0);
+	if (errno || end == text || *end || text[0] == '-')
+		mg_usage_error(cmd, "bad value '%s' for --%s (want a non-negative number)", text,
+			       flag);
+	return v;
+}
+
+int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(text, &end, 0);
+	if (errno || end == text || *end)
+		mg_usage_error(cmd, "bad value '%s' for --%s (want a number)", text, flag);
+	return v;
+}
+
+const struct mg_variant *mg_parse_variant(const char *cmd, const char *name)
+{
+	const struct mg_variant *v = mg_variant_find(name);
+
+	if (v)
+		return v;
+	fprintf(stderr, "memgate %s: unknown variant '%s' (", cmd, name);
+	mg_variant_print_names(stderr);
+	fprintf(stderr, ")\n");
+	exit(MG_EXIT_USAGE);
+}
+
+void mg_no_operands(int argc, char **argv, const char *cmd)
+{
+	if (optind < argc)
+		mg_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+}
+
+static void add_table(const struct mg_table *t, const struct mg_variant **out, size_t *n)
+{
+	for (size_t i = 0; i < t->count; i++)
+		out[(*n)++] = &t->variants[i];
+}
+
+static void add_named(const char *cmd, const char *names, const struct mg_variant **out, size_t *n)
+{
+	char name[128];
+
+	while (*names) {
+		size_t len = strcspn(names, ",");
+		if (len >= sizeof name)
+			mg_usage_error(cmd, "variant name too long: '%.*s'", (int)len, names);
+		memcpy(name, names, len);
+		name[len] = '\0';
+		if (len)
+			out[(*n)++] = mg_parse_variant(cmd, name);
+		names += len + (names[len] == ',');
+	}
+}
+
+const struct mg_variant *const *mg_select_variants(const char *cmd, const char *set,
+						   const char *names, size_t *count)
+{
+	size_t cap = mg_main_table.count + mg_selftest_table.count + 1;
+	const struct mg_variant **out;
+	size_t n = 0;
+
+	if (names)
+		cap += strlen(names);
+	out = calloc(cap, sizeof *out);
+	if (!out)
+		mg_usage_error(cmd, "out of memory");
+	if (names) {
+		add_named(cmd, names, out, &n);
+	} else if (strcmp(set, "main") == 0 || strcmp(set, "all") == 0) {
+		add_table(&mg_main_table, out, &n);
+		if (strcmp(set, "all") == 0)
+			add_table(&mg_selftest_table, out, &n);
+	} else if (strcmp(set, "selftest") == 0) {
+		add_table(&mg_selftest_table, out, &n);
+	} else {
+		mg_usage_error(cmd, "unknown set '%s' (valid: main, selftest, all)", set);
+	}
+	*count = n;
+	return out;
+}
+
+void mg_parse_hidden_features(const char *cmd, const char *list)
+{
+	unsigned bits;
+	const char *bad = NULL;
+
+	if (!mg_feature_parse(list, &bits, &bad))
+		mg_usage_error(cmd,
+			       "unknown CPU feature '%.*s' (valid: sse2, avx, avx2, avx512f, "
+			       "avx512bw, erms, fsrm)",
+			       (int)strcspn(bad, ","), bad);
+	mg_cpu_hide(bits);
+}

@@ -1,0 +1,40 @@
+/* Command-line helpers: every bad flag or value is named in one line and
+ * exits with status 2. */
+#ifndef MG_OPTIONS_H
+#define MG_OPTIONS_H
+
+#include "variant.h"
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MG_EXIT_USAGE 2
+
+/* Runs getopt_long; on an unknown option or a missing value, prints
+ * "memgate CMD: unknown option 'X' (valid: ...)" and exits 2. */
+int mg_getopt(int argc, char **argv, const char *cmd, const struct option *opts);
+
+/* Exits 2 naming the flag when `text` is not a whole number. */
+uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text);
+int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text);
+
+/* Exits 2 when `name` is not a variant, listing the valid ones. */
+const struct mg_variant *mg_parse_variant(const char *cmd, const char *name);
+
+/* Exits 2 after one line "memgate CMD: <message>". */
+__attribute__((noreturn, format(printf, 2, 3))) void mg_usage_error(const char *cmd,
+								    const char *format, ...);
+
+/* Exits 2 if arguments are left after the options. */
+void mg_no_operands(int argc, char **argv, const char *cmd);
+
+/* The variants a command works on: a set ("main", "selftest" or "all")
+ * narrowed to a comma-separated list of names when `names` is not NULL.
+ * Exits 2 naming a bad set or variant. The array lives until exit. */
+const struct mg_variant *const *mg_select_variants(const char *cmd, const char *set,
+						   const char *names, size_t *count);
+
+/* Hides a comma-separated list of CPU features, or exits 2 naming a bad one. */
+void mg_parse_hidden_features(const char *cmd, const char *list);
+#endif

@@ -1,0 +1,165 @@
+/* Arenas with PROT_NONE guard pages on both sides, mapped once. The source
+ * arena is one memfd mapped three times: twice read-only, below and above the
+ * destination arena, where variants read it (a write to the source faults,
+ * and memmove meets both orders), and once writable, where the harness fills
+ * it. So no case needs a system call. */
+#include "sandbox.h"
+#include "rng.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(3);
+}
+
+/* One reservation, all PROT_NONE at first: three arenas with a guard page
+ * on each side of each: [g] src below [g] dst [g] src above [g]. */
+static unsigned char *reserve_arenas(size_t arena)
+{
+	void *p = mmap(NULL, 3 * arena + 4 * MG_PAGE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		die("memgate: mmap (guarded arenas)");
+	return (unsigned char *)p + MG_PAGE;
+}
+
+static void map_source_views(struct mg_sandbox *sb, int fd)
+{
+	for (int i = 0; i < 2; i++)
+		if (mmap(sb->src_ro[i], sb->arena, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) ==
+		    MAP_FAILED)
+			die("memgate: mmap (read-only source view)");
+	sb->src_rw = mmap(NULL, sb->arena, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (sb->src_rw == MAP_FAILED)
+		die("memgate: mmap (writable source view)");
+}
+
+static void map_arenas(struct mg_sandbox *sb)
+{
+	unsigned char *base = reserve_arenas(sb->arena);
+	int fd = memfd_create("memgate-src", MFD_CLOEXEC);
+
+	sb->src_ro[MG_SRC_BELOW] = base;
+	sb->dst = base + sb->arena + MG_PAGE;
+	sb->src_ro[MG_SRC_ABOVE] = sb->dst + sb->arena + MG_PAGE;
+	if (fd < 0)
+		die("memgate: memfd_create");
+	if (ftruncate(fd, (off_t)sb->arena) != 0)
+		die("memgate: ftruncate");
+	map_source_views(sb, fd);
+	close(fd);
+	if (mprotect(sb->dst, sb->arena, PROT_READ | PROT_WRITE) != 0)
+		die("memgate: mprotect (destination arena)");
+}
+
+/* Fixed content, so a fill seed means the same bytes in every run. */
+static unsigned char *make_pool(size_t size)
+{
+	uint64_t *pool = malloc(size);
+	struct mg_rng rng = {0x6d656d67617465ull}; /* "memgate" */
+
+	if (!pool)
+		die("memgate: malloc (random pool)");
+	for (size_t i = 0; i < size / sizeof *pool; i++)
+		pool[i] = mg_rng_next(&rng);
+	return (unsigned char *)pool;
+}
+
+const struct mg_sandbox *mg_sandbox_get(void)
+{
+	static struct mg_sandbox sb;
+
+	if (sb.dst)
+		return &sb;
+	sb.arena = MG_MAX_LEN + MG_ARENA_SLACK;
+	sb.pool_size = sb.arena + MG_PAGE;
+	map_arenas(&sb);
+	sb.shadow = malloc(sb.arena + MG_PAGE); /* + room to shift copies in a page */
+	if (!sb.shadow)
+		die("memgate: malloc (shadow)");
+	sb.pool = make_pool(sb.pool_size);
+	return &sb;
+}
+
+/* The lowest address >= lo, and the highest <= hi, that is `align` mod 64. */
+static uintptr_t lowest_at(uintptr_t lo, unsigned align)
+{
+	return lo + ((align - lo) & (MG_ALIGN_MOD - 1));
+}
+
+static uintptr_t highest_at(uintptr_t hi, unsigned align)
+{
+	return hi - ((hi - align) & (MG_ALIGN_MOD - 1));
+}
+
+/* Places `below` bytes, the anchor, and `above` bytes from the anchor on in
+ * [lo, hi), against the end the case asks for. */
+static unsigned char *place_anchor(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
+				   unsigned align, enum mg_place place)
+{
+	if (place == MG_PLACE_AFTER)
+		return (unsigned char *)highest_at((uintptr_t)(hi - above), align);
+	return (unsigned char *)lowest_at((uintptr_t)(lo + below), align);
+}
+
+static void set_window(const struct mg_sandbox *sb, unsigned char *lo, unsigned char *hi,
+		       struct mg_layout *out)
+{
+	unsigned char *arena_end = sb->dst + sb->arena;
+
+	out->win = lo - sb->dst > MG_REDZONE ? lo - MG_REDZONE : sb->dst;
+	hi = arena_end - hi > MG_REDZONE ? hi + MG_REDZONE : arena_end;
+	out->win_len = (size_t)(hi - out->win);
+}
+
+/* A zero-length call gets pointers into the middle of guard pages, so
+ * touching them, or bytes near them, faults. */
+static void place_zero_length(const struct mg_sandbox *sb, const struct mg_case *c,
+			      struct mg_layout *out)
+{
+	unsigned char *guard_middle = sb->dst - MG_PAGE / 2;
+	long d = c->dist;
+
+	if (c->overlap && labs(d) < (long)(MG_PAGE / 2 - MG_ALIGN_MOD)) {
+		out->src =
+			(unsigned char *)lowest_at((uintptr_t)guard_middle - d / 2, c->src_align);
+		out->dst = out->src + d;
+	} else {
+		out->src = sb->src_ro[c->src_above] - MG_PAGE / 2 + c->src_align;
+		out->dst = guard_middle + c->dst_align;
+	}
+	out->src_rw = NULL;
+	out->win = out->dst;
+	out->win_len = 0;
+}
+
+void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, struct mg_layout *out)
+{
+	if (c->len == 0) {
+		place_zero_length(sb, c, out);
+		return;
+	}
+	if (c->overlap) {
+		size_t below = c->dist < 0 ? (size_t)-c->dist : 0;
+		size_t above = (c->dist > 0 ? (size_t)c->dist : 0) + c->len;
+		out->src = place_anchor(sb->dst, sb->dst + sb->arena, below, above, c->src_align,
+					c->place);
+		out->src_rw = out->src;
+		out->dst = out->src + c->dist;
+		set_window(sb, out->src - below, out->src + above, out);
+		return;
+	}
+	unsigned char *src_arena = sb->src_ro[c->src_above];
+	out->src =
+		place_anchor(src_arena, src_arena + sb->arena, 0, c->len, c->src_align, c->place);
+	out->src_rw = sb->src_rw + (out->src - src_arena);
+	out->dst = place_anchor(sb->dst, sb->dst + sb->arena, 0, c->len, c->dst_align, c->place);
+	set_window(sb, out->dst, out->dst + c->len, out);
+}

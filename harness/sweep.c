@@ -1,0 +1,239 @@
+/* What the sweep covers, per operation:
+ * - every length 0..1024, and powers of two from 1 KiB to 8 MiB plus and
+ *   minus small amounts (more of them in the full profile);
+ * - every src/dst alignment pair mod 64 for short lengths, a subset for
+ *   longer ones that always includes the alignment at which a buffer ends
+ *   flush with the guard page after it;
+ * - memmove: every overlap distance 1..256 both ways, distances around the
+ *   length, and d == s;
+ * - memset: fill values 0, 1, 0x7f, 0x80, 0xfe, 0xff and ints beyond a byte;
+ * - each case once against the guard page after and once against the one
+ *   before; with separate buffers, once with the source below the
+ *   destination and once above it. */
+#include "sweep.h"
+#include "rng.h"
+
+#include <string.h>
+
+struct emitter {
+	mg_case_fn fn;
+	void *ctx;
+	uint64_t seed;
+	uint64_t count;
+	int stopped;
+};
+
+/* How much of each dimension a profile takes. */
+struct plan {
+	size_t all_pairs_upto; /* every alignment pair up to this length */
+	const int *big_deltas; /* added to each power of two >= 1 KiB */
+	size_t n_big_deltas;
+	size_t overlap_upto; /* every overlap length up to this */
+	const unsigned *overlap_aligns;
+	size_t n_overlap_aligns;
+	int all_values;	     /* memset: every value at every point */
+	unsigned page_fills; /* page routines: fill seeds per placement */
+};
+
+static const int quick_deltas[] = {-1, 0, 1};
+static const int full_deltas[] = {-65, -64, -63, -33, -32, -31, -17, -16, -15, -9, -8,
+				  -7,  -3,  -2,	 -1,  0,   1,	2,   3,	  7,   8,  9,
+				  15,  16,  17,	 31,  32,  33,	63,  64,  65};
+static const unsigned quick_overlap_aligns[] = {0, 7};
+static const unsigned full_overlap_aligns[] = {0, 1, 7, 8, 15, 16, 33, 63};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct plan plans[] = {
+	[MG_PROFILE_QUICK] = {128, quick_deltas, N(quick_deltas), 128, quick_overlap_aligns,
+			      N(quick_overlap_aligns), 0, 8},
+	[MG_PROFILE_FULL] = {256, full_deltas, N(full_deltas), 300, full_overlap_aligns,
+			     N(full_overlap_aligns), 1, 64},
+};
+
+static const int memset_values[] = {0, 1, 0x7f, 0x80, 0xfe, 0xff, 0x1ab, -1, -65, 0x7fffff80};
+
+/* Extra lengths past the dense ranges, for memmove's overlap sweep. */
+static const size_t overlap_extra_lengths[] = {127,  128,   129,   255,	  256,	  257,	511,
+					       512,  513,   1023,  1024,  1025,	  4095, 4096,
+					       4097, 65535, 65536, 65537, 1 << 20};
+
+#define MAX_BIG_POWER 23 /* 8 MiB */
+#define MIN_BIG_POWER 10
+
+static void emit(struct emitter *e, struct mg_case *c)
+{
+	char why[128];
+
+	if (e->stopped || !mg_case_valid(c, why, sizeof why))
+		return;
+	int orders = mg_op_has_src(c->variant->op) && !c->overlap ? 2 : 1;
+
+	c->seed = mg_mix64(e->seed + e->count++);
+	for (int above = 0; above < orders; above++)
+		for (int p = MG_PLACE_AFTER; p <= MG_PLACE_BEFORE && !e->stopped; p++) {
+			c->src_above = above;
+			c->place = (enum mg_place)p;
+			e->stopped = e->fn(c, e->ctx);
+		}
+	c->src_above = 0;
+}
+
+/* The alignment at which a buffer of `len` ends on a page boundary. */
+static unsigned flush_align(size_t len)
+{
+	return (unsigned)(-len & (MG_ALIGN_MOD - 1));
+}
+
+static void emit_pair(struct emitter *e, struct mg_case *c, unsigned sa, unsigned da)
+{
+	c->src_align = sa;
+	c->dst_align = da;
+	emit(e, c);
+}
+
+static void emit_pairs(struct emitter *e, const struct plan *plan, struct mg_case *c)
+{
+	static const unsigned picks[] = {0, 1, 7, 8, 15, 16, 31, 32, 33, 63};
+	unsigned f = flush_align(c->len);
+
+	if (c->len <= plan->all_pairs_upto) {
+		for (unsigned sa = 0; sa < MG_ALIGN_MOD; sa++)
+			for (unsigned da = 0; da < MG_ALIGN_MOD; da++)
+				emit_pair(e, c, sa, da);
+		return;
+	}
+	emit_pair(e, c, f, f);
+	emit_pair(e, c, f, 0);
+	emit_pair(e, c, 0, f);
+	/* Longer lengths: each pick against a few partners, both ways round. */
+	size_t reach = c->len <= 1024 ? N(picks) : c->len <= (64u << 10) ? 3 : 1;
+	for (size_t i = 0; i < reach; i++) {
+		emit_pair(e, c, picks[i], picks[i]);
+		emit_pair(e, c, picks[i], picks[N(picks) - 1 - i]);
+	}
+}
+
+/* memset has one buffer: which of its alignments a length gets. */
+static int memset_align_wanted(const struct plan *plan, size_t len, unsigned da)
+{
+	if (len <= plan->all_pairs_upto || da == flush_align(len))
+		return 1;
+	if (len <= 1024)
+		return da % 8 == 0 || da % 8 == 7;
+	return da == 0 || da == 1 || da == 63;
+}
+
+static void emit_length(struct emitter *e, const struct plan *plan, struct mg_case *c)
+{
+	if (c->variant->op != MG_MEMSET) {
+		emit_pairs(e, plan, c);
+		return;
+	}
+	for (unsigned da = 0; da < MG_ALIGN_MOD; da++) {
+		if (!memset_align_wanted(plan, c->len, da))
+			continue;
+		c->dst_align = da;
+		size_t first = plan->all_values ? 0 : (c->len + da) % N(memset_values);
+		size_t last = plan->all_values ? N(memset_values) : first + 1;
+		for (size_t i = first; i < last; i++) {
+			c->value = memset_values[i];
+			emit(e, c);
+		}
+	}
+}
+
+static void sweep_lengths(struct emitter *e, const struct plan *plan, struct mg_case *c)
+{
+	for (size_t len = 0; len <= 1024; len++) {
+		c->len = len;
+		emit_length(e, plan, c);
+	}
+	for (int k = MIN_BIG_POWER; k <= MAX_BIG_POWER; k++)
+		for (size_t i = 0; i < plan->n_big_deltas; i++) {
+			long len = (1L << k) + plan->big_deltas[i];
+			if (len <= 1024)
+				continue;
+			c->len = (size_t)len;
+			emit_length(e, plan, c);
+		}
+}
+
+static void sweep_distances(struct emitter *e, struct mg_case *c)
+{
+	long len = (long)c->len;
+	const long near[] = {len - 1, len, len + 1};
+
+	mg_case_set_overlap(c, 0);
+	emit(e, c);
+	for (long d = 1; d <= 256; d++) {
+		mg_case_set_overlap(c, d);
+		emit(e, c);
+		mg_case_set_overlap(c, -d);
+		emit(e, c);
+	}
+	for (size_t i = 0; i < N(near); i++)
+		if (near[i] > 256) {
+			mg_case_set_overlap(c, near[i]);
+			emit(e, c);
+			mg_case_set_overlap(c, -near[i]);
+			emit(e, c);
+		}
+}
+
+static void sweep_overlap_length(struct emitter *e, const struct plan *plan, struct mg_case *c,
+				 size_t len)
+{
+	c->len = len;
+	for (size_t a = 0; a < plan->n_overlap_aligns; a++) {
+		c->src_align = plan->overlap_aligns[a];
+		sweep_distances(e, c);
+	}
+}
+
+static void sweep_overlaps(struct emitter *e, const struct plan *plan, struct mg_case *c)
+{
+	for (size_t len = 0; len <= plan->overlap_upto; len++)
+		sweep_overlap_length(e, plan, c, len);
+	for (size_t i = 0; i < N(overlap_extra_lengths); i++)
+		if (overlap_extra_lengths[i] > plan->overlap_upto)
+			sweep_overlap_length(e, plan, c, overlap_extra_lengths[i]);
+	c->overlap = false;
+	c->dist = 0;
+}
+
+static void sweep_pages(struct emitter *e, const struct plan *plan, struct mg_case *c)
+{
+	c->len = c->variant->contract.fixed_len;
+	for (unsigned i = 0; i < plan->page_fills; i++)
+		emit(e, c);
+}
+
+void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
+	      void *ctx)
+{
+	struct emitter e = {fn, ctx, seed, 0, 0};
+	const struct plan *plan = &plans[profile];
+	struct mg_case c;
+
+	memset(&c, 0, sizeof c);
+	c.variant = v;
+	if (v->contract.fixed_len) {
+		sweep_pages(&e, plan, &c);
+		return;
+	}
+	sweep_lengths(&e, plan, &c);
+	if (v->op == MG_MEMMOVE)
+		sweep_overlaps(&e, plan, &c);
+}
+
+int mg_profile_parse(const char *name, enum mg_profile *out)
+{
+	if (strcmp(name, "quick") == 0)
+		*out = MG_PROFILE_QUICK;
+	else if (strcmp(name, "full") == 0)
+		*out = MG_PROFILE_FULL;
+	else
+		return 0;
+	return 1;
+}

@@ -1,0 +1,97 @@
+/* Builds the variant tables from their .def files: one line per variant
+ * declares its entry point and fills in its row. */
+#include "table.h"
+#include "verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DECL_MEMCPY(sym)     void *sym(void *, const void *, size_t);
+#define DECL_MEMMOVE(sym)    void *sym(void *, const void *, size_t);
+#define DECL_MEMSET(sym)     void *sym(void *, int, size_t);
+#define DECL_COPY_PAGE(sym)  void sym(void *, void *);
+#define DECL_CLEAR_PAGE(sym) void sym(void *);
+
+#define ENTRY_MEMCPY(sym)                                                                          \
+	{                                                                                          \
+		.copy = sym                                                                        \
+	}
+#define ENTRY_MEMMOVE(sym)                                                                         \
+	{                                                                                          \
+		.copy = sym                                                                        \
+	}
+#define ENTRY_MEMSET(sym)                                                                          \
+	{                                                                                          \
+		.set = sym                                                                         \
+	}
+#define ENTRY_COPY_PAGE(sym)                                                                       \
+	{                                                                                          \
+		.copy_page = sym                                                                   \
+	}
+#define ENTRY_CLEAR_PAGE(sym)                                                                      \
+	{                                                                                          \
+		.clear_page = sym                                                                  \
+	}
+
+#define MG_VARIANT(arch, name, op, ret, contract, features, expect, about)                         \
+	DECL_##op(mg_##arch##_##name)
+#include "variants.def"
+#include "bad.def"
+#undef MG_VARIANT
+
+#define MG_VARIANT(arch, name, op, ret, contract, features, expect, about)                         \
+	{#name,                                                                                    \
+	 MG_##op,                                                                                  \
+	 #arch,                                                                                    \
+	 "mg_" #arch "_" #name,                                                                    \
+	 ENTRY_##op(mg_##arch##_##name),                                                           \
+	 ret,                                                                                      \
+	 contract,                                                                                 \
+	 features,                                                                                 \
+	 expect,                                                                                   \
+	 about},
+
+static const struct mg_variant main_variants[] = {
+#include "variants.def"
+};
+
+static const struct mg_variant selftest_variants[] = {
+#include "bad.def"
+};
+
+const struct mg_table mg_main_table = {main_variants,
+				       sizeof main_variants / sizeof main_variants[0]};
+const struct mg_table mg_selftest_table = {selftest_variants,
+					   sizeof selftest_variants / sizeof selftest_variants[0]};
+
+static const struct mg_table *const all_tables[] = {&mg_main_table, &mg_selftest_table};
+
+const struct mg_variant *mg_variant_find(const char *name)
+{
+	for (size_t t = 0; t < 2; t++)
+		for (size_t i = 0; i < all_tables[t]->count; i++)
+			if (strcmp(all_tables[t]->variants[i].name, name) == 0)
+				return &all_tables[t]->variants[i];
+	return NULL;
+}
+
+void mg_variant_print_names(FILE *stream)
+{
+	const char *sep = "valid: ";
+
+	for (size_t t = 0; t < 2; t++)
+		for (size_t i = 0; i < all_tables[t]->count; i++) {
+			fprintf(stream, "%s%s", sep, all_tables[t]->variants[i].name);
+			sep = ", ";
+		}
+}
+
+const char *mg_op_name(enum mg_op op)
+{
+	static const char *const names[MG_OP_COUNT] = {
+		[MG_MEMCPY] = "memcpy",		[MG_MEMMOVE] = "memmove",
+		[MG_MEMSET] = "memset",		[MG_COPY_PAGE] = "copy_page",
+		[MG_CLEAR_PAGE] = "clear_page",
+	};
+	return op < MG_OP_COUNT ? names[op] : "?";
+}

@@ -1,0 +1,71 @@
+/* The variant table's types: what a routine under test is, what it
+ * promises and what it needs from the CPU. */
+#ifndef MG_VARIANT_H
+#define MG_VARIANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum mg_op { MG_MEMCPY, MG_MEMMOVE, MG_MEMSET, MG_COPY_PAGE, MG_CLEAR_PAGE, MG_OP_COUNT };
+
+enum mg_ret {
+	MG_RET_DST,  /* returns its first argument */
+	MG_RET_VOID, /* returns nothing (page routines) */
+};
+
+/* What the caller promises: the variant may rely on these. */
+struct mg_contract {
+	unsigned src_align;    /* required source alignment in bytes (1: none) */
+	unsigned dst_align;    /* required destination alignment (1: none) */
+	unsigned len_multiple; /* length is a multiple of this (1: any) */
+	size_t fixed_len;      /* non-zero: the only length (page routines) */
+};
+
+#define MG_CONTRACT_ANY                                                                            \
+	{                                                                                          \
+		1, 1, 1, 0                                                                         \
+	}
+#define MG_CONTRACT_PAGE                                                                           \
+	{                                                                                          \
+		4096, 4096, 4096, 4096                                                             \
+	}
+#define MG_CONTRACT(src_align, dst_align, len_multiple)                                            \
+	{                                                                                          \
+		src_align, dst_align, len_multiple, 0                                              \
+	}
+
+/* CPU features a variant needs (bit mask; see cpu.h for detection). */
+enum mg_feature {
+	MG_FEAT_SSE2 = 1u << 0,
+	MG_FEAT_AVX = 1u << 1,
+	MG_FEAT_AVX2 = 1u << 2,
+	MG_FEAT_AVX512F = 1u << 3,
+	MG_FEAT_AVX512BW = 1u << 4,
+	MG_FEAT_ERMS = 1u << 5,
+	MG_FEAT_FSRM = 1u << 6,
+};
+
+typedef void *(*mg_copy_fn)(void *dst, const void *src, size_t n);
+typedef void *(*mg_set_fn)(void *dst, int c, size_t n);
+typedef void (*mg_copy_page_fn)(void *to, void *from);
+typedef void (*mg_clear_page_fn)(void *page);
+
+struct mg_variant {
+	const char *name; /* unique: "memmove_bytewise" */
+	enum mg_op op;
+	const char *arch;   /* "x86_64", "generic", ... */
+	const char *symbol; /* the entry point's name, for messages */
+	union {
+		mg_copy_fn copy; /* memcpy, memmove */
+		mg_set_fn set;
+		mg_copy_page_fn copy_page;
+		mg_clear_page_fn clear_page;
+	} entry;
+	enum mg_ret ret;
+	struct mg_contract contract;
+	unsigned features; /* enum mg_feature bits */
+	unsigned expect;   /* 0: must pass; else mask of verdict classes it must fail with */
+	const char *about; /* one line: where it comes from */
+};
+
+#endif

@@ -1,0 +1,39 @@
+#include "verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const class_names[MG_CLASS_COUNT] = {
+	[MG_OK] = "ok",
+	[MG_WRONG_RESULT] = "wrong-result",
+	[MG_OOB_READ] = "out-of-bounds-read",
+	[MG_OOB_WRITE] = "out-of-bounds-write",
+	[MG_SRC_MODIFIED] = "src-modified",
+	[MG_WRONG_RETURN] = "wrong-return",
+	[MG_CRASH] = "crash",
+	[MG_TIMEOUT] = "timeout",
+};
+
+const char *mg_class_name(enum mg_class cls)
+{
+	return cls < MG_CLASS_COUNT ? class_names[cls] : "?";
+}
+
+enum mg_class mg_class_parse(const char *name)
+{
+	for (int c = 0; c < MG_CLASS_COUNT; c++)
+		if (strcmp(name, class_names[c]) == 0)
+			return (enum mg_class)c;
+	return MG_CLASS_COUNT;
+}
+
+void mg_class_mask_format(unsigned mask, char *out, unsigned size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int c = 0; c < MG_CLASS_COUNT && used < size; c++)
+		if (mask & MG_CLASS_BIT(c))
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "," : "",
+						 class_names[c]);
+}

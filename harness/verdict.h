@@ -1,0 +1,39 @@
+/* The outcome of one case: exactly one class, plus a one-line diagnosis. */
+#ifndef MG_VERDICT_H
+#define MG_VERDICT_H
+
+enum mg_class {
+	MG_OK,
+	MG_WRONG_RESULT,
+	MG_OOB_READ,
+	MG_OOB_WRITE,
+	MG_SRC_MODIFIED,
+	MG_WRONG_RETURN,
+	MG_CRASH,
+	MG_TIMEOUT,
+	MG_CLASS_COUNT
+};
+
+/* A set of classes, for the table's expectations. */
+#define MG_CLASS_BIT(c)			      (1u << (c))
+#define MG_EXPECT_1(a)			      MG_CLASS_BIT(a)
+#define MG_EXPECT_2(a, b)		      (MG_CLASS_BIT(a) | MG_CLASS_BIT(b))
+#define MG_EXPECT_3(a, b, c)		      (MG_CLASS_BIT(a) | MG_CLASS_BIT(b) | MG_CLASS_BIT(c))
+#define MG_EXPECT_PICK(_1, _2, _3, name, ...) name
+#define MG_EXPECT(...)                                                                             \
+	MG_EXPECT_PICK(__VA_ARGS__, MG_EXPECT_3, MG_EXPECT_2, MG_EXPECT_1)(__VA_ARGS__)
+
+#define MG_DETAIL_MAX 384
+
+struct mg_verdict {
+	enum mg_class cls;
+	char detail[MG_DETAIL_MAX]; /* empty for MG_OK */
+};
+
+const char *mg_class_name(enum mg_class cls);
+/* Parses a class name ("wrong-result"); returns MG_CLASS_COUNT if unknown. */
+enum mg_class mg_class_parse(const char *name);
+/* Writes the names of the classes in `mask`, comma-separated. */
+void mg_class_mask_format(unsigned mask, char *out, unsigned size);
+
+#endif
