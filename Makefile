@@ -20,12 +20,12 @@ HARNESS_CFLAGS := $(BASE_CFLAGS) -pthread $(INCLUDES)
 PLAIN_CFLAGS := $(BASE_CFLAGS) $(NO_LIBCALLS)
 DEPFLAGS = -MMD -MP
 
-# Per-arch harness parts: CPU detection, fault decoding.
+# Per-arch harness parts: CPU detection, fault decoding, the ABI trampoline.
 ifneq ($(filter x86_64 i386 i686,$(ARCH)),)
-ARCH_HARNESS := harness/cpu_x86.c harness/fault_x86.c
+ARCH_HARNESS := harness/cpu_x86.c harness/fault_x86.c harness/abi_x86.c harness/abi_$(ARCH).S
 endif
 
-HARNESS_SRC := $(filter-out harness/cpu_%.c harness/fault_%.c,$(wildcard harness/*.c)) \
+HARNESS_SRC := $(filter-out harness/cpu_%.c harness/fault_%.c harness/abi_%.c,$(wildcard harness/*.c)) \
 	$(ARCH_HARNESS)
 REF_SRC := $(wildcard reference/*.c)
 IMPL_SRC := $(wildcard impls/generic/*.c impls/$(ARCH)/*.c impls/$(ARCH)/*.S)

@@ -2,11 +2,18 @@
 #ifndef MG_CALL_H
 #define MG_CALL_H
 
+#include "abi.h"
 #include "variant.h"
 
-/* Calls the variant with the arguments its operation takes and returns what
- * it returned (NULL for void routines). */
-void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value, size_t len);
+/* Calls the variant through the ABI trampoline with the arguments its
+ * operation takes, and returns what it returned (NULL for void routines).
+ * memset's int gets garbage in the upper half of its register unless
+ * `clean_int`. What the trampoline saw is left in *rec. */
+void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value, size_t len,
+	      int clean_int, struct mg_abi_record *rec);
+
+/* The same call made directly, without the trampoline (for comparison). */
+void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int value, size_t len);
 
 /* Applies the operation's reference to the same arguments. */
 void mg_call_reference(enum mg_op op, void *dst, const void *src, int value, size_t len);

@@ -126,10 +126,12 @@ int mg_cmd_run(int argc, char **argv)
 	mg_case_describe(&c, text, sizeof text);
 	printf("case: %s\n", text);
 	mg_check_isolated(&c, &v);
-	if (v.cls == MG_OK) {
+	if (v.cls == MG_OK)
 		printf("verdict: ok\n");
-		return 0;
-	}
-	printf("verdict: %s: %s\n", mg_class_name(v.cls), v.detail);
-	return 1;
+	else
+		printf("verdict: %s: %s\n", mg_class_name(v.cls), v.detail);
+	for (unsigned w = 1; w && w <= v.warnings; w <<= 1)
+		if (v.warnings & w)
+			printf("warning: %s\n", mg_warning_text(w));
+	return v.cls != MG_OK;
 }

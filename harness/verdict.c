@@ -12,7 +12,18 @@ static const char *const class_names[MG_CLASS_COUNT] = {
 	[MG_WRONG_RETURN] = "wrong-return",
 	[MG_CRASH] = "crash",
 	[MG_TIMEOUT] = "timeout",
+	[MG_ABI_VIOLATION] = "abi-violation",
 };
+
+const char *mg_warning_text(unsigned warning)
+{
+	switch (warning) {
+	case MG_WARN_DIRTY_UPPER:
+		return "AVX upper state left dirty on return (no vzeroupper): correct, but the "
+		       "caller's SSE code slows down";
+	default: return "?";
+	}
+}
 
 const char *mg_class_name(enum mg_class cls)
 {

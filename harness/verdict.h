@@ -11,6 +11,7 @@ enum mg_class {
 	MG_WRONG_RETURN,
 	MG_CRASH,
 	MG_TIMEOUT,
+	MG_ABI_VIOLATION,
 	MG_CLASS_COUNT
 };
 
@@ -25,14 +26,22 @@ enum mg_class {
 
 #define MG_DETAIL_MAX 384
 
+/* Not failures: correct code that costs its caller. */
+enum mg_warning {
+	MG_WARN_DIRTY_UPPER = 1u << 0, /* AVX upper state left dirty: no vzeroupper */
+};
+
 struct mg_verdict {
 	enum mg_class cls;
+	unsigned warnings;	    /* enum mg_warning bits, whatever the class */
 	char detail[MG_DETAIL_MAX]; /* empty for MG_OK */
 };
 
 const char *mg_class_name(enum mg_class cls);
 /* Parses a class name ("wrong-result"); returns MG_CLASS_COUNT if unknown. */
 enum mg_class mg_class_parse(const char *name);
+/* One line on a warning bit. */
+const char *mg_warning_text(unsigned warning);
 /* Writes the names of the classes in `mask`, comma-separated. */
 void mg_class_mask_format(unsigned mask, char *out, unsigned size);
 

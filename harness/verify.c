@@ -34,6 +34,9 @@ struct result {
 	unsigned long long cases, failures;
 	unsigned classes; /* the classes it failed with */
 	double seconds;
+	unsigned warnings; /* enum mg_warning bits seen */
+	unsigned long long warned_runs;
+	char warned_replay[REPLAY_MAX]; /* the first run that warned */
 	unsigned shown;
 	uint64_t last_shown_seed; /* one case fails in each placement: show it once */
 	struct finding findings[FINDINGS_SHOWN];
@@ -110,6 +113,13 @@ static void record_finding(const struct mg_verify_opts *o, struct result *r,
 	}
 }
 
+static void record_warning(struct result *r, const struct mg_case *c, const struct mg_verdict *v)
+{
+	if (!r->warned_runs++)
+		mg_case_replay(c, r->warned_replay, sizeof r->warned_replay);
+	r->warnings |= v->warnings;
+}
+
 static int on_case(const struct mg_case *c, void *arg)
 {
 	struct sweep_ctx *x = arg;
@@ -119,6 +129,8 @@ static int on_case(const struct mg_case *c, void *arg)
 	r->current = *c;
 	mg_check(c, &v);
 	r->cases++;
+	if (v.warnings)
+		record_warning(r, c, &v);
 	if (v.cls == MG_OK)
 		return 0;
 	record_finding(x->o, r, c, &v);
@@ -167,7 +179,10 @@ static int row_status(unsigned expect, const struct result *r, char *out, size_t
 		return 0;
 	}
 	if (!expect) {
-		snprintf(out, size, r->failures ? "FAIL" : "PASS");
+		snprintf(out, size,
+			 r->failures   ? "FAIL"
+			 : r->warnings ? "PASS (with warnings)"
+				       : "PASS");
 		return r->failures == 0;
 	}
 	if (!r->failures) {
@@ -206,8 +221,18 @@ static void print_row(const struct mg_variant *v, const char *status, const stru
 	fflush(stdout);
 }
 
+static void print_warnings(const struct mg_variant *v, const struct result *r)
+{
+	for (unsigned w = 1; w && w <= r->warnings; w <<= 1)
+		if (r->warnings & w)
+			printf("\n%s: warning: %s\n", v->name, mg_warning_text(w));
+	if (r->warnings)
+		printf("  in %llu runs; the first: %s\n", r->warned_runs, r->warned_replay);
+}
+
 static void print_findings(const struct mg_variant *v, const struct result *r, const char *dir)
 {
+	print_warnings(v, r);
 	if (!r->shown)
 		return;
 	printf("\n%s: %llu failing run%s%s; saved in %s/%s.txt\n", v->name, r->failures,

@@ -1,0 +1,104 @@
+/* The x86-64 ABI trampoline.
+ *
+ * uint64_t mg_abi_call(const void *fn, uint64_t a0, uint64_t a1, uint64_t a2,
+ *			struct mg_abi_record *rec)
+ *
+ * Saves the caller's callee-saved registers, loads a canary into each
+ * (rbx, rbp, r12-r15), puts two canary words on the stack right above the
+ * return address the call pushes, and calls fn(a0, a1, a2). Afterwards it
+ * records the registers, the stack pointer, rflags (DF), MXCSR, the x87
+ * control word, the two stack words and, when the record asks for it,
+ * XINUSE (which the CPU must have).
+ * It trusts nothing the callee may have broken: the record is found again
+ * through a global, and the stack pointer is restored from the record.
+ */
+#include "abi.h"
+
+	.bss
+	.p2align 3
+current_record:
+	.quad	0
+
+	.text
+	.globl	mg_abi_call
+	.type	mg_abi_call, @function
+	.p2align 4
+mg_abi_call:
+	pushq	%rbp
+	pushq	%rbx
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	subq	$24, %rsp		/* the frame canaries, and 16-byte alignment */
+	movq	%r8, current_record(%rip)
+	/* The caller's MXCSR and x87 control word are not read here: they
+	 * are constant, and the record arrives with them (fnstcw is slow). */
+	movabsq	$MG_ABI_CANARY_FRAME0, %rax
+	movq	%rax, 0(%rsp)
+	movabsq	$MG_ABI_CANARY_FRAME1, %rax
+	movq	%rax, 8(%rsp)
+	cmpl	$0, mg_abi_has_avx(%rip)
+	je	1f
+	vzeroupper			/* so dirty upper state afterwards is the callee's */
+1:	movq	%rdi, %rax
+	movq	%rsi, %rdi
+	movq	%rdx, %rsi
+	movq	%rcx, %rdx
+	movq	%rsp, MG_ABI_SP_BEFORE(%r8)
+	movabsq	$MG_ABI_CANARY_RBX, %rbx
+	movabsq	$MG_ABI_CANARY_RBP, %rbp
+	movabsq	$MG_ABI_CANARY_R12, %r12
+	movabsq	$MG_ABI_CANARY_R13, %r13
+	movabsq	$MG_ABI_CANARY_R14, %r14
+	movabsq	$MG_ABI_CANARY_R15, %r15
+	call	*%rax
+
+	movq	current_record(%rip), %r11
+	movq	%rsp, MG_ABI_SP_AFTER(%r11)
+	movq	MG_ABI_SP_BEFORE(%r11), %rsp
+	movq	%rbx, MG_ABI_SAVED+0(%r11)
+	movq	%rbp, MG_ABI_SAVED+8(%r11)
+	movq	%r12, MG_ABI_SAVED+16(%r11)
+	movq	%r13, MG_ABI_SAVED+24(%r11)
+	movq	%r14, MG_ABI_SAVED+32(%r11)
+	movq	%r15, MG_ABI_SAVED+40(%r11)
+	pushfq
+	popq	MG_ABI_FLAGS(%r11)
+	cld
+	movq	0(%rsp), %rcx
+	movq	%rcx, MG_ABI_FRAME(%r11)
+	movq	8(%rsp), %rcx
+	movq	%rcx, MG_ABI_FRAME+8(%r11)
+	stmxcsr	MG_ABI_MXCSR_AFTER(%r11)
+	fnstcw	MG_ABI_FPUCW_AFTER(%r11)
+	/* Give the caller its own control state back if the callee changed it
+	 * (loading them costs more than comparing). */
+	movl	MG_ABI_MXCSR_AFTER(%r11), %ecx
+	cmpl	MG_ABI_MXCSR_BEFORE(%r11), %ecx
+	je	3f
+	ldmxcsr	MG_ABI_MXCSR_BEFORE(%r11)
+3:	movzwl	MG_ABI_FPUCW_AFTER(%r11), %ecx
+	cmpw	MG_ABI_FPUCW_BEFORE(%r11), %cx
+	je	4f
+	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
+4:
+	cmpl	$0, MG_ABI_READ_XINUSE(%r11)
+	je	2f
+	movq	%rax, %r10
+	movl	$1, %ecx
+	xgetbv
+	movl	%eax, MG_ABI_XINUSE(%r11)
+	movl	%edx, MG_ABI_XINUSE+4(%r11)
+	movq	%r10, %rax
+2:	addq	$24, %rsp
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	ret
+	.size	mg_abi_call, .-mg_abi_call
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,18 @@
+/* Uses the callee-saved r15 as a scratch register without saving it: the
+ * copy is right, the caller's r15 is gone. */
+	.text
+	.globl mg_x86_64_bad_memcpy_clobbers_r15
+	.type mg_x86_64_bad_memcpy_clobbers_r15, @function
+	.p2align 4
+mg_x86_64_bad_memcpy_clobbers_r15:
+	movq	%rdi, %rax
+	xorl	%ecx, %ecx
+1:	cmpq	%rdx, %rcx
+	je	2f
+	movzbq	(%rsi,%rcx), %r15
+	movb	%r15b, (%rdi,%rcx)
+	incq	%rcx
+	jmp	1b
+2:	ret
+	.size mg_x86_64_bad_memcpy_clobbers_r15, .-mg_x86_64_bad_memcpy_clobbers_r15
+	.section .note.GNU-stack,"",@progbits
