@@ -1,4 +1,5 @@
 #include "case.h"
+#include "huge.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -46,6 +47,24 @@ static bool contract_allows(const struct mg_case *c, char *why, size_t size)
 	return true;
 }
 
+static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
+{
+	enum mg_op op = c->variant->op;
+
+	if (op != MG_MEMCPY && op != MG_MEMMOVE && op != MG_MEMSET)
+		return fail(why, size, "lengths over %zu are for memcpy, memmove and memset",
+			    MG_MAX_LEN);
+	if (c->len > MG_HUGE_MAX_LEN)
+		return fail(why, size, "length %zu is over the maximum %zu", c->len,
+			    MG_HUGE_MAX_LEN);
+	if (c->overlap)
+		return fail(why, size, "lengths over %zu take separate buffers, not --overlap",
+			    MG_MAX_LEN);
+	if (c->oracle && c->len <= MG_ORACLE_MAPPED)
+		return fail(why, size, "--oracle needs a length over %zu", MG_ORACLE_MAPPED);
+	return contract_allows(c, why, size);
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
@@ -54,8 +73,8 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 		return fail(why, size, "alignment %u is not below %u",
 			    c->src_align > c->dst_align ? c->src_align : c->dst_align,
 			    MG_ALIGN_MOD);
-	if (c->len > MG_MAX_LEN)
-		return fail(why, size, "length %zu is over the maximum %zu", c->len, MG_MAX_LEN);
+	if (mg_case_is_huge(c))
+		return huge_case_valid(c, why, size);
 	if (c->overlap && c->variant->op != MG_MEMMOVE)
 		return fail(why, size, "overlap is for memmove only");
 	if (c->overlap && span + MG_ALIGN_MOD > MG_MAX_LEN + MG_ARENA_SLACK)
@@ -100,6 +119,11 @@ static int describe_placement(const struct mg_case *c, char *out, size_t size)
 
 	if (c->len == 0)
 		return snprintf(out, size, "pointers into PROT_NONE guard pages");
+	if (c->oracle)
+		return snprintf(out, size,
+				"oracle: only the first %zu bytes of each buffer mapped, the rest "
+				"PROT_NONE",
+				MG_ORACLE_MAPPED);
 	used = snprintf(out, size, "guard page %s: ", side);
 	if (c->overlap) {
 		size_t span = c->len + (size_t)labs(c->dist);
@@ -148,6 +172,8 @@ void mg_case_replay(const struct mg_case *c, char *out, size_t size)
 		used += snprintf(out + used, size - (size_t)used, " --dst-align=%u", c->dst_align);
 	if (c->src_above && !c->overlap && mg_op_has_src(c->variant->op))
 		used += snprintf(out + used, size - (size_t)used, " --src-above");
+	if (c->oracle)
+		used += snprintf(out + used, size - (size_t)used, " --oracle");
 	if (c->variant->op == MG_MEMSET)
 		used += snprintf(out + used, size - (size_t)used, " --value=%d", c->value);
 	snprintf(out + used, size - (size_t)used, " --place=%s --seed=0x%" PRIx64,

@@ -33,6 +33,7 @@ struct mg_case {
 	uint64_t seed;	    /* selects the random bytes the buffers are filled with */
 	enum mg_place place;
 	int src_above; /* separate buffers: the source lies above dst (1) or below (0) */
+	int oracle;    /* huge length, but only 64 KiB of each buffer mapped (huge.h) */
 };
 
 /* The program name used in replay commands (argv[0]). */
@@ -49,6 +50,12 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size);
 void mg_case_replay(const struct mg_case *c, char *out, size_t size);
 
 const char *mg_place_name(enum mg_place place);
+
+/* Lengths past the sandbox, and oracle cases, go to the huge check. */
+static inline bool mg_case_is_huge(const struct mg_case *c)
+{
+	return c->oracle || c->len > MG_MAX_LEN;
+}
 
 static inline bool mg_op_has_src(enum mg_op op)
 {

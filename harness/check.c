@@ -4,17 +4,14 @@
  * most to the least severe, so each case gets exactly one. */
 #include "check.h"
 #include "call.h"
-#include "fault.h"
+#include "huge.h"
+#include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
 
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-unsigned mg_check_timeout_ms = 1000;
 
 /* What one run of a case produced, and where it lives. */
 struct run {
@@ -23,23 +20,8 @@ struct run {
 	struct mg_layout at;
 	unsigned char *shadow_win; /* where the window's copy starts in the shadow */
 	unsigned char *shadow_dst;
-	int clean_int; /* memset: no garbage in the upper half of c's register */
-	void *returned;
-	struct mg_abi_record abi;
-	struct mg_fault fault;
-	int faulted;
+	struct mg_outcome call;
 };
-
-__attribute__((format(printf, 3, 4))) static void verdict(struct mg_verdict *out, enum mg_class cls,
-							  const char *format, ...)
-{
-	va_list args;
-
-	out->cls = cls;
-	va_start(args, format);
-	vsnprintf(out->detail, sizeof out->detail, format, args);
-	va_end(args);
-}
 
 /* Short fills come from the pool's first 64 KiB, which stays in cache: a
  * random spot in all 16 MiB would cost more cache misses than the case. */
@@ -73,39 +55,6 @@ static void set_up(struct run *r)
 	r->shadow_dst = r->shadow_win + (r->at.dst - r->at.win);
 }
 
-static unsigned timeout_for(size_t len)
-{
-	return mg_check_timeout_ms + (unsigned)(len >> 12);
-}
-
-/* Reading the AVX upper state costs about as much as a short case, so it is
- * read on every call of a variant that declares vector features, and on one
- * case in 16 (by seed, so a replay sees the same) of the others. */
-static int wants_upper_check(const struct mg_case *c)
-{
-	const unsigned vector = MG_FEAT_AVX | MG_FEAT_AVX2 | MG_FEAT_AVX512F | MG_FEAT_AVX512BW;
-
-	return (c->variant->features & vector) || (c->seed & 15) == 0;
-}
-
-/* sigsetjmp needs a frame that is live when the fault arrives: this one. */
-static void call_guarded(struct run *r)
-{
-	const struct mg_case *c = r->c;
-
-	r->faulted = 0;
-	mg_abi_prepare(&r->abi, wants_upper_check(c));
-	if (sigsetjmp(mg_fault_jmp, 0)) {
-		mg_fault_take(&r->fault);
-		r->faulted = 1;
-		return;
-	}
-	mg_call_begin(timeout_for(c->len));
-	r->returned =
-		mg_call(c->variant, r->at.dst, r->at.src, c->value, c->len, r->clean_int, &r->abi);
-	mg_call_end();
-}
-
 static void run_reference(struct run *r)
 {
 	const struct mg_case *c = r->c;
@@ -114,101 +63,6 @@ static void run_reference(struct run *r)
 	if (c->overlap)
 		src = r->shadow_win + (r->at.src - r->at.win);
 	mg_call_reference(c->variant->op, r->shadow_dst, src, c->value, c->len);
-}
-
-/* "src, 1 byte past the end (at src+17, len 17)" */
-static void where(char *out, size_t size, const char *name, const unsigned char *base, size_t len,
-		  const unsigned char *addr)
-{
-	if (addr < base)
-		snprintf(out, size, "%s, %td byte%s before it (at %s-%td)", name, base - addr,
-			 base - addr == 1 ? "" : "s", name, base - addr);
-	else if (addr >= base + len)
-		snprintf(out, size, "%s, %td byte%s past the end (at %s+%td, len %zu)", name,
-			 addr - (base + len) + 1, addr - (base + len) ? "s" : "", name, addr - base,
-			 len);
-	else
-		snprintf(out, size, "%s, inside it (at %s+%td)", name, name, addr - base);
-}
-
-static const char *fault_kind(const struct mg_fault *f)
-{
-	if (f->general_protection)
-		return " (general-protection fault, e.g. a misaligned aligned-vector access)";
-	switch (f->signo) {
-	case SIGILL: return " (illegal instruction: a CPU feature missing?)";
-	case SIGBUS: return " (bus error)";
-	case SIGFPE: return " (arithmetic exception)";
-	default: return "";
-	}
-}
-
-static void crash(const struct run *r, struct mg_verdict *out)
-{
-	const struct mg_fault *f = &r->fault;
-	const char *entry = (const char *)(uintptr_t)r->c->variant->entry.copy;
-	ptrdiff_t off = (const char *)f->pc - entry;
-	char pc[96];
-
-	if (off >= 0 && off < 0x10000)
-		snprintf(pc, sizeof pc, "%s+0x%tx", r->c->variant->symbol, off);
-	else
-		snprintf(pc, sizeof pc, "%p", f->pc);
-	verdict(out, MG_CRASH, "%s%s at pc %s, address %p", mg_signal_name(f->signo), fault_kind(f),
-		pc, f->addr);
-}
-
-/* How far `a` is from [base, base + len): 0 inside it. */
-static size_t distance(const unsigned char *base, size_t len, const unsigned char *a)
-{
-	if (a < base)
-		return (size_t)(base - a);
-	return a >= base + len ? (size_t)(a - (base + len)) + 1 : 0;
-}
-
-/* A stray access is blamed on the nearer buffer. */
-static int nearer_src(const struct run *r, const unsigned char *a)
-{
-	size_t len = r->c->len;
-
-	return mg_op_has_src(r->c->variant->op) &&
-	       distance(r->at.src, len, a) < distance(r->at.dst, len, a);
-}
-
-/* A page fault in the sandbox: which buffer, which side, how far. */
-static int classify_page_fault(const struct run *r, struct mg_verdict *out)
-{
-	const struct mg_fault *f = &r->fault;
-	const unsigned char *a = f->addr;
-	const struct mg_case *c = r->c;
-	int is_write = f->access == MG_ACCESS_WRITE;
-	char at[160];
-
-	if (f->signo != SIGSEGV || f->general_protection || f->access == MG_ACCESS_UNKNOWN ||
-	    !(mg_in_src_arena(r->sb, a) || mg_in_dst_arena(r->sb, a)))
-		return 0;
-	if (is_write && mg_op_has_src(c->variant->op) && !c->overlap &&
-	    distance(r->at.src, c->len, a) == 0) {
-		verdict(out, MG_SRC_MODIFIED,
-			"wrote src+%td (len %zu); the source is read-only during the call",
-			a - r->at.src, c->len);
-		return 1;
-	}
-	if (nearer_src(r, a))
-		where(at, sizeof at, "src", r->at.src, c->len, a);
-	else
-		where(at, sizeof at, "dst", r->at.dst, c->len, a);
-	verdict(out, is_write ? MG_OOB_WRITE : MG_OOB_READ, "%s", at);
-	return 1;
-}
-
-static void classify_fault(const struct run *r, struct mg_verdict *out)
-{
-	if (r->fault.signo == SIGALRM)
-		verdict(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
-			timeout_for(r->c->len));
-	else if (!classify_page_fault(r, out))
-		crash(r, out);
 }
 
 /* Offsets of the first and the last byte that differ, or -1. */
@@ -267,15 +121,17 @@ static int check_red_zones(const struct run *r, struct mg_verdict *out)
 
 	if (i >= 0) {
 		const unsigned char *p = dst - before + i;
-		where(at, sizeof at, "dst", dst, r->c->len, p);
-		verdict(out, MG_OOB_WRITE, "%s: changed 0x%02x -> 0x%02x", at, want[p - dst], *p);
+		mg_where(at, sizeof at, "dst", dst, r->c->len, p);
+		mg_verdict_set(out, MG_OOB_WRITE, "%s: changed 0x%02x -> 0x%02x", at, want[p - dst],
+			       *p);
 		return 1;
 	}
 	i = last_diff(dst + r->c->len, want + r->c->len, after);
 	if (i >= 0) {
 		const unsigned char *p = dst + r->c->len + i;
-		where(at, sizeof at, "dst", dst, r->c->len, p);
-		verdict(out, MG_OOB_WRITE, "%s: changed 0x%02x -> 0x%02x", at, want[p - dst], *p);
+		mg_where(at, sizeof at, "dst", dst, r->c->len, p);
+		mg_verdict_set(out, MG_OOB_WRITE, "%s: changed 0x%02x -> 0x%02x", at, want[p - dst],
+			       *p);
 		return 1;
 	}
 	return 0;
@@ -303,46 +159,11 @@ static int check_result(const struct run *r, struct mg_verdict *out)
 	size_t show = len - (size_t)i < 8 ? len - (size_t)i : 8;
 	hex_run(got_hex, sizeof got_hex, got + i, show);
 	hex_run(want_hex, sizeof want_hex, want + i, show);
-	verdict(out, MG_WRONG_RESULT,
+	mg_verdict_set(
+		out, MG_WRONG_RESULT,
 		"dst[%td] got 0x%02x want 0x%02x (%zu of %zu bytes wrong); from dst[%td] got %s "
 		"want %s",
 		i, got[i], want[i], wrong, len, i, got_hex, want_hex);
-	return 1;
-}
-
-/* "dst+17", "src+0" or the raw pointer. */
-static void name_pointer(char *out, size_t size, const struct run *r, const void *p)
-{
-	const unsigned char *q = p;
-	ptrdiff_t near = (ptrdiff_t)r->c->len + MG_PAGE;
-
-	if (q - r->at.dst >= -near && q - r->at.dst <= near)
-		snprintf(out, size, "dst%+td", q - r->at.dst);
-	else if (mg_op_has_src(r->c->variant->op) && q - r->at.src >= -near &&
-		 q - r->at.src <= near)
-		snprintf(out, size, "src%+td", q - r->at.src);
-	else
-		snprintf(out, size, "%p", p);
-}
-
-static int check_return(const struct run *r, struct mg_verdict *out)
-{
-	char got[64];
-
-	if (r->c->variant->ret != MG_RET_DST || r->returned == r->at.dst)
-		return 0;
-	name_pointer(got, sizeof got, r, r->returned);
-	verdict(out, MG_WRONG_RETURN, "returned %s, want dst+0", got);
-	return 1;
-}
-
-static int check_abi(const struct run *r, struct mg_verdict *out)
-{
-	char what[MG_DETAIL_MAX - 32];
-
-	if (!mg_abi_violation(&r->abi, what, sizeof what))
-		return 0;
-	verdict(out, MG_ABI_VIOLATION, "%s", what);
 	return 1;
 }
 
@@ -364,21 +185,30 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 
 	r.c = c;
 	r.sb = mg_sandbox_get();
-	r.clean_int = clean_int;
-
+	r.call.c = c;
 	set_up(&r);
-	call_guarded(&r);
+	mg_outcome_call(&r.call, r.at.dst, r.at.src, clean_int);
 	out->warnings = 0;
-	if (r.faulted) {
-		classify_fault(&r, out);
+	if (r.call.faulted) {
+		const void *a = r.call.fault.addr;
+		mg_outcome_fault(&r.call, mg_in_src_arena(r.sb, a) || mg_in_dst_arena(r.sb, a),
+				 out);
 		return;
 	}
-	if (mg_abi_dirty_upper(&r.abi))
-		out->warnings |= MG_WARN_DIRTY_UPPER;
-	if (check_abi(&r, out) || check_bytes(&r, out) || check_return(&r, out))
+	out->warnings = mg_outcome_warnings(&r.call);
+	if (mg_outcome_abi(&r.call, out) || check_bytes(&r, out) || mg_outcome_return(&r.call, out))
 		return;
 	out->cls = MG_OK;
 	out->detail[0] = '\0';
+}
+
+/* Lengths past the sandbox go to the huge-length check. */
+static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict *out)
+{
+	if (mg_case_is_huge(c))
+		mg_huge_check(c, clean_int, out);
+	else
+		check_once(c, clean_int, out);
 }
 
 /* memset's c arrives with garbage in the upper half of its register, which
@@ -390,13 +220,13 @@ static void blame_upper_int(const struct mg_case *c, struct mg_verdict *out)
 
 	if (c->variant->op != MG_MEMSET || out->cls == MG_OK || out->cls == MG_TIMEOUT)
 		return;
-	check_once(c, 1, &clean);
+	check_any(c, 1, &clean);
 	if (clean.cls != MG_OK)
 		return;
-	verdict(out, MG_ABI_VIOLATION,
-		"reads the upper 32 bits of its int argument c, which the ABI leaves "
-		"undefined (with 0x%08llx there it fails; with them clear it passes)",
-		(unsigned long long)(MG_ABI_INT_GARBAGE >> 32));
+	mg_verdict_set(out, MG_ABI_VIOLATION,
+		       "reads the upper 32 bits of its int argument c, which the ABI leaves "
+		       "undefined (with 0x%08llx there it fails; with them clear it passes)",
+		       (unsigned long long)(MG_ABI_INT_GARBAGE >> 32));
 }
 
 static void init_once(void)
@@ -413,7 +243,7 @@ static void init_once(void)
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
-	check_once(c, 0, out);
+	check_any(c, 0, out);
 	if (UINTPTR_MAX > 0xffffffffu)
 		blame_upper_int(c, out);
 }

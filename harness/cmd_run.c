@@ -1,6 +1,7 @@
 /* memgate run: replays exactly one case, as printed by a failing sweep. */
 #include "check.h"
 #include "cpu.h"
+#include "huge.h"
 #include "isolate.h"
 #include "options.h"
 #include "table.h"
@@ -16,6 +17,7 @@ static const char help[] =
 	"  --overlap=D     memmove: one buffer, dst = src + D (0: d == s)\n"
 	"  --src-above     separate buffers: the source above the destination\n"
 	"  --hide-feature=LIST  act as if the CPU lacked these features\n"
+	"  --oracle        a huge length with only 64 KiB of each buffer mapped\n"
 	"  --value=C       memset's int argument (default 0)\n"
 	"  --place=after|before  the guard page the buffers sit against (default after)\n"
 	"  --seed=N        fill seed (default 0)\n"
@@ -34,6 +36,7 @@ enum {
 	O_TIMEOUT,
 	O_ABOVE,
 	O_HIDE,
+	O_ORACLE,
 	O_HELP
 };
 
@@ -49,6 +52,7 @@ static const struct option opts[] = {
 	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
 	{"src-above", no_argument, NULL, O_ABOVE},
 	{"hide-feature", required_argument, NULL, O_HIDE},
+	{"oracle", no_argument, NULL, O_ORACLE},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -93,6 +97,7 @@ static int parse_case(int argc, char **argv, struct mg_case *c)
 			break;
 		case O_ABOVE: c->src_above = 1; break;
 		case O_HIDE: mg_parse_hidden_features("run", optarg); break;
+		case O_ORACLE: c->oracle = 1; break;
 		case O_HELP: fputs(help, stdout); return 0;
 		}
 	}
@@ -111,7 +116,7 @@ int mg_cmd_run(int argc, char **argv)
 {
 	struct mg_case c = {0};
 	struct mg_verdict v;
-	char text[512], needs[96];
+	char text[512], needs[160];
 
 	if (!parse_case(argc, argv, &c))
 		return 0;
@@ -121,6 +126,10 @@ int mg_cmd_run(int argc, char **argv)
 	if (missing) {
 		mg_feature_format(missing, needs, sizeof needs);
 		printf("SKIP (needs %s): %s cannot run on this CPU\n", needs, c.variant->name);
+		return 0;
+	}
+	if (mg_case_is_huge(&c) && !mg_huge_possible(needs, sizeof needs)) {
+		printf("SKIP (lengths over %zu cannot run here: %s)\n", (size_t)MG_MAX_LEN, needs);
 		return 0;
 	}
 	mg_case_describe(&c, text, sizeof text);

@@ -20,7 +20,8 @@ static const char help[] =
 	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000)\n"
 	"  --findings=DIR        where findings are saved (default findings/verify)\n"
 	"  --expect=pass|CLASS,...  override the table: the variants must pass, or\n"
-	"                        fail with only these classes\n";
+	"                        fail with only these classes\n"
+	"  --huge=on|off         the check at lengths of 2 GiB and more (default on)\n";
 
 enum {
 	O_PROFILE = 1,
@@ -33,6 +34,7 @@ enum {
 	O_TIMEOUT,
 	O_DIR,
 	O_EXPECT,
+	O_HUGE,
 	O_HELP
 };
 
@@ -47,6 +49,7 @@ static const struct option opts[] = {
 	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
 	{"findings", required_argument, NULL, O_DIR},
 	{"expect", required_argument, NULL, O_EXPECT},
+	{"huge", required_argument, NULL, O_HUGE},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -80,6 +83,7 @@ int mg_cmd_verify(int argc, char **argv)
 	struct mg_verify_opts o = {.profile = MG_PROFILE_QUICK,
 				   .seed = 1,
 				   .max_failures = 3,
+				   .huge = 1,
 				   .findings_dir = "findings/verify"};
 	const char *set = "main", *names = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -106,6 +110,13 @@ int mg_cmd_verify(int argc, char **argv)
 				(unsigned)mg_parse_u64("verify", "timeout-ms", optarg);
 			break;
 		case O_DIR: o.findings_dir = optarg; break;
+		case O_HUGE:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				mg_usage_error("verify",
+					       "bad value '%s' for --huge (valid: on, off)",
+					       optarg);
+			o.huge = strcmp(optarg, "on") == 0;
+			break;
 		case O_EXPECT:
 			o.override_expect = 1;
 			o.expect = parse_expect(optarg);

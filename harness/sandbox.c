@@ -101,8 +101,8 @@ static uintptr_t highest_at(uintptr_t hi, unsigned align)
 
 /* Places `below` bytes, the anchor, and `above` bytes from the anchor on in
  * [lo, hi), against the end the case asks for. */
-static unsigned char *place_anchor(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
-				   unsigned align, enum mg_place place)
+unsigned char *mg_place_buffer(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
+			       unsigned align, enum mg_place place)
 {
 	if (place == MG_PLACE_AFTER)
 		return (unsigned char *)highest_at((uintptr_t)(hi - above), align);
@@ -149,17 +149,17 @@ void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, stru
 	if (c->overlap) {
 		size_t below = c->dist < 0 ? (size_t)-c->dist : 0;
 		size_t above = (c->dist > 0 ? (size_t)c->dist : 0) + c->len;
-		out->src = place_anchor(sb->dst, sb->dst + sb->arena, below, above, c->src_align,
-					c->place);
+		out->src = mg_place_buffer(sb->dst, sb->dst + sb->arena, below, above, c->src_align,
+					   c->place);
 		out->src_rw = out->src;
 		out->dst = out->src + c->dist;
 		set_window(sb, out->src - below, out->src + above, out);
 		return;
 	}
 	unsigned char *src_arena = sb->src_ro[c->src_above];
-	out->src =
-		place_anchor(src_arena, src_arena + sb->arena, 0, c->len, c->src_align, c->place);
+	out->src = mg_place_buffer(src_arena, src_arena + sb->arena, 0, c->len, c->src_align,
+				   c->place);
 	out->src_rw = sb->src_rw + (out->src - src_arena);
-	out->dst = place_anchor(sb->dst, sb->dst + sb->arena, 0, c->len, c->dst_align, c->place);
+	out->dst = mg_place_buffer(sb->dst, sb->dst + sb->arena, 0, c->len, c->dst_align, c->place);
 	set_window(sb, out->dst, out->dst + c->len, out);
 }

@@ -39,6 +39,12 @@ struct mg_layout {
  * message if the memory cannot be had. */
 const struct mg_sandbox *mg_sandbox_get(void);
 
+/* Where a buffer with `below` bytes of its region before it and `above` from
+ * it on goes in [lo, hi): as high (MG_PLACE_AFTER) or as low as its
+ * alignment mod 64 allows. */
+unsigned char *mg_place_buffer(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
+			       unsigned align, enum mg_place place);
+
 /* Computes where the buffers of a valid case go. */
 void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, struct mg_layout *out);
 

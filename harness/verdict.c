@@ -1,5 +1,6 @@
 #include "verdict.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,4 +48,14 @@ void mg_class_mask_format(unsigned mask, char *out, unsigned size)
 		if (mask & MG_CLASS_BIT(c))
 			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "," : "",
 						 class_names[c]);
+}
+
+void mg_verdict_set(struct mg_verdict *out, enum mg_class cls, const char *format, ...)
+{
+	va_list args;
+
+	out->cls = cls;
+	va_start(args, format);
+	vsnprintf(out->detail, sizeof out->detail, format, args);
+	va_end(args);
 }

@@ -21,6 +21,10 @@ enum mg_class {
 #define MG_EXPECT_2(a, b)		      (MG_CLASS_BIT(a) | MG_CLASS_BIT(b))
 #define MG_EXPECT_3(a, b, c)		      (MG_CLASS_BIT(a) | MG_CLASS_BIT(b) | MG_CLASS_BIT(c))
 #define MG_EXPECT_PICK(_1, _2, _3, name, ...) name
+/* The expected failure shows only at lengths of 2 GiB and more: the sweep
+ * must pass, and the huge-length check must fail with these classes. */
+#define MG_EXPECT_ONLY_HUGE (1u << 31)
+#define MG_EXPECT_HUGE(...) (MG_EXPECT_ONLY_HUGE | MG_EXPECT(__VA_ARGS__))
 #define MG_EXPECT(...)                                                                             \
 	MG_EXPECT_PICK(__VA_ARGS__, MG_EXPECT_3, MG_EXPECT_2, MG_EXPECT_1)(__VA_ARGS__)
 
@@ -36,6 +40,10 @@ struct mg_verdict {
 	unsigned warnings;	    /* enum mg_warning bits, whatever the class */
 	char detail[MG_DETAIL_MAX]; /* empty for MG_OK */
 };
+
+/* Sets the class and a printf-formatted detail. */
+__attribute__((format(printf, 3, 4))) void mg_verdict_set(struct mg_verdict *out, enum mg_class cls,
+							  const char *format, ...);
 
 const char *mg_class_name(enum mg_class cls);
 /* Parses a class name ("wrong-result"); returns MG_CLASS_COUNT if unknown. */

@@ -1,14 +1,14 @@
-/* Each variant is swept in a child process, so a variant that corrupts the
- * harness or kills it outright costs only its own row. Children report
- * through a shared mapping; findings go to disk before anywhere else. */
+/* The main job. Each variant is swept in a child process of its own, so a
+ * variant that corrupts the harness or kills it costs only its own row. The
+ * huge-length check runs in one more child, for all variants in turn: its
+ * mappings take seconds to warm up, so it pays that once. Children report
+ * through shared memory (struct mg_tally); findings go to disk first. */
 #include "verify.h"
-#include "check.h"
 #include "cpu.h"
-#include "isolate.h"
+#include "huge.h"
 #include "table.h"
+#include "tally.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,40 +18,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FINDINGS_SHOWN 8
-#define REPLAY_MAX     320
-
-struct finding {
-	enum mg_class cls;
-	char detail[MG_DETAIL_MAX];
-	char replay[REPLAY_MAX];
-};
-
 struct result {
-	int done;		/* the child finished its sweep */
-	int died;		/* the child was killed by this signal */
-	struct mg_case current; /* the case being run, for when the child dies */
-	unsigned long long cases, failures;
-	unsigned classes; /* the classes it failed with */
-	double seconds;
-	unsigned warnings; /* enum mg_warning bits seen */
-	unsigned long long warned_runs;
-	char warned_replay[REPLAY_MAX]; /* the first run that warned */
-	unsigned shown;
-	uint64_t last_shown_seed; /* one case fails in each placement: show it once */
-	struct finding findings[FINDINGS_SHOWN];
+	struct mg_tally sweep, huge;
 };
 
-struct sweep_ctx {
+/* Shared with the huge child: where it is, and why it could not run. */
+struct huge_control {
+	size_t next;
+	char why[160];
+};
+
+struct runner {
 	const struct mg_verify_opts *o;
-	struct result *res;
+	struct result *results;
+	struct huge_control *huge;
+	pid_t *pids; /* sweep children, by row */
+	double *started;
+	int *skipped; /* the CPU lacks a feature: neither stage runs */
+	pid_t huge_pid;
+	size_t running, next_print;
+	size_t passed, xfail, skipped_rows, unexpected;
 };
-
-static void findings_path(const struct mg_verify_opts *o, const struct mg_variant *v, char *out,
-			  size_t size)
-{
-	snprintf(out, size, "%s/%s.txt", o->findings_dir, v->name);
-}
 
 static double now(void)
 {
@@ -74,84 +61,15 @@ static void make_dirs(const char *path)
 	mkdir(tmp, 0777);
 }
 
-static void save_finding(const struct mg_verify_opts *o, const struct mg_case *c,
-			 const struct mg_verdict *v, const char *replay)
+static void findings_path(const struct mg_verify_opts *o, const struct mg_variant *v, int huge,
+			  char *out, size_t size)
 {
-	char words[512], path[512];
-	FILE *f;
-
-	findings_path(o, c->variant, path, sizeof path);
-	f = fopen(path, "a");
-	if (!f) {
-		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-		return;
-	}
-	mg_case_describe(c, words, sizeof words);
-	fprintf(f, "%s: %s\n  case: %s\n  replay: %s\n", mg_class_name(v->cls), v->detail, words,
-		replay);
-	fclose(f);
+	snprintf(out, size, "%s/%s%s.txt", o->findings_dir, v->name, huge ? "-4gib" : "");
 }
 
-/* Disk first: if anything goes wrong after this, the finding is kept. */
-static void record_finding(const struct mg_verify_opts *o, struct result *r,
-			   const struct mg_case *c, const struct mg_verdict *v)
+static unsigned expected_classes(const struct mg_verify_opts *o, const struct mg_variant *v)
 {
-	char replay[REPLAY_MAX];
-
-	mg_case_replay(c, replay, sizeof replay);
-	save_finding(o, c, v, replay);
-	r->failures++;
-	r->classes |= MG_CLASS_BIT(v->cls);
-	if (r->shown && c->seed == r->last_shown_seed)
-		return;
-	r->last_shown_seed = c->seed;
-	if (r->shown < FINDINGS_SHOWN) {
-		struct finding *f = &r->findings[r->shown++];
-		f->cls = v->cls;
-		memcpy(f->detail, v->detail, sizeof f->detail);
-		memcpy(f->replay, replay, sizeof f->replay);
-	}
-}
-
-static void record_warning(struct result *r, const struct mg_case *c, const struct mg_verdict *v)
-{
-	if (!r->warned_runs++)
-		mg_case_replay(c, r->warned_replay, sizeof r->warned_replay);
-	r->warnings |= v->warnings;
-}
-
-static int on_case(const struct mg_case *c, void *arg)
-{
-	struct sweep_ctx *x = arg;
-	struct result *r = x->res;
-	struct mg_verdict v;
-
-	r->current = *c;
-	mg_check(c, &v);
-	r->cases++;
-	if (v.warnings)
-		record_warning(r, c, &v);
-	if (v.cls == MG_OK)
-		return 0;
-	record_finding(x->o, r, c, &v);
-	/* Each timeout costs a full watchdog period: one is enough to know. */
-	return r->shown >= x->o->max_failures || v.cls == MG_TIMEOUT;
-}
-
-static void run_child(const struct mg_verify_opts *o, const struct mg_variant *v,
-		      struct result *res)
-{
-	struct sweep_ctx x = {o, res};
-	char path[512];
-	double t0 = now();
-
-	make_dirs(o->findings_dir);
-	findings_path(o, v, path, sizeof path);
-	unlink(path);
-	mg_sweep(v, o->profile, o->seed, on_case, &x);
-	res->seconds = now() - t0;
-	res->done = 1;
-	_exit(0);
+	return o->override_expect ? o->expect : v->expect;
 }
 
 static int missing_features(const struct mg_variant *v, char *out, size_t size)
@@ -164,128 +82,55 @@ static int missing_features(const struct mg_variant *v, char *out, size_t size)
 	return 1;
 }
 
-static unsigned expected_classes(const struct mg_verify_opts *o, const struct mg_variant *v)
+/* The huge check is for the copy and set routines, and pointless for one
+ * that already fails the sweep by design. */
+static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant *v)
 {
-	return o->override_expect ? o->expect : v->expect;
+	unsigned expect = expected_classes(o, v);
+
+	if (!o->huge || (expect && !(expect & MG_EXPECT_ONLY_HUGE)))
+		return 0;
+	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET;
 }
 
-/* PASS / FAIL (expected) / ...; returns 1 when the row is what is expected. */
-static int row_status(unsigned expect, const struct result *r, char *out, size_t size)
+/* ---- the stages, in their children --------------------------------------- */
+
+static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
+		      struct mg_tally *t, int huge)
 {
-	char want[48], got[48];
+	char path[512];
+	struct mg_tally_run run = {t, path, o->max_failures};
+	double t0 = now();
 
-	if (!r->done && !r->died) {
-		snprintf(out, size, "FAIL (harness exited early)");
-		return 0;
-	}
-	if (!expect) {
-		snprintf(out, size,
-			 r->failures   ? "FAIL"
-			 : r->warnings ? "PASS (with warnings)"
-				       : "PASS");
-		return r->failures == 0;
-	}
-	if (!r->failures) {
-		snprintf(out, size, "PASS (known-bad: expected FAIL)");
-		return 0;
-	}
-	if (r->classes & ~expect) {
-		mg_class_mask_format(r->classes & ~expect, got, sizeof got);
-		mg_class_mask_format(expect, want, sizeof want);
-		snprintf(out, size, "FAIL (unexpected %s; expected %s)", got, want);
-		return 0;
-	}
-	snprintf(out, size, "FAIL (expected)");
-	return 1;
-}
-
-static void print_header(void)
-{
-	printf("%-34s %-10s %-7s %-32s %10s %8s  %s\n", "variant", "op", "arch", "status", "cases",
-	       "time", "first finding");
-}
-
-static void print_row(const struct mg_variant *v, const char *status, const struct result *r)
-{
-	char first[96] = "-";
-
-	if (r && r->shown)
-		snprintf(first, sizeof first, "%s: %.70s", mg_class_name(r->findings[0].cls),
-			 r->findings[0].detail);
-	if (r)
-		printf("%-34s %-10s %-7s %-32s %10llu %7.1fs  %s\n", v->name, mg_op_name(v->op),
-		       v->arch, status, r->cases, r->seconds, first);
+	findings_path(o, v, huge, path, sizeof path);
+	unlink(path);
+	t->state = MG_STAGE_RUNNING;
+	if (huge)
+		mg_huge_sweep(v, o->seed, mg_tally_case, &run);
 	else
-		printf("%-34s %-10s %-7s %-32s %10s %8s  %s\n", v->name, mg_op_name(v->op), v->arch,
-		       status, "-", "-", first);
-	fflush(stdout);
+		mg_sweep(v, o->profile, o->seed, mg_tally_case, &run);
+	t->seconds = now() - t0;
+	t->state = MG_STAGE_DONE;
 }
 
-static void print_warnings(const struct mg_variant *v, const struct result *r)
+static void run_huge_child(struct runner *rn)
 {
-	for (unsigned w = 1; w && w <= r->warnings; w <<= 1)
-		if (r->warnings & w)
-			printf("\n%s: warning: %s\n", v->name, mg_warning_text(w));
-	if (r->warnings)
-		printf("  in %llu runs; the first: %s\n", r->warned_runs, r->warned_replay);
+	const struct mg_verify_opts *o = rn->o;
+
+	if (!mg_huge_available(rn->huge->why, sizeof rn->huge->why)) {
+		for (size_t i = 0; i < o->count; i++)
+			if (rn->results[i].huge.state == MG_STAGE_PENDING)
+				rn->results[i].huge.state = MG_STAGE_SKIPPED;
+		_exit(0);
+	}
+	for (; rn->huge->next < o->count; rn->huge->next++)
+		if (rn->results[rn->huge->next].huge.state == MG_STAGE_PENDING)
+			run_stage(o, o->variants[rn->huge->next], &rn->results[rn->huge->next].huge,
+				  1);
+	_exit(0);
 }
 
-static void print_findings(const struct mg_variant *v, const struct result *r, const char *dir)
-{
-	print_warnings(v, r);
-	if (!r->shown)
-		return;
-	printf("\n%s: %llu failing run%s%s; saved in %s/%s.txt\n", v->name, r->failures,
-	       r->failures == 1 ? "" : "s", r->died ? " (then the harness died)" : "", dir,
-	       v->name);
-	for (unsigned i = 0; i < r->shown; i++)
-		printf("  %s: %s\n    replay: %s\n", mg_class_name(r->findings[i].cls),
-		       r->findings[i].detail, r->findings[i].replay);
-}
-
-enum row_state { ROW_PENDING, ROW_RUNNING, ROW_FINISHED, ROW_SKIPPED };
-
-struct runner {
-	const struct mg_verify_opts *o;
-	struct result *results;
-	pid_t *pids;
-	double *started;
-	enum row_state *state;
-	size_t running, next_print;
-	size_t passed, xfail, skipped, unexpected;
-};
-
-/* The child died on its current case: that case is a crash finding. */
-static void report_death(const struct mg_verify_opts *o, struct result *r, int signo)
-{
-	struct mg_verdict v;
-
-	r->died = signo;
-	if (!r->current.variant)
-		return;
-	mg_verdict_died(&v, signo);
-	record_finding(o, r, &r->current, &v);
-}
-
-static void reap_one(struct runner *rn)
-{
-	int status;
-	pid_t pid = wait(&status);
-
-	if (pid < 0)
-		return;
-	for (size_t i = 0; i < rn->o->count; i++)
-		if (rn->pids[i] == pid && rn->state[i] == ROW_RUNNING) {
-			rn->state[i] = ROW_FINISHED;
-			if (!rn->results[i].done)
-				rn->results[i].seconds = now() - rn->started[i];
-			if (WIFSIGNALED(status))
-				report_death(rn->o, &rn->results[i], WTERMSIG(status));
-			rn->running--;
-		}
-}
-
-static void start_child(struct runner *rn, size_t i)
+static pid_t start(struct runner *rn, size_t row, int huge)
 {
 	pid_t pid;
 
@@ -295,93 +140,264 @@ static void start_child(struct runner *rn, size_t i)
 		perror("memgate: fork");
 		exit(3);
 	}
-	if (pid == 0)
-		run_child(rn->o, rn->o->variants[i], &rn->results[i]);
-	rn->pids[i] = pid;
-	rn->started[i] = now();
-	rn->state[i] = ROW_RUNNING;
-	rn->running++;
+	if (pid == 0) {
+		if (huge)
+			run_huge_child(rn);
+		run_stage(rn->o, rn->o->variants[row], &rn->results[row].sweep, 0);
+		_exit(0);
+	}
+	return pid;
 }
 
-static void print_skipped(struct runner *rn, const struct mg_variant *v)
+static void start_huge_if_pending(struct runner *rn)
 {
-	char status[160], needs[96];
+	for (size_t i = rn->huge->next; i < rn->o->count; i++)
+		if (rn->results[i].huge.state == MG_STAGE_PENDING) {
+			rn->huge_pid = start(rn, 0, 1);
+			return;
+		}
+	rn->huge_pid = 0;
+}
 
-	missing_features(v, needs, sizeof needs);
-	snprintf(status, sizeof status, "SKIP (needs %s)", needs);
-	print_row(v, status, NULL);
-	rn->skipped++;
+/* ---- the parent ---------------------------------------------------------- */
+
+/* A child that stops without finishing its stage died on its current case. */
+static void settle(const struct runner *rn, size_t row, int huge, int status)
+{
+	struct mg_tally *t = huge ? &rn->results[row].huge : &rn->results[row].sweep;
+	char path[512];
+
+	if (t->state != MG_STAGE_RUNNING && (huge || t->state != MG_STAGE_PENDING))
+		return;
+	findings_path(rn->o, rn->o->variants[row], huge, path, sizeof path);
+	mg_tally_died(t, path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* The huge child ends when its work is done, or dies on a variant: then
+ * that row gets the crash and a new child takes the rest. One that ends
+ * without starting a row will not do better next time. */
+static void huge_child_ended(struct runner *rn, int status)
+{
+	size_t row = rn->huge->next;
+
+	rn->huge_pid = 0;
+	if (row < rn->o->count && rn->results[row].huge.state == MG_STAGE_RUNNING) {
+		settle(rn, row, 1, status);
+		rn->huge->next++;
+		start_huge_if_pending(rn);
+		return;
+	}
+	for (size_t i = 0; i < rn->o->count; i++)
+		if (rn->results[i].huge.state == MG_STAGE_PENDING) {
+			rn->results[i].huge.state = MG_STAGE_SKIPPED;
+			if (!rn->huge->why[0])
+				snprintf(rn->huge->why, sizeof rn->huge->why,
+					 "its process ended (status 0x%x) before the first case",
+					 status);
+		}
+}
+
+static void reap_one(struct runner *rn)
+{
+	int status;
+	pid_t pid = wait(&status);
+
+	if (pid < 0)
+		return;
+	if (pid == rn->huge_pid) {
+		huge_child_ended(rn, status);
+		return;
+	}
+	for (size_t i = 0; i < rn->o->count; i++)
+		if (rn->pids[i] == pid) {
+			rn->pids[i] = 0;
+			if (rn->results[i].sweep.state != MG_STAGE_DONE)
+				rn->results[i].sweep.seconds = now() - rn->started[i];
+			settle(rn, i, 0, status);
+			rn->running--;
+		}
+}
+
+static const char *huge_column(const struct mg_tally *t)
+{
+	switch (t->state) {
+	case MG_STAGE_NONE: return "-";
+	case MG_STAGE_SKIPPED: return "skip";
+	default: return t->failures ? "FAIL" : "pass";
+	}
+}
+
+static void print_header(void)
+{
+	printf("%-34s %-10s %-7s %-32s %10s %8s %-6s %s\n", "variant", "op", "arch", "status",
+	       "cases", "time", "4GiB+", "first finding");
+}
+
+static void print_row(const struct mg_variant *v, const char *status, const struct result *r)
+{
+	const struct mg_tally *first = r && r->sweep.shown ? &r->sweep : r ? &r->huge : NULL;
+	char finding[96] = "-";
+
+	if (first && first->shown)
+		snprintf(finding, sizeof finding, "%s: %.70s",
+			 mg_class_name(first->findings[0].cls), first->findings[0].detail);
+	if (!r) {
+		printf("%-34s %-10s %-7s %-32s %10s %8s %-6s %s\n", v->name, mg_op_name(v->op),
+		       v->arch, status, "-", "-", "-", finding);
+		return;
+	}
+	printf("%-34s %-10s %-7s %-32s %10llu %7.1fs %-6s %s\n", v->name, mg_op_name(v->op),
+	       v->arch, status, r->sweep.cases + r->huge.cases, r->sweep.seconds + r->huge.seconds,
+	       huge_column(&r->huge), finding);
+}
+
+enum row_verdict { ROW_UNEXPECTED, ROW_PASSED, ROW_FAILED_AS_EXPECTED };
+
+/* The row's status, from both stages. */
+static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out, size_t size)
+{
+	const struct result *r = &rn->results[row];
+	unsigned expect = expected_classes(rn->o, rn->o->variants[row]);
+	unsigned huge_expect = expect & MG_EXPECT_ONLY_HUGE ? expect & ~MG_EXPECT_ONLY_HUGE : 0;
+	char huge[120];
+
+	if (!mg_tally_judge(&r->sweep, huge_expect ? 0 : expect, out, size))
+		return ROW_UNEXPECTED;
+	if (huge_expect && r->huge.state != MG_STAGE_DONE) {
+		snprintf(out, size, "PASS (4GiB+ check not run)");
+		return ROW_PASSED;
+	}
+	if (r->huge.state != MG_STAGE_DONE)
+		return expect ? ROW_FAILED_AS_EXPECTED : ROW_PASSED;
+	if (!mg_tally_judge(&r->huge, huge_expect, huge, sizeof huge)) {
+		snprintf(out, size, "4GiB+ %s", huge);
+		return ROW_UNEXPECTED;
+	}
+	if (huge_expect)
+		snprintf(out, size, "%s", huge);
+	return expect ? ROW_FAILED_AS_EXPECTED : ROW_PASSED;
+}
+
+static int row_ready(const struct runner *rn, size_t i)
+{
+	const struct result *r = &rn->results[i];
+	return rn->skipped[i] ||
+	       (r->sweep.state == MG_STAGE_DONE && r->huge.state != MG_STAGE_PENDING &&
+		r->huge.state != MG_STAGE_RUNNING);
 }
 
 /* Prints finished rows in table order, as far as they go. */
 static void print_ready_rows(struct runner *rn)
 {
-	char status[160];
+	char status[160], needs[96];
 
-	for (; rn->next_print < rn->o->count; rn->next_print++) {
+	for (; rn->next_print < rn->o->count && row_ready(rn, rn->next_print); rn->next_print++) {
 		size_t i = rn->next_print;
 		const struct mg_variant *v = rn->o->variants[i];
-		if (rn->state[i] == ROW_SKIPPED) {
-			print_skipped(rn, v);
+		if (rn->skipped[i]) {
+			missing_features(v, needs, sizeof needs);
+			snprintf(status, sizeof status, "SKIP (needs %s)", needs);
+			print_row(v, status, NULL);
+			rn->skipped_rows++;
 			continue;
 		}
-		if (rn->state[i] != ROW_FINISHED)
-			return;
-		unsigned expect = expected_classes(rn->o, v);
-		int fine = row_status(expect, &rn->results[i], status, sizeof status);
+		enum row_verdict verdict = judge_row(rn, i, status, sizeof status);
 		print_row(v, status, &rn->results[i]);
-		rn->unexpected += !fine;
-		rn->passed += fine && !expect;
-		rn->xfail += fine && expect;
+		rn->unexpected += verdict == ROW_UNEXPECTED;
+		rn->passed += verdict == ROW_PASSED;
+		rn->xfail += verdict == ROW_FAILED_AS_EXPECTED;
+	}
+	fflush(stdout);
+}
+
+static void plan_rows(struct runner *rn)
+{
+	char needs[96];
+
+	for (size_t i = 0; i < rn->o->count; i++) {
+		const struct mg_variant *v = rn->o->variants[i];
+		rn->skipped[i] = missing_features(v, needs, sizeof needs);
+		rn->results[i].sweep.state = rn->skipped[i] ? MG_STAGE_NONE : MG_STAGE_PENDING;
+		rn->results[i].huge.state = !rn->skipped[i] && huge_applies(rn->o, v)
+						    ? MG_STAGE_PENDING
+						    : MG_STAGE_NONE;
 	}
 }
 
 static void run_all(struct runner *rn)
 {
-	char needs[96];
-
+	make_dirs(rn->o->findings_dir);
+	plan_rows(rn);
+	start_huge_if_pending(rn);
 	for (size_t i = 0; i < rn->o->count; i++) {
-		if (missing_features(rn->o->variants[i], needs, sizeof needs)) {
-			rn->state[i] = ROW_SKIPPED;
+		if (rn->skipped[i])
 			continue;
-		}
 		while (rn->running >= rn->o->jobs) {
 			reap_one(rn);
 			print_ready_rows(rn);
 		}
-		start_child(rn, i);
+		rn->pids[i] = start(rn, i, 0);
+		rn->started[i] = now();
+		rn->running++;
 		print_ready_rows(rn);
 	}
-	while (rn->running) {
+	while (rn->running || rn->huge_pid) {
 		reap_one(rn);
 		print_ready_rows(rn);
 	}
 	print_ready_rows(rn);
 }
 
+static void print_details(const struct runner *rn)
+{
+	char path[512], title[160];
+
+	for (size_t i = 0; i < rn->o->count; i++) {
+		const struct mg_variant *v = rn->o->variants[i];
+		findings_path(rn->o, v, 0, path, sizeof path);
+		mg_tally_print(&rn->results[i].sweep, v->name, path);
+		findings_path(rn->o, v, 1, path, sizeof path);
+		snprintf(title, sizeof title, "%s, lengths of 2 GiB and more", v->name);
+		mg_tally_print(&rn->results[i].huge, title, path);
+	}
+	if (rn->huge->why[0])
+		printf("\nthe 4 GiB+ check was skipped: %s\n", rn->huge->why);
+}
+
+static void *shared(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("memgate: mmap");
+		exit(3);
+	}
+	return p;
+}
+
 int mg_verify(const struct mg_verify_opts *o)
 {
-	size_t bytes = (o->count ? o->count : 1) * sizeof(struct result);
 	struct runner rn = {.o = o};
+	size_t rows = o->count + 1;
 
-	rn.results = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	rn.pids = calloc(o->count + 1, sizeof *rn.pids);
-	rn.state = calloc(o->count + 1, sizeof *rn.state);
-	rn.started = calloc(o->count + 1, sizeof *rn.started);
-	if (rn.results == MAP_FAILED || !rn.pids || !rn.state || !rn.started) {
+	rn.results = shared(rows * sizeof *rn.results);
+	rn.huge = shared(sizeof *rn.huge);
+	rn.pids = calloc(rows, sizeof *rn.pids);
+	rn.started = calloc(rows, sizeof *rn.started);
+	rn.skipped = calloc(rows, sizeof *rn.skipped);
+	if (!rn.pids || !rn.started || !rn.skipped) {
 		perror("memgate: verify");
 		return 3;
 	}
 	print_header();
 	run_all(&rn);
-	for (size_t i = 0; i < o->count; i++)
-		if (rn.state[i] == ROW_FINISHED)
-			print_findings(o->variants[i], &rn.results[i], o->findings_dir);
+	print_details(&rn);
 	printf("\n%zu variants: %zu passed, %zu failed as expected, %zu skipped, %zu unexpected\n",
-	       o->count, rn.passed, rn.xfail, rn.skipped, rn.unexpected);
-	munmap(rn.results, bytes);
+	       o->count, rn.passed, rn.xfail, rn.skipped_rows, rn.unexpected);
+	munmap(rn.results, rows * sizeof *rn.results);
+	munmap(rn.huge, sizeof *rn.huge);
 	free(rn.pids);
-	free(rn.state);
 	free(rn.started);
+	free(rn.skipped);
 	return rn.unexpected ? 1 : 0;
 }

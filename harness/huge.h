@@ -1,0 +1,37 @@
+/* Lengths of 2 GiB, 4 GiB and more, without that much memory: the check that
+ * catches a count moved with a 32-bit instruction or compared as a signed
+ * int. Two kinds of case:
+ *
+ * - mapped: the source is one 2 MiB pattern mapped over and over, the
+ *   destination one 2 MiB scratch mapped over and over, except for real
+ *   pages around its start, its end, 2 GiB, 4 GiB and a few points between,
+ *   which are checked byte by byte (and around the buffers, for stray
+ *   writes);
+ * - oracle (--oracle): only the first 64 KiB of each buffer is mapped and
+ *   the rest of the length is PROT_NONE. A correct routine must run into it
+ *   and fault; one that returns has truncated or mis-compared the length. */
+#ifndef MG_HUGE_H
+#define MG_HUGE_H
+
+#include "sweep.h"
+#include "verdict.h"
+
+#include <stddef.h>
+
+#define MG_HUGE_MAX_LEN	 (((size_t)1 << 32) + ((size_t)1 << 20))
+#define MG_ORACLE_MAPPED ((size_t)64 << 10)
+
+/* Whether this process can reserve the huge-length space (cheap); if not,
+ * says why. */
+int mg_huge_possible(char *why, size_t size);
+/* The same, and maps and warms up the regions of the mapped cases (seconds):
+ * for a process about to run many of them. */
+int mg_huge_available(char *why, size_t size);
+
+/* Runs one huge case (mg_case_is_huge). */
+void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out);
+
+/* Feeds `fn` the huge cases for a memcpy, memmove or memset variant. */
+void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, mg_case_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,46 @@
+/* One guarded call of a variant, and the parts of its verdict that do not
+ * depend on where its buffers live: faults, the ABI, the return value. The
+ * sandbox (check.c) and the huge-length check (huge.c) share them. */
+#ifndef MG_OUTCOME_H
+#define MG_OUTCOME_H
+
+#include "abi.h"
+#include "case.h"
+#include "fault.h"
+#include "verdict.h"
+
+struct mg_outcome {
+	const struct mg_case *c;
+	unsigned char *src, *dst; /* as passed to the variant */
+	void *returned;
+	struct mg_abi_record abi;
+	struct mg_fault fault;
+	int faulted;
+};
+
+/* Base per-call time limit, in ms; mg_timeout_for adds to it by length. */
+extern unsigned mg_check_timeout_ms;
+unsigned mg_timeout_for(size_t len);
+
+/* Calls the case's variant on (dst, src) through the ABI trampoline, with
+ * faults caught and the watchdog armed. memset's int gets garbage in the
+ * upper half of its register unless `clean_int`. */
+void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *src, int clean_int);
+
+/* Names the fault of a faulted call. `owned` says the fault address lies in
+ * memory the caller laid out (buffers, guard pages), where an access is
+ * blamed on the nearer buffer; any other fault is a crash. */
+void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *out);
+
+/* Each returns 1 and fills *out if the call broke its rule. */
+int mg_outcome_abi(const struct mg_outcome *o, struct mg_verdict *out);
+int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out);
+
+/* The warnings a call that returned earns (enum mg_warning bits). */
+unsigned mg_outcome_warnings(const struct mg_outcome *o);
+
+/* "src, 1 byte past the end (at src+17, len 17)" */
+void mg_where(char *out, size_t size, const char *name, const unsigned char *base, size_t len,
+	      const unsigned char *addr);
+
+#endif

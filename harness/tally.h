@@ -1,0 +1,66 @@
+/* What one stage (the sweep, or the huge-length check) found for one
+ * variant. The process running the stage writes it into memory shared with
+ * the parent, and every finding to disk first. */
+#ifndef MG_TALLY_H
+#define MG_TALLY_H
+
+#include "case.h"
+#include "verdict.h"
+
+#include <stdint.h>
+
+#define MG_FINDINGS_SHOWN 8
+#define MG_REPLAY_MAX	  320
+
+struct mg_finding {
+	enum mg_class cls;
+	char detail[MG_DETAIL_MAX];
+	char replay[MG_REPLAY_MAX];
+};
+
+enum mg_stage_state {
+	MG_STAGE_NONE, /* does not apply to this variant */
+	MG_STAGE_PENDING,
+	MG_STAGE_RUNNING,
+	MG_STAGE_DONE,	  /* ran to its end, or its process died (see died) */
+	MG_STAGE_SKIPPED, /* could not run here */
+};
+
+struct mg_tally {
+	enum mg_stage_state state;
+	int died;		/* the process died of this signal, on `current` */
+	struct mg_case current; /* the case being run */
+	unsigned long long cases, failures;
+	unsigned classes; /* the classes it failed with */
+	double seconds;
+	unsigned warnings; /* enum mg_warning bits seen */
+	unsigned long long warned_runs;
+	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
+	unsigned shown;
+	uint64_t last_shown_seed; /* a case fails in each placement: show it once */
+	struct mg_finding findings[MG_FINDINGS_SHOWN];
+};
+
+/* The context of mg_tally_case. */
+struct mg_tally_run {
+	struct mg_tally *tally;
+	const char *path;      /* findings file */
+	unsigned max_failures; /* stop after this many failing cases */
+};
+
+/* An mg_case_fn: checks the case and records it; asks to stop after
+ * max_failures failing cases or a timeout. */
+int mg_tally_case(const struct mg_case *c, void *run);
+
+/* The stage's process died of `signo` (or, for signo 0, exited early): the
+ * case it was on becomes a crash finding. */
+void mg_tally_died(struct mg_tally *t, const char *path, int signo);
+
+/* "PASS", "FAIL (expected)", ... for a stage that must pass (expect 0) or fail
+ * with only the classes in `expect`; returns 1 when that is what happened. */
+int mg_tally_judge(const struct mg_tally *t, unsigned expect, char *out, size_t size);
+
+/* Prints the stage's warnings and first findings under `title`. */
+void mg_tally_print(const struct mg_tally *t, const char *title, const char *path);
+
+#endif
