@@ -22,10 +22,13 @@ struct result {
 	struct mg_tally sweep, huge;
 };
 
-/* Shared with the huge child: where it is, and why it could not run. */
+/* Shared with the huge child: where it is, why it could not run, and what
+ * the whole stage took (its set-up included). */
 struct huge_control {
 	size_t next;
 	char why[160];
+	unsigned long long cases;
+	double seconds;
 };
 
 struct runner {
@@ -116,6 +119,7 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 static void run_huge_child(struct runner *rn)
 {
 	const struct mg_verify_opts *o = rn->o;
+	double t0 = now();
 
 	if (!mg_huge_available(rn->huge->why, sizeof rn->huge->why)) {
 		for (size_t i = 0; i < o->count; i++)
@@ -127,6 +131,11 @@ static void run_huge_child(struct runner *rn)
 		if (rn->results[rn->huge->next].huge.state == MG_STAGE_PENDING)
 			run_stage(o, o->variants[rn->huge->next], &rn->results[rn->huge->next].huge,
 				  1);
+	unsigned long long cases = 0;
+	for (size_t i = 0; i < o->count; i++)
+		cases += rn->results[i].huge.cases;
+	rn->huge->cases = cases; /* all children's, as each row keeps its own */
+	rn->huge->seconds += now() - t0;
 	_exit(0);
 }
 
@@ -362,6 +371,9 @@ static void print_details(const struct runner *rn)
 	}
 	if (rn->huge->why[0])
 		printf("\nthe 4 GiB+ check was skipped: %s\n", rn->huge->why);
+	else if (rn->huge->seconds > 0)
+		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process\n",
+		       rn->huge->cases, rn->huge->seconds);
 }
 
 static void *shared(size_t bytes)
