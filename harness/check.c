@@ -65,7 +65,6 @@ static void run_reference(struct run *r)
 	mg_call_reference(c->variant->op, r->shadow_dst, src, c->value, c->len);
 }
 
-/* Offsets of the first and the last byte that differ, or -1. */
 /* Buffers here often end at a guard page. The C library's memcmp reads short
  * tails with masked vector loads, and a masked load that reaches into an
  * unmapped page, even for bytes it then ignores, takes a microcode assist
@@ -91,6 +90,7 @@ static int equal_bytes(const unsigned char *a, const unsigned char *b, size_t n)
 	return 1;
 }
 
+/* Offsets of the first and the last byte that differ, or -1. */
 static ptrdiff_t first_diff(const unsigned char *got, const unsigned char *want, size_t n)
 {
 	if (equal_bytes(got, want, n))

@@ -44,7 +44,8 @@ static void print_variant(const struct mg_variant *v)
 	if (v->expect) {
 		char classes[80];
 		mg_class_mask_format(v->expect, classes, sizeof classes);
-		snprintf(expect, sizeof expect, "FAIL: %s", classes);
+		snprintf(expect, sizeof expect, "FAIL%s: %s",
+			 v->expect & MG_EXPECT_ONLY_HUGE ? " at 4 GiB+" : "", classes);
 	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),
 	       v->arch, v->symbol, v->ret == MG_RET_DST ? "dst" : "void", contract, features, runs,

@@ -434,7 +434,8 @@ static int emit_huge(const struct mg_case *base, size_t len, int oracle, uint64_
 
 void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, mg_case_fn fn, void *ctx)
 {
-	static const size_t mapped[] = {(size_t)1 << 31, ((size_t)1 << 32) - 1, (size_t)1 << 32,
+	static const size_t mapped[] = {(size_t)1 << 31, ((size_t)1 << 31) + 7,
+					((size_t)1 << 32) - 1, (size_t)1 << 32,
 					((size_t)1 << 32) + 4097};
 	static const size_t oracle[] = {((size_t)1 << 31) + 16, ((size_t)1 << 32) + 16};
 	struct mg_case base;
