@@ -3,6 +3,8 @@
  * of MXCSR and the x87 control word are unchanged (MXCSR's exception flags
  * are the caller's to lose). */
 #include "abi.h"
+#include "cpu.h"
+#include "variant.h"
 
 #include <cpuid.h>
 #include <stdio.h>
@@ -36,10 +38,10 @@ void mg_abi_init(void)
 	unsigned a, b, c, d;
 
 	__asm__ volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(caller_mxcsr), "=m"(caller_fpucw));
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
-		return;
-	mg_abi_has_avx = (c & bit_AVX) != 0;
-	if (__get_cpuid_count(0xd, 1, &a, &b, &c, &d))
+	/* The OS must have enabled AVX state (XCR0) too, or vzeroupper faults:
+	 * the feature detection checks both. */
+	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;
+	if (mg_abi_has_avx && __get_cpuid_count(0xd, 1, &a, &b, &c, &d))
 		mg_abi_has_xinuse = (a & (1u << 2)) != 0;
 }
 
