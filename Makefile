@@ -39,16 +39,22 @@ BAD_OBJ := $(call objs,$(BAD_SRC))
 
 MEMGATE := $(BUILD)/memgate
 TEST_REFERENCE := $(BUILD)/test-reference
+# The same test with a broken ref_memmove: proves the test can fail.
+TEST_REFERENCE_BROKEN := $(BUILD)/test-reference-broken
 
 VERIFY_FLAGS ?=
 
 .PHONY: all verify check bench deps clean format
-all: $(MEMGATE) $(TEST_REFERENCE)
+all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN)
 
 $(MEMGATE): $(HARNESS_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
 
 $(TEST_REFERENCE): $(OBJ)/tests/test_reference.o $(REF_OBJ)
+	$(CC) -o $@ $^
+
+$(TEST_REFERENCE_BROKEN): $(OBJ)/tests/test_reference.o $(OBJ)/tests/broken_ref_memmove.o \
+		$(filter-out %/ref_memmove.o,$(REF_OBJ))
 	$(CC) -o $@ $^
 
 $(OBJ)/harness/%.o: harness/%.c

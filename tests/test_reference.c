@@ -81,13 +81,16 @@ static int returns_dst(void)
 int main(void)
 {
 	int failures = 0;
+	int cases = 0;
 
-	for (int i = 0; i < CASES && failures < 5; i++)
+	while (cases < CASES && failures < 5) {
 		failures += one_case();
+		cases++;
+	}
 	if (!returns_dst()) {
 		fprintf(stderr, "FAIL: a reference does not return dst\n");
 		failures++;
 	}
-	printf("references vs the C library: %d random cases, %d failures\n", CASES, failures);
+	printf("references vs the C library: %d random cases, %d failures\n", cases, failures);
 	return failures != 0;
 }
