@@ -53,9 +53,15 @@ $(MEMGATE): $(HARNESS_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 $(TEST_REFERENCE): $(OBJ)/tests/test_reference.o $(REF_OBJ)
 	$(CC) -o $@ $^
 
-$(TEST_REFERENCE_BROKEN): $(OBJ)/tests/test_reference.o $(OBJ)/tests/broken_ref_memmove.o \
+$(TEST_REFERENCE_BROKEN): $(OBJ)/tests/test_reference.o $(OBJ)/tests/ref_memcpy_as_memmove.o \
 		$(filter-out %/ref_memmove.o,$(REF_OBJ))
 	$(CC) -o $@ $^
+
+# The broken oracle: the forward byte loop of ref_memcpy, standing in for
+# ref_memmove, which is wrong when dst overlaps the source from above.
+$(OBJ)/tests/ref_memcpy_as_memmove.o: reference/ref_memcpy.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLAIN_CFLAGS) -Ireference -Dref_memcpy=ref_memmove -c -o $@ $<
 
 $(OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $(dir $@)

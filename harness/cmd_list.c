@@ -31,16 +31,13 @@ static void format_contract(const struct mg_contract *k, char *out, size_t size)
 static void print_variant(const struct mg_variant *v)
 {
 	char contract[48], features[96] = "-", runs[128] = "runs", expect[96] = "pass";
-	unsigned missing = v->features & ~mg_cpu_features();
+	char needs[96];
 
 	format_contract(&v->contract, contract, sizeof contract);
 	if (v->features)
 		mg_feature_format(v->features, features, sizeof features);
-	if (missing) {
-		char needs[96];
-		mg_feature_format(missing, needs, sizeof needs);
+	if (mg_cpu_missing(v->features, needs, sizeof needs))
 		snprintf(runs, sizeof runs, "SKIP (needs %s)", needs);
-	}
 	if (v->expect) {
 		char classes[80];
 		mg_class_mask_format(v->expect, classes, sizeof classes);

@@ -122,9 +122,7 @@ int mg_cmd_run(int argc, char **argv)
 		return 0;
 	if (!mg_case_valid(&c, text, sizeof text))
 		mg_usage_error("run", "invalid case for %s: %s", c.variant->name, text);
-	unsigned missing = c.variant->features & ~mg_cpu_features();
-	if (missing) {
-		mg_feature_format(missing, needs, sizeof needs);
+	if (mg_cpu_missing(c.variant->features, needs, sizeof needs)) {
 		printf("SKIP (needs %s): %s cannot run on this CPU\n", needs, c.variant->name);
 		return 0;
 	}

@@ -35,6 +35,15 @@ void mg_cpu_hide(unsigned features)
 	hidden |= features;
 }
 
+unsigned mg_cpu_missing(unsigned needs, char *out, unsigned size)
+{
+	unsigned missing = needs & ~mg_cpu_features();
+
+	if (missing)
+		mg_feature_format(missing, out, size);
+	return missing;
+}
+
 const char *mg_feature_name(unsigned feature)
 {
 	for (size_t i = 0; i < FEATURE_COUNT; i++)

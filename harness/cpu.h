@@ -16,6 +16,10 @@ void mg_cpu_reset_state(void);
 /* Pretends the CPU lacks `features`: checks SKIP reporting on a full machine. */
 void mg_cpu_hide(unsigned features);
 
+/* Which of `needs` this CPU lacks; when some, names them in `out`
+ * ("avx512f,erms") for a SKIP line. */
+unsigned mg_cpu_missing(unsigned needs, char *out, unsigned size);
+
 /* Name of one feature bit ("avx512f"); NULL if unknown. */
 const char *mg_feature_name(unsigned feature);
 /* Parses a comma-separated list of names into bits; returns 0 and names the

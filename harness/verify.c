@@ -75,16 +75,6 @@ static unsigned expected_classes(const struct mg_verify_opts *o, const struct mg
 	return o->override_expect ? o->expect : v->expect;
 }
 
-static int missing_features(const struct mg_variant *v, char *out, size_t size)
-{
-	unsigned missing = v->features & ~mg_cpu_features();
-
-	if (!missing)
-		return 0;
-	mg_feature_format(missing, out, (unsigned)size);
-	return 1;
-}
-
 /* The huge check is for the copy and set routines, and pointless for one
  * that already fails the sweep by design. */
 static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant *v)
@@ -304,7 +294,7 @@ static void print_ready_rows(struct runner *rn)
 		size_t i = rn->next_print;
 		const struct mg_variant *v = rn->o->variants[i];
 		if (rn->skipped[i]) {
-			missing_features(v, needs, sizeof needs);
+			mg_cpu_missing(v->features, needs, sizeof needs);
 			snprintf(status, sizeof status, "SKIP (needs %s)", needs);
 			print_row(v, status, NULL);
 			rn->skipped_rows++;
@@ -325,7 +315,7 @@ static void plan_rows(struct runner *rn)
 
 	for (size_t i = 0; i < rn->o->count; i++) {
 		const struct mg_variant *v = rn->o->variants[i];
-		rn->skipped[i] = missing_features(v, needs, sizeof needs);
+		rn->skipped[i] = mg_cpu_missing(v->features, needs, sizeof needs) != 0;
 		rn->results[i].sweep.state = rn->skipped[i] ? MG_STAGE_NONE : MG_STAGE_PENDING;
 		rn->results[i].huge.state = !rn->skipped[i] && huge_applies(rn->o, v)
 						    ? MG_STAGE_PENDING
