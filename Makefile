@@ -15,7 +15,7 @@ endif
 
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c11 -O2 -g -D_GNU_SOURCE $(WARN)
-INCLUDES := -Iharness -Ireference -Itests/bad
+INCLUDES := -Iharness -Ireference -Itests/bad -Itargets
 HARNESS_CFLAGS := $(BASE_CFLAGS) -pthread $(INCLUDES)
 PLAIN_CFLAGS := $(BASE_CFLAGS) $(NO_LIBCALLS)
 DEPFLAGS = -MMD -MP
@@ -33,6 +33,9 @@ BAD_SRC := $(wildcard tests/bad/generic/*.c tests/bad/$(ARCH)/*.c tests/bad/$(AR
 
 objs = $(patsubst %,$(OBJ)/%.o,$(basename $(1)))
 HARNESS_OBJ := $(call objs,$(HARNESS_SRC))
+# The engine without the memgate command line, for the other programs.
+ENGINE_SRC := $(filter-out harness/main.c harness/cmd_%.c,$(HARNESS_SRC))
+ENGINE_OBJ := $(call objs,$(ENGINE_SRC))
 REF_OBJ := $(call objs,$(REF_SRC))
 IMPL_OBJ := $(call objs,$(IMPL_SRC))
 BAD_OBJ := $(call objs,$(BAD_SRC))
@@ -42,10 +45,17 @@ TEST_REFERENCE := $(BUILD)/test-reference
 # The same test with a broken ref_memmove: proves the test can fail.
 TEST_REFERENCE_BROKEN := $(BUILD)/test-reference-broken
 
+# Replays saved fuzz inputs with no fuzzer linked in (targets/replay.c).
+REPLAY := $(BUILD)/replay
+
 VERIFY_FLAGS ?=
 
-.PHONY: all verify check bench deps clean format
-all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN)
+.PHONY: all verify check bench deps clean format fuzz-build fuzz bench-fuzz valgrind
+all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY)
+
+$(REPLAY): $(call objs,targets/replay.c targets/emit_c.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
+		$(BAD_OBJ)
+	$(CC) -pthread -o $@ $^
 
 $(MEMGATE): $(HARNESS_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
@@ -67,6 +77,10 @@ $(OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
+$(OBJ)/targets/%.o: targets/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
 $(OBJ)/tests/test_reference.o: tests/test_reference.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -78,6 +92,65 @@ $(OBJ)/%.o: %.c
 $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(DEPFLAGS) -c -o $@ $<
+
+# Fuzz targets, one per operation family, in three builds of the same
+# sources (build/fuzz/FLAVOR/fuzz_FAMILY):
+#   libfuzzer       clang -fsanitize=fuzzer
+#   libfuzzer-asan  the same, with ASan and UBSan on the harness's C code
+#   afl             afl-clang-fast with AFL++'s libFuzzer driver
+# Variants and references get coverage but no sanitizer: the sandbox, not
+# ASan, is what watches their accesses. fuzz_empty is a target that does
+# nothing, built the same way, for `make bench-fuzz` to compare against.
+FUZZ_FAMILIES := memcpy memmove memset page
+FUZZ_FLAVORS := libfuzzer libfuzzer-asan afl
+FUZZ_CC_libfuzzer := clang
+FUZZ_CC_libfuzzer-asan := clang
+FUZZ_CC_afl := afl-clang-fast
+FUZZ_COV_libfuzzer := -fsanitize=fuzzer-no-link
+FUZZ_COV_libfuzzer-asan := -fsanitize=fuzzer-no-link
+FUZZ_SAN_libfuzzer-asan := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_LINK_libfuzzer := -fsanitize=fuzzer
+FUZZ_LINK_libfuzzer-asan := -fsanitize=fuzzer,address,undefined
+FUZZ_LINK_afl := /usr/lib/afl/libAFLDriver.a -rdynamic -ldl
+FUZZ_TARGETS := $(foreach f,$(FUZZ_FLAVORS),$(foreach t,$(FUZZ_FAMILIES) empty,$(BUILD)/fuzz/$(f)/fuzz_$(t)))
+
+define fuzz_flavor
+$(1)_OBJ := $(BUILD)/fuzz/$(1)/obj
+$(1)_COMMON := $$(patsubst %,$$($(1)_OBJ)/%.o,$$(basename $(ENGINE_SRC) $(REF_SRC) $(IMPL_SRC) \
+	$(BAD_SRC) targets/fuzz_entry.c))
+
+$$($(1)_OBJ)/harness/%.o: harness/%.c
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
+		$(DEPFLAGS) -c -o $$@ $$<
+
+$$($(1)_OBJ)/targets/%.o: targets/%.c
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
+		$(DEPFLAGS) -c -o $$@ $$<
+
+$$($(1)_OBJ)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $(DEPFLAGS) \
+		-c -o $$@ $$<
+
+$$($(1)_OBJ)/%.o: %.S
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC_$(1)) $(DEPFLAGS) -c -o $$@ $$<
+
+$(BUILD)/fuzz/$(1)/fuzz_empty: $$($(1)_OBJ)/targets/fuzz_empty.o
+	$(FUZZ_CC_$(1)) -o $$@ $$^ $(FUZZ_LINK_$(1))
+
+$(BUILD)/fuzz/$(1)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
+	$(FUZZ_CC_$(1)) -pthread -o $$@ $$^ $(FUZZ_LINK_$(1))
+endef
+$(foreach f,$(FUZZ_FLAVORS),$(eval $(call fuzz_flavor,$(f))))
+
+# Keep every object: the pattern chains would otherwise delete them.
+.SECONDARY:
+
+fuzz-build: deps
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 
 # The README's commands must work on a fresh Debian 12 machine: as root,
 # scripts/install-deps installs whatever is missing first.

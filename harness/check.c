@@ -55,6 +55,16 @@ static void set_up(struct run *r)
 	r->shadow_dst = r->shadow_win + (r->at.dst - r->at.win);
 }
 
+void mg_check_layout(const struct mg_case *c, struct mg_layout *out)
+{
+	struct run r;
+
+	r.c = c;
+	r.sb = mg_sandbox_get();
+	set_up(&r);
+	*out = r.at;
+}
+
 static void run_reference(struct run *r)
 {
 	const struct mg_case *c = r->c;

@@ -4,9 +4,14 @@
 
 #include "case.h"
 #include "outcome.h"
+#include "sandbox.h"
 #include "verdict.h"
 
 /* Runs a valid case (see mg_case_valid) and fills in its verdict. */
 void mg_check(const struct mg_case *c, struct mg_verdict *out);
+
+/* Places and fills a valid sandbox case's buffers exactly as mg_check does,
+ * without calling anything: for tools that show or export those bytes. */
+void mg_check_layout(const struct mg_case *c, struct mg_layout *out);
 
 #endif

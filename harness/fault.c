@@ -21,7 +21,20 @@ static _Atomic unsigned call_timeout_ms;
 static pthread_t main_thread;
 static struct mg_fault last_fault;
 
-static const int caught_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGALRM};
+/* The faults a variant can take. The watchdog signal is added at run time
+ * (real-time signal numbers are not constants). */
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP};
+#define FAULT_SIGNAL_COUNT (sizeof fault_signals / sizeof fault_signals[0])
+/* What was installed before us (libFuzzer's, ASan's or the default), to hand
+ * a fault of the harness itself on to. */
+static struct sigaction previous[FAULT_SIGNAL_COUNT];
+
+/* A real-time signal, not SIGALRM: libFuzzer's -timeout and the sanitizers'
+ * runtimes own SIGALRM and SIGUSR1/2, and must keep them. */
+int mg_watchdog_signal(void)
+{
+	return SIGRTMIN + 1;
+}
 
 static int in_call(void)
 {
@@ -31,17 +44,21 @@ static int in_call(void)
 static void on_signal(int signo, siginfo_t *info, void *ucontext)
 {
 	if (!in_call()) {
-		if (signo == SIGALRM)
+		if (signo == mg_watchdog_signal())
 			return; /* the call ended just as the watchdog fired */
-		/* A fault in the harness itself: die of it, visibly. */
-		signal(signo, SIG_DFL);
+		/* A fault in the harness itself: hand it to whoever handled it
+		 * before us (a fuzzer saves the input, a sanitizer reports it),
+		 * or die of it, visibly. The faulting instruction runs again. */
+		for (size_t i = 0; i < FAULT_SIGNAL_COUNT; i++)
+			if (fault_signals[i] == signo)
+				sigaction(signo, &previous[i], NULL);
 		return;
 	}
 	memset(&last_fault, 0, sizeof last_fault);
 	last_fault.signo = signo;
 	last_fault.code = info->si_code;
 	last_fault.addr = info->si_addr;
-	if (signo != SIGALRM)
+	if (signo != mg_watchdog_signal())
 		mg_fault_decode_context(ucontext, &last_fault);
 	siglongjmp(mg_fault_jmp, 1);
 }
@@ -68,7 +85,7 @@ static void *watchdog(void *unused)
 		}
 		waited += WATCHDOG_TICK_MS;
 		if (waited >= atomic_load(&call_timeout_ms)) {
-			pthread_kill(main_thread, SIGALRM);
+			pthread_kill(main_thread, mg_watchdog_signal());
 			waited = 0;
 		}
 	}
@@ -91,8 +108,9 @@ static void install_handlers(void)
 	 * signal must not stay blocked for the next case. */
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++)
-		sigaction(caught_signals[i], &sa, NULL);
+	for (size_t i = 0; i < FAULT_SIGNAL_COUNT; i++)
+		sigaction(fault_signals[i], &sa, &previous[i]);
+	sigaction(mg_watchdog_signal(), &sa, NULL);
 }
 
 void mg_fault_init(void)
@@ -153,8 +171,10 @@ const char *mg_signal_name(int signo)
 	case SIGFPE: return "SIGFPE";
 	case SIGTRAP: return "SIGTRAP";
 	case SIGALRM: return "SIGALRM";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
 	case SIGABRT: return "SIGABRT";
 	case SIGKILL: return "SIGKILL";
-	default: return "signal";
+	default: return signo == mg_watchdog_signal() ? "the watchdog's signal" : "signal";
 	}
 }

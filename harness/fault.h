@@ -9,7 +9,7 @@
 enum mg_access { MG_ACCESS_UNKNOWN, MG_ACCESS_READ, MG_ACCESS_WRITE };
 
 struct mg_fault {
-	int signo;  /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP; SIGALRM: timeout */
+	int signo;  /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP; mg_watchdog_signal(): timeout */
 	int code;   /* si_code */
 	void *addr; /* si_addr */
 	void *pc;   /* where it happened */
@@ -38,5 +38,8 @@ void mg_fault_take(struct mg_fault *out);
 void mg_fault_decode_context(const void *ucontext, struct mg_fault *f);
 
 const char *mg_signal_name(int signo);
+
+/* The signal the watchdog interrupts a hanging call with. */
+int mg_watchdog_signal(void);
 
 #endif

@@ -124,7 +124,7 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 {
 	const struct mg_fault *f = &o->fault;
 
-	if (f->signo == SIGALRM)
+	if (f->signo == mg_watchdog_signal())
 		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
 			       mg_timeout_for(o->c->len));
 	else if (owned && f->signo == SIGSEGV && !f->general_protection &&

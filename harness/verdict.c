@@ -59,3 +59,50 @@ void mg_verdict_set(struct mg_verdict *out, enum mg_class cls, const char *forma
 	vsnprintf(out->detail, sizeof out->detail, format, args);
 	va_end(args);
 }
+
+/* The words of a detail that say where, without the numbers that say how
+ * far: "dst past the end", "src before it", "SIGILL at pc sym+0x4". */
+static void fault_site(const char *detail, char *out, size_t size)
+{
+	const char *comma = strchr(detail, ',');
+	const char *side = strstr(detail, "past the end") ? "past the end"
+			   : strstr(detail, "before it") ? "before it"
+							  : "inside it";
+	int buffer = comma ? (int)(comma - detail) : (int)strlen(detail);
+
+	snprintf(out, size, "%.*s %s", buffer, detail, side);
+}
+
+static void crash_site(const char *detail, char *out, size_t size)
+{
+	const char *pc = strstr(detail, " at pc ");
+	int sig = (int)strcspn(detail, " ");
+
+	if (!pc) {
+		snprintf(out, size, "%.*s", sig, detail);
+		return;
+	}
+	pc += strlen(" at pc ");
+	snprintf(out, size, "%.*s at %.*s", sig, detail, (int)strcspn(pc, ", "), pc);
+}
+
+/* "rbx clobbered", "direction flag left set": the rule, not the values. */
+static void abi_site(const char *detail, char *out, size_t size)
+{
+	int n = (int)strcspn(detail, ":(,");
+
+	while (n > 0 && detail[n - 1] == ' ')
+		n--;
+	snprintf(out, size, "%.*s", n, detail);
+}
+
+void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size)
+{
+	switch (v->cls) {
+	case MG_OOB_READ:
+	case MG_OOB_WRITE: fault_site(v->detail, out, size); break;
+	case MG_CRASH: crash_site(v->detail, out, size); break;
+	case MG_ABI_VIOLATION: abi_site(v->detail, out, size); break;
+	default: snprintf(out, size, "-"); break;
+	}
+}

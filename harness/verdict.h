@@ -2,6 +2,8 @@
 #ifndef MG_VERDICT_H
 #define MG_VERDICT_H
 
+#include <stddef.h>
+
 enum mg_class {
 	MG_OK,
 	MG_WRONG_RESULT,
@@ -48,6 +50,10 @@ __attribute__((format(printf, 3, 4))) void mg_verdict_set(struct mg_verdict *out
 const char *mg_class_name(enum mg_class cls);
 /* Parses a class name ("wrong-result"); returns MG_CLASS_COUNT if unknown. */
 enum mg_class mg_class_parse(const char *name);
+/* Where a failure happened, without the distances, for telling findings
+ * apart: "dst past the end", "SIGILL at sym+0x4"; "-" for classes without
+ * a site. */
+void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size);
 /* One line on a warning bit. */
 const char *mg_warning_text(unsigned warning);
 /* Writes the names of the classes in `mask`, comma-separated. */

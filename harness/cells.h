@@ -1,0 +1,23 @@
+/* A coverage signal for code the compiler cannot instrument. Assembly
+ * variants give a coverage-guided fuzzer no edges of their own, so it would
+ * be blind to what a case exercises inside them. Each case instead marks a
+ * cell: variant x length class x source and destination alignment class x
+ * overlap class x placement. A cell the fuzzer has not seen before counts as
+ * new coverage, so it keeps and mutates the inputs that reach it. */
+#ifndef MG_CELLS_H
+#define MG_CELLS_H
+
+#include "case.h"
+#include "decode.h"
+
+/* Marks the case's cell in libFuzzer's extra counters and, in an AFL++
+ * build, in AFL++'s coverage map. Off when MEMGATE_CELLS=0 (for measuring
+ * what the signal is worth). */
+void mg_cells_mark(const struct mg_target *t, const struct mg_case *c);
+
+/* The cell's number (below MG_CELL_LIMIT for pools of up to 10 variants;
+ * larger pools share cells). */
+#define MG_CELL_LIMIT 16384u
+unsigned mg_cell_of(const struct mg_target *t, const struct mg_case *c);
+
+#endif

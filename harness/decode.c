@@ -1,0 +1,238 @@
+#include "decode.h"
+#include "cpu.h"
+#include "table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char mg_family_names[] = "memcpy, memmove, memset, page";
+
+static const struct {
+	const char *name;
+	unsigned ops; /* bit per enum mg_op */
+} families[] = {
+	{"memcpy", 1u << MG_MEMCPY},
+	{"memmove", 1u << MG_MEMMOVE},
+	{"memset", 1u << MG_MEMSET},
+	{"page", 1u << MG_COPY_PAGE | 1u << MG_CLEAR_PAGE},
+};
+
+#define FAMILY_COUNT (sizeof families / sizeof families[0])
+
+const char *mg_family_of(enum mg_op op)
+{
+	for (size_t i = 0; i < FAMILY_COUNT; i++)
+		if (families[i].ops & (1u << op))
+			return families[i].name;
+	return "?";
+}
+
+static int family_index(const char *name)
+{
+	for (size_t i = 0; i < FAMILY_COUNT; i++)
+		if (strcmp(families[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Fuzzing the whole table should find only new problems: the known-bad
+ * variants and the ones this CPU cannot run stay out unless pinned. */
+static void fill_pool(struct mg_target *t, unsigned ops)
+{
+	const struct mg_table *tab = &mg_main_table;
+	char needs[128];
+
+	for (size_t i = 0; i < tab->count && t->count < MG_FAMILY_MAX; i++) {
+		const struct mg_variant *v = &tab->variants[i];
+		if ((ops & (1u << v->op)) && v->expect == 0 &&
+		    !mg_cpu_missing(v->features, needs, sizeof needs))
+			t->pool[t->count++] = v;
+	}
+}
+
+bool mg_target_init(struct mg_target *t, const char *family, const char *pinned, char *why,
+		    size_t size)
+{
+	int f = family_index(family);
+
+	memset(t, 0, sizeof *t);
+	t->max_len = MG_DEFAULT_MAX_LEN;
+	if (f < 0) {
+		snprintf(why, size, "unknown target '%s' (valid: %s)", family, mg_family_names);
+		return false;
+	}
+	t->family = families[f].name;
+	if (!pinned || !*pinned) {
+		fill_pool(t, families[f].ops);
+		if (t->count == 0)
+			snprintf(why, size, "no variant of %s can run on this CPU", family);
+		return t->count > 0;
+	}
+	const struct mg_variant *v = mg_variant_find(pinned);
+	if (!v) {
+		snprintf(why, size, "unknown variant '%s' (see memgate list)", pinned);
+		return false;
+	}
+	if (!(families[f].ops & (1u << v->op))) {
+		snprintf(why, size, "variant %s is a %s, not of target %s", v->name,
+			 mg_op_name(v->op), family);
+		return false;
+	}
+	t->pool[0] = v;
+	t->count = 1;
+	t->pinned = true;
+	return true;
+}
+
+/* Takes fields from the end of the input; missing bytes read as zero. */
+struct reader {
+	const uint8_t *data;
+	size_t left;
+};
+
+static uint64_t take(struct reader *r, unsigned bytes)
+{
+	uint64_t x = 0;
+
+	for (unsigned i = 0; i < bytes; i++) {
+		uint64_t b = 0;
+		if (r->left) {
+			b = r->data[r->left - 1];
+			r->left--;
+		}
+		x |= b << (8 * i);
+	}
+	return x;
+}
+
+/* Where implementations switch strategy: vector widths, unrolled blocks,
+ * the page, the usual rep-movsb and non-temporal thresholds. */
+static const size_t boundaries[] = {
+	15,   16,   17,   31,   32,    33,    63,	   64,	   65,	    127,     128,
+	129,  255,  256,  511,  512,   1024,  2048,  2112,  4096,   8192,    16384,
+	32768, 65536, 131072, 262144, 1u << 20, 3u << 20,
+};
+
+#define BOUNDARY_COUNT (sizeof boundaries / sizeof boundaries[0])
+
+/* Length classes (class byte mod 32): most weight on short lengths and
+ * edges, where routines branch; the exact class is what mg_encode writes. */
+static size_t decode_len(unsigned cls, uint32_t raw)
+{
+	size_t near = (raw >> 8) % 5; /* for "edge +- 2" */
+
+	switch (cls % 32) {
+	case 0: return raw;
+	case 1: return 0;
+	case 2 ... 9: return raw % 33;
+	case 10 ... 15: return raw % 257;
+	case 16 ... 19: return raw % 4097;
+	case 20 ... 23: return ((size_t)1 << (raw % 17)) + (raw >> 8) % 3 - 1;
+	case 24 ... 27: return boundaries[raw % BOUNDARY_COUNT] + near - 2;
+	case 28 ... 29: return raw % 65537;
+	case 30: return raw % ((1u << 20) + 1);
+	default: return ((size_t)1 << (raw % 24)) + (raw >> 8) % 3 - 1;
+	}
+}
+
+static size_t fold(size_t len, size_t max)
+{
+	return len > max ? len % (max + 1) : len;
+}
+
+static unsigned round_down(unsigned x, unsigned multiple)
+{
+	return x - x % multiple;
+}
+
+/* What the variant's contract promises it, and what the sandbox can hold. */
+static void legalize(struct mg_case *c, size_t max_len)
+{
+	const struct mg_contract *k = &c->variant->contract;
+	unsigned sa = k->src_align < MG_ALIGN_MOD ? k->src_align : MG_ALIGN_MOD;
+	unsigned da = k->dst_align < MG_ALIGN_MOD ? k->dst_align : MG_ALIGN_MOD;
+
+	c->len = fold(c->len, max_len);
+	if (c->overlap && c->len > MG_MAX_LEN / 2)
+		c->len = fold(c->len, MG_MAX_LEN / 2);
+	if (k->fixed_len)
+		c->len = k->fixed_len;
+	c->len -= c->len % k->len_multiple;
+	c->src_align = round_down(c->src_align, sa);
+	c->dst_align = round_down(c->dst_align, da);
+}
+
+void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
+{
+	struct reader r = {data, size};
+	unsigned selector = (unsigned)take(&r, 1);
+	unsigned len_class = (unsigned)take(&r, 1);
+	uint32_t len_raw = (uint32_t)take(&r, 4);
+	unsigned src_byte = (unsigned)take(&r, 1);
+	unsigned dst_byte = (unsigned)take(&r, 1);
+	uint32_t dist_raw = (uint32_t)take(&r, 4);
+
+	memset(out, 0, sizeof *out);
+	out->variant = t->pool[selector % t->count];
+	out->len = decode_len(len_class, len_raw);
+	out->src_align = src_byte & (MG_ALIGN_MOD - 1);
+	out->place = (src_byte & 0x40) ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
+	out->dst_align = dst_byte & (MG_ALIGN_MOD - 1);
+	out->value = (int)(int32_t)take(&r, 4);
+	out->seed = take(&r, 8);
+	if (out->variant->op == MG_MEMMOVE && (dst_byte & 0x40)) {
+		out->overlap = true;
+		legalize(out, t->max_len);
+		/* Uniform over [-(len + 64), len + 64]: mostly overlapping, and
+		 * the adjacent non-overlapping cases at the ends. */
+		size_t reach = out->len + MG_ALIGN_MOD;
+		mg_case_set_overlap(out, (long)(dist_raw % (2 * reach + 1)) - (long)reach);
+		return;
+	}
+	out->src_above = mg_op_has_src(out->variant->op) && (src_byte & 0x80);
+	legalize(out, t->max_len);
+}
+
+static void put(uint8_t *end, unsigned *at, uint64_t x, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		end[-(int)++*at] = (uint8_t)(x >> (8 * i));
+}
+
+void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_BYTES])
+{
+	uint8_t *end = out + MG_INPUT_BYTES;
+	unsigned at = 0, selector = 0;
+	uint64_t dist = 0;
+
+	for (unsigned i = 0; i < t->count; i++)
+		if (t->pool[i] == c->variant)
+			selector = i;
+	if (c->overlap)
+		dist = (uint64_t)(c->dist + (long)(c->len + MG_ALIGN_MOD));
+	put(end, &at, selector, 1);
+	put(end, &at, 0, 1); /* length class 0: exact */
+	put(end, &at, c->len, 4);
+	put(end, &at, c->src_align | (c->place == MG_PLACE_BEFORE) << 6 | (c->src_above != 0) << 7, 1);
+	put(end, &at, c->dst_align | (unsigned)c->overlap << 6, 1);
+	put(end, &at, dist, 4);
+	put(end, &at, (uint32_t)c->value, 4);
+	put(end, &at, c->seed, 8);
+}
+
+unsigned mg_len_class(size_t len)
+{
+	unsigned bits = 0;
+
+	if (len >= 65536)
+		return MG_LEN_CLASSES - 1;
+	if (len >= 4096)
+		return MG_LEN_CLASSES - 2;
+	if (len >= 1024)
+		return MG_LEN_CLASSES - 3;
+	while (len) {
+		bits++;
+		len >>= 1;
+	}
+	return bits; /* 0 for 0, 1 for 1, 2 for 2-3, ..., 10 for 512-1023 */
+}

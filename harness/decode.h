@@ -1,0 +1,70 @@
+/* Fuzz inputs: any byte string decodes to one valid case of a target's
+ * operation family, and any case encodes to a short input that decodes back
+ * to it (for seeds, regressions and reports).
+ *
+ * Like LLVM's FuzzedDataProvider, fields are taken from the END of the input,
+ * so the fuzzer's favourite mutations (appending, truncating) leave the
+ * decisions that matter most in place; a field the input is too short for
+ * reads as zero. From the last byte backwards:
+ *
+ *	selector  1 byte   which variant of the family (ignored when pinned)
+ *	lenclass  1 byte   how to read the length (exact, tiny, powers of two..)
+ *	lenraw    4 bytes
+ *	srcbyte   1 byte   source alignment (bits 0-5), place before (bit 6),
+ *	                   source above dst (bit 7)
+ *	dstbyte   1 byte   destination alignment (bits 0-5), overlap (bit 6)
+ *	dist      4 bytes  memmove's dst - src when overlapping (signed)
+ *	value     4 bytes  memset's int c
+ *	seed      8 bytes  the fill seed
+ *
+ * Integers are big-endian counting from the end, i.e. the byte nearest the
+ * end is the least significant. Bytes before these 24 are ignored. */
+#ifndef MG_DECODE_H
+#define MG_DECODE_H
+
+#include "case.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MG_INPUT_BYTES	   24u
+#define MG_FAMILY_MAX	   32u /* variants one target picks among */
+#define MG_DEFAULT_MAX_LEN ((size_t)4 << 20)
+
+/* One fuzz target: an operation family and the variants it picks among. */
+struct mg_target {
+	const char *family; /* "memcpy", "memmove", "memset", "page" */
+	const struct mg_variant *pool[MG_FAMILY_MAX];
+	unsigned count;
+	bool pinned;	/* one variant, named by the user */
+	size_t max_len; /* decoded lengths are folded below this */
+};
+
+/* The families, for usage messages: "memcpy, memmove, memset, page". */
+extern const char mg_family_names[];
+
+/* Sets up a target for `family`. With `pinned` (a variant name) it runs
+ * only that variant, known-bad or not; otherwise it picks among the main
+ * table's variants of the family that must pass and that this CPU can run.
+ * On error writes one line into `why` and returns false. */
+bool mg_target_init(struct mg_target *t, const char *family, const char *pinned, char *why,
+		    size_t size);
+
+/* The family a variant's operation belongs to. */
+const char *mg_family_of(enum mg_op op);
+
+/* Decodes any input into a case the sandbox can run (mg_case_valid holds). */
+void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out);
+
+/* Writes the MG_INPUT_BYTES input that decodes to `c` on a target pinned to
+ * c->variant (or, unpinned, on one whose pool holds it). The case must be
+ * valid and within the target's max_len. */
+void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_BYTES]);
+
+/* A coarse class of a length, for coverage cells and summaries:
+ * 0, 1-7, 8-15, 16-31, ..., then wider bands up to the maximum. */
+#define MG_LEN_CLASSES 14u
+unsigned mg_len_class(size_t len);
+
+#endif

@@ -1,0 +1,2 @@
+/* Fuzz target for the memmove family (the entry point is in fuzz_entry.c). */
+const char mg_fuzz_family[] = "memmove";

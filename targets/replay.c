@@ -1,0 +1,280 @@
+/* The plain replay driver: runs saved fuzz inputs (files, or directories of
+ * them) through the same decoder and checker as the fuzz targets, built
+ * without any fuzzer, and prints "N passed, N failed".
+ *
+ * Which target (family) and variant a file is for comes from the flags, or
+ * else from its path: a directory named after a family ("memcpy", or
+ * "fuzz_memcpy") gives the target, and one named after a variant pins it,
+ * as in corpus/regressions/memcpy/bad_memcpy_overread_src/NAME.in. */
+#include "check.h"
+#include "decode.h"
+#include "emit_c.h"
+#include "finding.h"
+#include "isolate.h"
+#include "options.h"
+#include "table.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* No fuzzer writes inputs longer than this for our targets (their .options
+ * set max_len far below); a longer file is not one of ours. */
+#define INPUT_MAX 4096
+
+static const char help[] =
+	"usage: replay [OPTIONS] FILE|DIR...\n"
+	"  --target=FAMILY  memcpy, memmove, memset or page (default: from the path)\n"
+	"  --variant=NAME   run this variant (default: from the path, else the input's pick)\n"
+	"  --each-variant   run each input on every correct variant of its target\n"
+	"  --expect=pass|fail  what each run must do (default pass)\n"
+	"  --max-len=N      fold lengths below N, as the fuzz target was told\n"
+	"  --verbose        print every case and verdict, not only the unexpected ones\n"
+	"  --emit-c=OUT.c   write a standalone C program reproducing the (one) input\n"
+	"  --in-process     no child process per case (a crashing variant ends the run)\n"
+	"Exit status: 0 every run as expected, 1 some not, 2 bad usage or input file.\n";
+
+struct options {
+	const char *target, *variant, *emit_c;
+	int each_variant, expect_fail, verbose, in_process;
+	size_t max_len;
+};
+
+struct totals {
+	unsigned passed, failed;
+};
+
+static const struct options *opt;
+
+__attribute__((noreturn, format(printf, 1, 2))) static void file_error(const char *format, ...)
+{
+	va_list args;
+
+	fputs("replay: ", stderr);
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputc('\n', stderr);
+	exit(MG_EXIT_USAGE);
+}
+
+/* Reads a whole input, or exits 2 saying what is wrong with the file. */
+static size_t read_input(const char *path, uint8_t *buf)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		file_error("cannot open %s: %s", path, strerror(errno));
+	n = fread(buf, 1, INPUT_MAX + 1, f);
+	if (ferror(f))
+		file_error("cannot read %s: %s", path, strerror(errno));
+	fclose(f);
+	if (n > INPUT_MAX)
+		file_error("%s is not a memgate fuzz input: over %d bytes", path, INPUT_MAX);
+	if (n >= 8 && memcmp(buf, "memgate:", 8) == 0)
+		file_error("%s is a finding report, not an input: use the .in file next to it",
+			   path);
+	return n;
+}
+
+/* The path's directory names, from the innermost out. */
+static const char *path_component(const char *path, const char *(*match)(const char *))
+{
+	static char copy[4096];
+	const char *hit = NULL;
+
+	snprintf(copy, sizeof copy, "%s", path);
+	for (char *part = strtok(copy, "/"); part; part = strtok(NULL, "/")) {
+		const char *m = match(part);
+		if (m)
+			hit = m;
+	}
+	return hit;
+}
+
+static const char *family_name(const char *part)
+{
+	static const char *const names[] = {"memcpy", "memmove", "memset", "page"};
+
+	if (strncmp(part, "fuzz_", 5) == 0)
+		part += 5;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(part, names[i]) == 0)
+			return names[i];
+	return NULL;
+}
+
+static const char *variant_name(const char *part)
+{
+	const struct mg_variant *v = mg_variant_find(part);
+	return v ? v->name : NULL;
+}
+
+static void target_for(const char *path, const char *variant, struct mg_target *t)
+{
+	const char *family = opt->target ? opt->target : path_component(path, family_name);
+	char why[256];
+
+	if (!family && variant && mg_variant_find(variant))
+		family = mg_family_of(mg_variant_find(variant)->op);
+	if (!family)
+		file_error("%s: which target? none in its path; give --target=FAMILY (%s)", path,
+			   mg_family_names);
+	if (!mg_target_init(t, family, variant, why, sizeof why))
+		file_error("%s: %s", path, why);
+	if (opt->max_len)
+		t->max_len = opt->max_len;
+}
+
+static void run_case(const char *path, const struct mg_target *t, const uint8_t *data,
+		     size_t size, struct totals *sum)
+{
+	struct mg_case c;
+	struct mg_verdict v;
+	int failed, as_expected;
+
+	mg_decode(t, data, size, &c);
+	if (opt->in_process)
+		mg_check(&c, &v);
+	else
+		mg_check_isolated(&c, &v);
+	failed = v.cls != MG_OK;
+	as_expected = failed == opt->expect_fail;
+	sum->passed += as_expected;
+	sum->failed += !as_expected;
+	if (opt->verbose || !as_expected)
+		printf("%s %s (%zu bytes) on %s\n", as_expected ? "ok  " : "FAIL", path, size,
+		       c.variant->name);
+	if (failed && (opt->verbose || !as_expected))
+		mg_finding_print(stdout, t, &c, &v);
+	else if (opt->verbose || !as_expected) {
+		char text[512];
+		mg_case_describe(&c, text, sizeof text);
+		printf("  case:      %s\n  verdict:   ok%s\n", text,
+		       opt->expect_fail ? " (a failure was expected)" : "");
+	}
+	if (opt->emit_c)
+		mg_emit_c(opt->emit_c, &c, &v);
+}
+
+static void replay_file(const char *path, struct totals *sum)
+{
+	uint8_t data[INPUT_MAX + 1];
+	size_t size = read_input(path, data);
+	const char *variant = opt->variant ? opt->variant : path_component(path, variant_name);
+	struct mg_target t, each;
+
+	if (opt->each_variant)
+		variant = NULL;
+	target_for(path, variant, &t);
+	if (!opt->each_variant) {
+		run_case(path, &t, data, size, sum);
+		return;
+	}
+	each = t;
+	for (unsigned i = 0; i < t.count; i++) {
+		each.pool[0] = t.pool[i];
+		each.count = 1;
+		each.pinned = true;
+		run_case(path, &each, data, size, sum);
+	}
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static void replay_path(const char *path, struct totals *sum)
+{
+	struct dirent **entries;
+	struct stat st;
+	int n;
+
+	if (stat(path, &st) != 0)
+		file_error("%s: %s", path, strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		replay_file(path, sum);
+		return;
+	}
+	n = scandir(path, &entries, NULL, by_name);
+	if (n < 0)
+		file_error("%s: %s", path, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		char child[4096];
+		const char *name = entries[i]->d_name;
+		/* Dot files are not inputs (README.md is skipped the same way). */
+		if (name[0] != '.' && !strstr(name, ".md") && !strstr(name, ".txt")) {
+			snprintf(child, sizeof child, "%s/%s", path, name);
+			replay_path(child, sum);
+		}
+		free(entries[i]);
+	}
+	free(entries);
+}
+
+enum { O_TARGET = 1, O_VARIANT, O_EACH, O_EXPECT, O_MAXLEN, O_VERBOSE, O_EMIT, O_INPROC, O_HELP };
+
+static const struct option long_opts[] = {
+	{"target", required_argument, NULL, O_TARGET},
+	{"variant", required_argument, NULL, O_VARIANT},
+	{"each-variant", no_argument, NULL, O_EACH},
+	{"expect", required_argument, NULL, O_EXPECT},
+	{"max-len", required_argument, NULL, O_MAXLEN},
+	{"verbose", no_argument, NULL, O_VERBOSE},
+	{"emit-c", required_argument, NULL, O_EMIT},
+	{"in-process", no_argument, NULL, O_INPROC},
+	{"help", no_argument, NULL, O_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static void parse(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	while ((c = mg_getopt(argc, argv, "replay", long_opts)) != -1) {
+		switch (c) {
+		case O_TARGET: o->target = optarg; break;
+		case O_VARIANT: o->variant = mg_parse_variant("replay", optarg)->name; break;
+		case O_EACH: o->each_variant = 1; break;
+		case O_EXPECT:
+			if (strcmp(optarg, "pass") && strcmp(optarg, "fail"))
+				mg_usage_error("replay", "--expect must be pass or fail, not '%s'",
+					       optarg);
+			o->expect_fail = strcmp(optarg, "fail") == 0;
+			break;
+		case O_MAXLEN:
+			o->max_len = (size_t)mg_parse_u64("replay", "max-len", optarg);
+			if (o->max_len == 0 || o->max_len > MG_MAX_LEN)
+				mg_usage_error("replay", "--max-len must be in 1..%zu",
+					       (size_t)MG_MAX_LEN);
+			break;
+		case O_VERBOSE: o->verbose = 1; break;
+		case O_EMIT: o->emit_c = optarg; break;
+		case O_INPROC: o->in_process = 1; break;
+		case O_HELP: fputs(help, stdout); exit(0);
+		}
+	}
+	if (optind == argc)
+		mg_usage_error("replay", "no input given (see replay --help)");
+	if (o->emit_c && (argc - optind != 1 || o->each_variant))
+		mg_usage_error("replay", "--emit-c takes exactly one input and one variant");
+}
+
+int main(int argc, char **argv)
+{
+	static struct options o;
+	struct totals sum = {0, 0};
+
+	parse(argc, argv, &o);
+	opt = &o;
+	for (int i = optind; i < argc; i++)
+		replay_path(argv[i], &sum);
+	printf("%u passed, %u failed\n", sum.passed, sum.failed);
+	return sum.failed ? 1 : 0;
+}
