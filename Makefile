@@ -51,7 +51,11 @@ REPLAY := $(BUILD)/replay
 VERIFY_FLAGS ?=
 
 .PHONY: all verify check bench deps clean format fuzz-build fuzz bench-fuzz valgrind
-all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY)
+TEST_DECODE := $(BUILD)/test-decode
+all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE)
+
+$(TEST_DECODE): $(OBJ)/tests/test_decode.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
+	$(CC) -pthread -o $@ $^
 
 $(REPLAY): $(call objs,targets/replay.c targets/emit_c.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
 		$(BAD_OBJ)
@@ -81,7 +85,7 @@ $(OBJ)/targets/%.o: targets/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(OBJ)/tests/test_reference.o: tests/test_reference.c
+$(OBJ)/tests/test_%.o: tests/test_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -108,6 +112,10 @@ FUZZ_CC_libfuzzer-asan := clang
 FUZZ_CC_afl := afl-clang-fast
 FUZZ_COV_libfuzzer := -fsanitize=fuzzer-no-link
 FUZZ_COV_libfuzzer-asan := -fsanitize=fuzzer-no-link
+# The harness's own compares tell the fuzzer nothing about variants and cost
+# time on every input; the decoder's do help it, so they stay traced.
+FUZZ_NOCMP_libfuzzer := -fno-sanitize-coverage=trace-cmp
+FUZZ_NOCMP_libfuzzer-asan := -fno-sanitize-coverage=trace-cmp
 FUZZ_SAN_libfuzzer-asan := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_LINK_libfuzzer := -fsanitize=fuzzer
 FUZZ_LINK_libfuzzer-asan := -fsanitize=fuzzer,address,undefined
@@ -122,7 +130,7 @@ $(1)_COMMON := $$(patsubst %,$$($(1)_OBJ)/%.o,$$(basename $(ENGINE_SRC) $(REF_SR
 $$($(1)_OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
-		$(DEPFLAGS) -c -o $$@ $$<
+		$$(if $$(filter %/decode.o,$$@),,$(FUZZ_NOCMP_$(1))) $(DEPFLAGS) -c -o $$@ $$<
 
 $$($(1)_OBJ)/targets/%.o: targets/%.c
 	@mkdir -p $$(dir $$@)
@@ -152,6 +160,45 @@ $(foreach f,$(FUZZ_FLAVORS),$(eval $(call fuzz_flavor,$(f))))
 fuzz-build: deps
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
 
+# Fuzzing for a time budget, on every core: scripts/fuzz (see its header),
+# e.g. make fuzz FUZZ_FLAGS="--seconds=600 --engine=afl".
+FUZZ_FLAGS ?=
+fuzz: deps
+	@$(MAKE) --no-print-directory -s $(FUZZ_TARGETS) $(REPLAY)
+	MEMGATE_FUZZ_NO_BUILD=1 scripts/fuzz $(FUZZ_FLAGS)
+
+# The corpus under valgrind's memcheck, with the plain build: the harness
+# (harness/memcheck.c) makes the bytes around each buffer no-access during
+# the call, so accesses that stop short of a guard page are caught too.
+# First a canary only this mode catches, to prove it is live; then every
+# seed on every correct variant, in one process (a child per case costs
+# 0.15 s under valgrind), where any memcheck error fails; then each
+# regression on its known-bad variant, a child per case (some abort), which
+# must fail; memcheck's reports of those go to build/valgrind/. valgrind
+# does not emulate MXCSR's FZ/DAZ bits or the x87 precision control, so the
+# variants that only change those are left out there. At its default
+# optimisation valgrind drops a load whose value is never used, unchecked;
+# --vex-iropt-level=0 keeps it (and is no slower on these short runs).
+VALGRIND := valgrind -q --partial-loads-ok=no --vex-iropt-level=0 --error-limit=no --leak-check=no
+VALGRIND_SEEDS := corpus/memcpy corpus/memmove corpus/memset corpus/page
+VALGRIND_BLIND := bad_memcpy_changes_mxcsr bad_memcpy_changes_x87_cw
+VALGRIND_REGRESSIONS = $(or $(filter-out $(addprefix %/,$(VALGRIND_BLIND)), \
+	$(wildcard corpus/regressions/*/*)),corpus/regressions)
+
+valgrind: deps
+	@command -v valgrind >/dev/null || { echo "make valgrind: needs valgrind" \
+		"(apt-get install valgrind)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory all
+	@rm -rf $(BUILD)/valgrind && mkdir -p $(BUILD)/valgrind
+	@$(VALGRIND) --log-file=$(BUILD)/valgrind/canary-%p.log $(MEMGATE) run \
+		--variant=bad_memcpy_overread_src --len=17 --src-align=0 | grep -qF '(memcheck)' || \
+		{ echo "make valgrind: the canary over-read was not caught; was" \
+		"harness/memcheck.c built without <valgrind/memcheck.h>?" >&2; exit 1; }
+	$(VALGRIND) --error-exitcode=99 $(REPLAY) --in-process --each-variant $(VALGRIND_SEEDS)
+	@echo "$(VALGRIND) $(REPLAY) --expect=fail corpus/regressions (but $(VALGRIND_BLIND))"
+	@$(VALGRIND) --log-file=$(BUILD)/valgrind/regressions-%p.log $(REPLAY) --expect=fail \
+		$(VALGRIND_REGRESSIONS)
+
 # The README's commands must work on a fresh Debian 12 machine: as root,
 # scripts/install-deps installs whatever is missing first.
 deps:
@@ -169,10 +216,15 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	$(MEMGATE) bench
 
+# exec/s of the fuzz targets and seconds to find each planted bug
+# (BENCH_FUZZ_FLAGS: see scripts/bench-fuzz).
+bench-fuzz: deps
+	scripts/bench-fuzz $(BENCH_FUZZ_FLAGS)
+
 format:
-	clang-format -i harness/*.[ch] reference/*.[ch] impls/*/*.c tests/*.c tests/bad/*/*.c
+	clang-format -i harness/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c
 
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -7,8 +7,8 @@
 
 /* libFuzzer reads counters in this section after every input, as if they
  * were edges (Linux only; elsewhere the array is just unused). */
-__attribute__((used, section("__libfuzzer_extra_counters"))) static uint8_t
-	extra_counters[MG_CELL_LIMIT];
+__attribute__((used,
+	       section("__libfuzzer_extra_counters"))) static uint8_t extra_counters[MG_CELL_LIMIT];
 
 /* AFL++'s coverage map, in an afl-clang-fast build. Its compiler pass makes
  * its own declaration of __afl_area_ptr and would rename ours, so the map is
@@ -59,15 +59,20 @@ static unsigned overlap_class(const struct mg_case *c)
 
 unsigned mg_cell_of(const struct mg_target *t, const struct mg_case *c)
 {
+	enum mg_op op = c->variant->op;
 	unsigned variant = 0, cell;
+	/* Only the classes the family can have, so the cells stay few: every
+	 * cell libFuzzer keeps is scanned and cleared after every input. */
+	unsigned overlaps = op == MG_MEMMOVE ? 6 : mg_op_has_src(op) ? 2 : 1;
+	unsigned src_aligns = mg_op_has_src(op) ? 3 : 1;
 
 	for (unsigned i = 0; i < t->count; i++)
 		if (t->pool[i] == c->variant)
 			variant = i;
 	cell = variant * MG_LEN_CLASSES + mg_len_class(c->len);
-	cell = cell * 3 + align_class(c->src_align);
+	cell = cell * src_aligns + (src_aligns > 1 ? align_class(c->src_align) : 0);
 	cell = cell * 3 + align_class(c->dst_align);
-	cell = cell * 6 + overlap_class(c);
+	cell = cell * overlaps + (overlaps > 1 ? overlap_class(c) : 0);
 	cell = cell * 2 + (c->place == MG_PLACE_BEFORE);
 	return cell % MG_CELL_LIMIT;
 }

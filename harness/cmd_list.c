@@ -30,7 +30,7 @@ static void format_contract(const struct mg_contract *k, char *out, size_t size)
 
 static void print_variant(const struct mg_variant *v)
 {
-	char contract[48], features[96] = "-", runs[128] = "runs", expect[96] = "pass";
+	char contract[48], features[96] = "-", runs[128] = "runs", expect[128] = "pass";
 	char needs[96];
 
 	format_contract(&v->contract, contract, sizeof contract);
@@ -42,7 +42,10 @@ static void print_variant(const struct mg_variant *v)
 		char classes[80];
 		mg_class_mask_format(v->expect, classes, sizeof classes);
 		snprintf(expect, sizeof expect, "FAIL%s: %s",
-			 v->expect & MG_EXPECT_ONLY_HUGE ? " at 4 GiB+" : "", classes);
+			 v->expect & MG_EXPECT_ONLY_HUGE   ? " at 4 GiB+"
+			 : v->expect & MG_EXPECT_ONLY_FULL ? " in the full sweep"
+							   : "",
+			 classes);
 	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),
 	       v->arch, v->symbol, v->ret == MG_RET_DST ? "dst" : "void", contract, features, runs,

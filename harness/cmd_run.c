@@ -57,56 +57,52 @@ static const struct option opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static int parse_case(int argc, char **argv, struct mg_case *c)
+int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *c)
 {
 	long long overlap = 0, value;
 	int have_overlap = 0, have_len = 0, opt;
 
-	while ((opt = mg_getopt(argc, argv, "run", opts)) != -1) {
+	while ((opt = mg_getopt(argc, argv, cmd, opts)) != -1) {
 		switch (opt) {
-		case O_VARIANT: c->variant = mg_parse_variant("run", optarg); break;
+		case O_VARIANT: c->variant = mg_parse_variant(cmd, optarg); break;
 		case O_LEN:
-			c->len = (size_t)mg_parse_u64("run", "len", optarg);
+			c->len = (size_t)mg_parse_u64(cmd, "len", optarg);
 			have_len = 1;
 			break;
-		case O_SRC:
-			c->src_align = (unsigned)mg_parse_u64("run", "src-align", optarg);
-			break;
-		case O_DST:
-			c->dst_align = (unsigned)mg_parse_u64("run", "dst-align", optarg);
-			break;
+		case O_SRC: c->src_align = (unsigned)mg_parse_u64(cmd, "src-align", optarg); break;
+		case O_DST: c->dst_align = (unsigned)mg_parse_u64(cmd, "dst-align", optarg); break;
 		case O_OVERLAP:
-			overlap = mg_parse_i64("run", "overlap", optarg);
+			overlap = mg_parse_i64(cmd, "overlap", optarg);
 			have_overlap = 1;
 			break;
 		case O_VALUE:
-			value = mg_parse_i64("run", "value", optarg);
+			value = mg_parse_i64(cmd, "value", optarg);
 			if (value < INT_MIN || value > INT_MAX)
-				mg_usage_error("run", "--value %s does not fit in an int", optarg);
+				mg_usage_error(cmd, "--value %s does not fit in an int", optarg);
 			c->value = (int)value;
 			break;
 		case O_PLACE:
 			if (strcmp(optarg, "after") && strcmp(optarg, "before"))
-				mg_usage_error("run", "unknown place '%s' (valid: after, before)",
+				mg_usage_error(cmd, "unknown place '%s' (valid: after, before)",
 					       optarg);
 			c->place = strcmp(optarg, "after") ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
 			break;
-		case O_SEED: c->seed = mg_parse_u64("run", "seed", optarg); break;
+		case O_SEED: c->seed = mg_parse_u64(cmd, "seed", optarg); break;
 		case O_TIMEOUT:
-			mg_check_timeout_ms = (unsigned)mg_parse_u64("run", "timeout-ms", optarg);
+			mg_check_timeout_ms = (unsigned)mg_parse_u64(cmd, "timeout-ms", optarg);
 			break;
 		case O_ABOVE: c->src_above = 1; break;
-		case O_HIDE: mg_parse_hidden_features("run", optarg); break;
+		case O_HIDE: mg_parse_hidden_features(cmd, optarg); break;
 		case O_ORACLE: c->oracle = 1; break;
-		case O_HELP: fputs(help, stdout); return 0;
+		case O_HELP: return 0;
 		}
 	}
-	mg_no_operands(argc, argv, "run");
+	mg_no_operands(argc, argv, cmd);
 	if (!c->variant || !have_len)
-		mg_usage_error("run", "--variant and --len are required (see memgate run --help)");
+		mg_usage_error(cmd, "--variant and --len are required (see memgate run --help)");
 	if (have_overlap) {
 		if (c->src_align >= MG_ALIGN_MOD)
-			mg_usage_error("run", "--src-align %u is not below 64", c->src_align);
+			mg_usage_error(cmd, "--src-align %u is not below 64", c->src_align);
 		mg_case_set_overlap(c, (long)overlap);
 	}
 	return 1;
@@ -118,8 +114,10 @@ int mg_cmd_run(int argc, char **argv)
 	struct mg_verdict v;
 	char text[512], needs[160];
 
-	if (!parse_case(argc, argv, &c))
+	if (!mg_parse_case_flags(argc, argv, "run", &c)) {
+		fputs(help, stdout);
 		return 0;
+	}
 	if (!mg_case_valid(&c, text, sizeof text))
 		mg_usage_error("run", "invalid case for %s: %s", c.variant->name, text);
 	if (mg_cpu_missing(c.variant->features, needs, sizeof needs)) {

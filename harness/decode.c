@@ -108,9 +108,9 @@ static uint64_t take(struct reader *r, unsigned bytes)
 /* Where implementations switch strategy: vector widths, unrolled blocks,
  * the page, the usual rep-movsb and non-temporal thresholds. */
 static const size_t boundaries[] = {
-	15,   16,   17,   31,   32,    33,    63,	   64,	   65,	    127,     128,
-	129,  255,  256,  511,  512,   1024,  2048,  2112,  4096,   8192,    16384,
-	32768, 65536, 131072, 262144, 1u << 20, 3u << 20,
+	15,   16,    17,    31,	   32,	   33,	   63,	     64,       65,   127,
+	128,  129,   255,   256,   511,	   512,	   1024,     2048,     2112, 4096,
+	8192, 16384, 32768, 65536, 131072, 262144, 1u << 20, 3u << 20,
 };
 
 #define BOUNDARY_COUNT (sizeof boundaries / sizeof boundaries[0])
@@ -213,7 +213,8 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	put(end, &at, selector, 1);
 	put(end, &at, 0, 1); /* length class 0: exact */
 	put(end, &at, c->len, 4);
-	put(end, &at, c->src_align | (c->place == MG_PLACE_BEFORE) << 6 | (c->src_above != 0) << 7, 1);
+	put(end, &at, c->src_align | (c->place == MG_PLACE_BEFORE) << 6 | (c->src_above != 0) << 7,
+	    1);
 	put(end, &at, c->dst_align | (unsigned)c->overlap << 6, 1);
 	put(end, &at, dist, 4);
 	put(end, &at, (uint32_t)c->value, 4);

@@ -113,17 +113,12 @@ static void install_handlers(void)
 	sigaction(mg_watchdog_signal(), &sa, NULL);
 }
 
-void mg_fault_init(void)
+static void start_watchdog(void)
 {
-	static int done;
 	pthread_t tid;
 	sigset_t all, old;
 
-	if (done)
-		return;
-	done = 1;
 	main_thread = pthread_self();
-	install_handlers();
 	/* The watchdog must never take the signals meant for the main thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -133,6 +128,26 @@ void mg_fault_init(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_detach(tid);
+}
+
+static int initialized;
+
+void mg_fault_init(void)
+{
+	if (initialized)
+		return;
+	initialized = 1;
+	install_handlers();
+	start_watchdog();
+	/* Threads do not survive fork: a forked child (an isolated case, an
+	 * AFL++ fork-server child) gets a watchdog of its own. */
+	pthread_atfork(NULL, NULL, mg_fault_after_fork);
+}
+
+void mg_fault_after_fork(void)
+{
+	if (initialized)
+		start_watchdog();
 }
 
 /* Only the main thread writes call_seq, so a plain load and store do: no

@@ -21,6 +21,11 @@ struct mg_fault {
  * before the first guarded call. */
 void mg_fault_init(void);
 
+/* In a child forked after mg_fault_init: threads do not survive fork, so
+ * this starts the child's own watchdog (mg_fault_init registers it to run
+ * after every fork). */
+void mg_fault_after_fork(void);
+
 /* Guarded-call protocol, used as:
  *	if (sigsetjmp(mg_fault_jmp, 0)) { mg_fault_take(&f); ...faulted... }
  *	mg_call_begin(ms); call; mg_call_end();

@@ -1,4 +1,5 @@
 #include "finding.h"
+#include "memcheck.h"
 #include "table.h"
 
 #include <errno.h>
@@ -28,7 +29,9 @@ void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case
 	fprintf(out, "  signature: %s\n", text);
 	fprintf(out, "  target:    %s%s\n", t->family, t->pinned ? " (pinned)" : "");
 	mg_case_replay(c, text, sizeof text);
-	fprintf(out, "  replay:    %s\n", text);
+	/* What only memcheck sees replays only under it. */
+	fprintf(out, "  replay:    %s%s\n",
+		strstr(v->detail, "(memcheck") ? "valgrind -q " MG_MEMCHECK_FLAGS " " : "", text);
 }
 
 static uint64_t fnv1a(const uint8_t *data, size_t size)

@@ -12,6 +12,7 @@
 void mg_verdict_died(struct mg_verdict *out, int signo)
 {
 	out->cls = MG_CRASH;
+	out->warnings = 0;
 	snprintf(out->detail, sizeof out->detail,
 		 "the harness process died of %s (%s) on this case", mg_signal_name(signo),
 		 strsignal(signo));
@@ -44,6 +45,7 @@ void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out)
 		mg_verdict_died(out, WTERMSIG(status));
 	else if (WEXITSTATUS(status) != 0) {
 		out->cls = MG_CRASH;
+		out->warnings = 0;
 		snprintf(out->detail, sizeof out->detail,
 			 "the harness process exited with status %d on this case",
 			 WEXITSTATUS(status));

@@ -37,4 +37,10 @@ const struct mg_variant *const *mg_select_variants(const char *cmd, const char *
 
 /* Hides a comma-separated list of CPU features, or exits 2 naming a bad one. */
 void mg_parse_hidden_features(const char *cmd, const char *list);
+
+struct mg_case;
+/* Parses `memgate run`'s case flags (--variant, --len, --src-align, ...)
+ * into *c, naming any error as "memgate CMD: ..." with exit 2. Returns 0
+ * after printing --help. */
+int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *c);
 #endif

@@ -66,24 +66,30 @@ static void fault_site(const char *detail, char *out, size_t size)
 {
 	const char *comma = strchr(detail, ',');
 	const char *side = strstr(detail, "past the end") ? "past the end"
-			   : strstr(detail, "before it") ? "before it"
+			   : strstr(detail, "before it")  ? "before it"
 							  : "inside it";
 	int buffer = comma ? (int)(comma - detail) : (int)strlen(detail);
 
 	snprintf(out, size, "%.*s %s", buffer, detail, side);
 }
 
+/* "SIGILL at sym+0x4"; "died of SIGABRT" when the process died of it. */
 static void crash_site(const char *detail, char *out, size_t size)
 {
+	const char *sig = strstr(detail, "SIG");
 	const char *pc = strstr(detail, " at pc ");
-	int sig = (int)strcspn(detail, " ");
+	int sig_len = sig ? (int)strcspn(sig, " ),") : 0;
 
-	if (!pc) {
-		snprintf(out, size, "%.*s", sig, detail);
-		return;
+	if (!sig)
+		snprintf(out, size, "-");
+	else if (strstr(detail, "died of"))
+		snprintf(out, size, "died of %.*s", sig_len, sig);
+	else if (!pc)
+		snprintf(out, size, "%.*s", sig_len, sig);
+	else {
+		pc += strlen(" at pc ");
+		snprintf(out, size, "%.*s at %.*s", sig_len, sig, (int)strcspn(pc, ", "), pc);
 	}
-	pc += strlen(" at pc ");
-	snprintf(out, size, "%.*s at %.*s", sig, detail, (int)strcspn(pc, ", "), pc);
 }
 
 /* "rbx clobbered", "direction flag left set": the rule, not the values. */

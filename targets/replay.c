@@ -131,8 +131,8 @@ static void target_for(const char *path, const char *variant, struct mg_target *
 		t->max_len = opt->max_len;
 }
 
-static void run_case(const char *path, const struct mg_target *t, const uint8_t *data,
-		     size_t size, struct totals *sum)
+static void run_case(const char *path, const struct mg_target *t, const uint8_t *data, size_t size,
+		     struct totals *sum)
 {
 	struct mg_case c;
 	struct mg_verdict v;
@@ -273,6 +273,7 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	opt = &o;
+	mg_check_init();
 	for (int i = optind; i < argc; i++)
 		replay_path(argv[i], &sum);
 	printf("%u passed, %u failed\n", sum.passed, sum.failed);

@@ -1,0 +1,93 @@
+/* memgate encode: writes the fuzz input for one case, given as `memgate run`
+ * takes it. Seeds and regression inputs are made this way, and any finding
+ * of the sweep can become a regression input. */
+#include "decode.h"
+#include "options.h"
+#include "table.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char help[] =
+	"usage: memgate encode --output=FILE --variant=NAME --len=N [memgate run's case flags]\n"
+	"Writes the fuzz input that decodes to this case on the variant's target,\n"
+	"pinned to the variant (as corpus/regressions/TARGET/VARIANT/ pins it).\n"
+	"--output=- writes to stdout. Exit status: 0 written, 2 bad usage.\n";
+
+/* Takes --output=FILE (or --help) out of argv; the rest are case flags. */
+static const char *take_output(int *argc, char **argv)
+{
+	const char *output = NULL;
+	int kept = 1;
+
+	for (int i = 1; i < *argc; i++) {
+		if (strncmp(argv[i], "--output=", 9) == 0)
+			output = argv[i] + 9;
+		else
+			argv[kept++] = argv[i];
+	}
+	*argc = kept;
+	argv[kept] = NULL;
+	return output;
+}
+
+static int same_case(const struct mg_case *a, const struct mg_case *b)
+{
+	return a->variant == b->variant && a->len == b->len && a->src_align == b->src_align &&
+	       a->dst_align == b->dst_align && a->overlap == b->overlap &&
+	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
+	       a->place == b->place && (a->overlap || a->src_above == b->src_above);
+}
+
+static void write_input(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+
+	if (!f || fwrite(data, 1, size, f) != size || (f != stdout && fclose(f) != 0))
+		mg_usage_error("encode", "cannot write %s: %s", path, strerror(errno));
+}
+
+/* What the decoder cannot express: huge lengths, far overlap distances. */
+static void check_encodable(const struct mg_case *c)
+{
+	char why[256];
+
+	if (!mg_case_valid(c, why, sizeof why))
+		mg_usage_error("encode", "invalid case for %s: %s", c->variant->name, why);
+	if (mg_case_is_huge(c))
+		mg_usage_error("encode",
+			       "fuzz inputs go up to %zu bytes; length %zu is for "
+			       "memgate run",
+			       (size_t)MG_MAX_LEN, c->len);
+	if (c->overlap && (size_t)labs(c->dist) > c->len + MG_ALIGN_MOD)
+		mg_usage_error("encode", "--overlap=%ld: fuzz inputs reach at most len + %u",
+			       c->dist, MG_ALIGN_MOD);
+}
+
+int mg_cmd_encode(int argc, char **argv)
+{
+	const char *output = take_output(&argc, argv);
+	struct mg_case c = {0}, back;
+	struct mg_target t;
+	uint8_t input[MG_INPUT_BYTES];
+	char why[256];
+
+	if (!mg_parse_case_flags(argc, argv, "encode", &c)) {
+		fputs(help, stdout);
+		return 0;
+	}
+	if (!output)
+		mg_usage_error("encode", "--output=FILE is required (see memgate encode --help)");
+	check_encodable(&c);
+	if (!mg_target_init(&t, mg_family_of(c.variant->op), c.variant->name, why, sizeof why))
+		mg_usage_error("encode", "%s", why);
+	t.max_len = MG_MAX_LEN;
+	mg_encode(&t, &c, input);
+	mg_decode(&t, input, sizeof input, &back);
+	if (!same_case(&c, &back))
+		mg_usage_error("encode", "internal error: the input does not decode to the case");
+	write_input(output, input, sizeof input);
+	return 0;
+}

@@ -1,0 +1,152 @@
+# scripts/repro: an input in words, its verdict, and the standalone program
+# of --emit-c. Sourced by tests/run (uses expect, usage_error, pass, fail,
+# $MG and $TMP).
+
+REPRO=$TMP/repro
+# repro_input TARGET VARIANT NAME [memgate run flags]: writes the input for a case
+# where the path pins the target and the variant, as corpus/regressions does.
+repro_input() {
+	local dir=$REPRO/$1/$2 name=$3
+	shift 3
+	mkdir -p "$dir"
+	$MG encode --variant="${dir##*/}" "$@" --output="$dir/$name.in" >/dev/null
+}
+repro_input memcpy bad_memcpy_overread_src overread --len=17 --src-align=47
+repro_input memmove bad_memmove_always_forward forward --len=16 --overlap=1
+repro_input memcpy bad_memcpy_returns_end end --len=17
+repro_input memset bad_memset_whole_int int --len=8 --value=0x1ab
+repro_input memcpy memcpy_erms fine --len=1000 --src-align=3 --dst-align=60 --seed=7
+repro_input memmove memmove_bytewise long --len=100000 --overlap=-17 --seed=3
+REPRO_OVERREAD=$REPRO/memcpy/bad_memcpy_overread_src/overread.in
+
+# repro_expect NAME STATUS PATTERN... -- ARGS: one run of scripts/repro ARGS
+# exits with STATUS and prints a line matching each PATTERN.
+repro_expect() {
+	local name=$1 want=$2 patterns=() out rc p
+	shift 2
+	while [ "$1" != -- ]; do patterns+=("$1"); shift; done
+	shift
+	out=$(scripts/repro "$@" 2>&1)
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, want $want; output ends: $(tail -n 3 <<<"$out")"
+		return
+	fi
+	for p in "${patterns[@]}"; do
+		if ! grep -qE -- "$p" <<<"$out"; then
+			fail "$name" "no line matches /$p/ in: $out"
+			return
+		fi
+	done
+	pass "$name"
+}
+
+# The verdict memgate run gives a case, for comparing.
+repro_run_verdict() {
+	$MG run "$@" | sed -n 's/^verdict: //p'
+}
+
+echo "== scripts/repro"
+repro_expect "repro: an over-read reproduces, the case in words, the fault relative to each buffer" 1 \
+	'^variant:  bad_memcpy_overread_src \(memcpy, generic\), entry point mg_generic_bad_memcpy_overread_src in tests/bad/generic/bad_memcpy_overread_src\.c$' \
+	'^case:     len 17, src%64 = 47, dst%64 = 0, src below dst; guard page after: src flush, dst 47 bytes off; fill seed 0x0$' \
+	'^verdict:  out-of-bounds-read: src, 1 byte past the end \(at src\+17, len 17\)$' \
+	'^fault at: src\+17 \(1 byte past its end\), dst-[0-9]+ \([0-9]+ bytes before it\)$' \
+	'^REPRODUCED: bad_memcpy_overread_src fails this case \(out-of-bounds-read\)$' \
+	-- "$REPRO_OVERREAD"
+repro_expect "repro: a wrong result shows got and want around the first difference" 1 \
+	'^verdict:  wrong-result: dst\[1\] got 0x([0-9a-f]{2}) want 0x[0-9a-f]{2} \(15 of 16 bytes wrong\)' \
+	'^bytes from dst-7, the first difference in \[ \]:$' \
+	'^  got:  ([0-9a-f]{2} ){8}\[[0-9a-f]{2}\]( [0-9a-f]{2}){7}$' \
+	'^  want: ([0-9a-f]{2} ){8}\[[0-9a-f]{2}\]( [0-9a-f]{2}){7}$' \
+	-- "$REPRO/memmove/bad_memmove_always_forward/forward.in"
+repro_expect "repro: a correct variant does not reproduce" 0 \
+	'^case:     len 1000, src%64 = 3, dst%64 = 60, src below dst; .*fill seed 0x7$' \
+	'^verdict:  ok$' '^not reproduced: memcpy_erms passes this case$' \
+	-- "$REPRO/memcpy/memcpy_erms/fine.in"
+repro_expect "repro: --variant runs another variant on the same input" 0 '^verdict:  ok$' \
+	-- --variant=memcpy_libc "$REPRO_OVERREAD"
+repro_expect "repro: several inputs, one line of totals" 1 '^1 of 2 inputs reproduce a failure$' \
+	-- "$REPRO/memcpy/memcpy_erms/fine.in" "$REPRO_OVERREAD"
+for c in "overread:--variant=bad_memcpy_overread_src --len=17 --src-align=47" \
+	"forward:--variant=bad_memmove_always_forward --len=16 --overlap=1" \
+	"int:--variant=bad_memset_whole_int --len=8 --value=0x1ab"; do
+	file=$(find "$REPRO" -name "${c%%:*}.in")
+	# shellcheck disable=SC2086
+	want=$(repro_run_verdict ${c#*:})
+	got=$(scripts/repro "$file" | sed -n 's/^verdict:  //p')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		pass "repro agrees with memgate run on ${c#*:}"
+	else
+		fail "repro agrees with memgate run on ${c#*:}" "repro '$got', run '$want'"
+	fi
+done
+
+echo "== scripts/repro: bad input, one line, exit 2"
+usage_error "repro: a missing file" "^repro: $REPRO/nope\.in: no such file$" scripts/repro "$REPRO/nope.in"
+head -c 5000 /dev/zero >"$REPRO/memcpy/long.in"
+usage_error "repro: a corrupt file (too long to be an input)" \
+	"^repro: $REPRO/memcpy/long\.in is not a memgate fuzz input: over 4096 bytes$" \
+	scripts/repro "$REPRO/memcpy/long.in"
+build/replay --verbose "$REPRO_OVERREAD" | sed -n '2,$p' >"$REPRO/memcpy/report.txt"
+usage_error "repro: a finding report instead of its input" \
+	"^repro: $REPRO/memcpy/report\.txt is a finding report, not an input" \
+	scripts/repro "$REPRO/memcpy/report.txt"
+cp "$REPRO_OVERREAD" "$REPRO/anywhere.in"
+usage_error "repro: no target in the path or flags" "^repro: $REPRO/anywhere\.in: which target\? none in its path" \
+	scripts/repro "$REPRO/anywhere.in"
+usage_error "repro: an unknown option" "^repro: unknown option '--bogus'" scripts/repro --bogus "$REPRO_OVERREAD"
+usage_error "repro: --emit-c with two inputs" "^repro: --emit-c takes exactly one input" \
+	scripts/repro --emit-c "$REPRO/x.c" "$REPRO_OVERREAD" "$REPRO_OVERREAD"
+
+echo "== scripts/repro --emit-c: a standalone program, built and run"
+# repro_emitted NAME STATUS INPUT: writes the program, builds it with the command
+# in its header (warnings as errors) and runs it; it must exit with STATUS
+# and print the verdict scripts/repro printed.
+repro_emitted() {
+	local name=$1 want=$2 in=$3 c=$REPRO/$1.c verdict cmd out rc
+	verdict=$(scripts/repro --emit-c "$c" "$in" | sed -n 's/^verdict:  //p')
+	cmd=$(sed -n 's/^ \*\t\(cc .*\)/\1/p' "$c" 2>/dev/null)
+	if [ -z "$cmd" ] || ! out=$($cmd -Wall -Wextra -Werror 2>&1); then
+		fail "emitted program for $name builds" "command '$cmd': $out"
+		return
+	fi
+	out=$("$REPRO/$name")
+	rc=$?
+	if [ "$rc" -ne "$want" ] || ! grep -qxF "verdict: $verdict" <<<"$out"; then
+		fail "emitted program for $name reproduces it" "exit $rc, want $want; want 'verdict: $verdict' in: $out"
+	else
+		pass "emitted program for $name: exit $want, $(sed -n 's/^verdict: //p' <<<"$out" | cut -c1-60)"
+	fi
+}
+repro_emitted overread 1 "$REPRO_OVERREAD"
+repro_emitted forward 1 "$REPRO/memmove/bad_memmove_always_forward/forward.in"
+repro_emitted end 1 "$REPRO/memcpy/bad_memcpy_returns_end/end.in"
+repro_emitted int 1 "$REPRO/memset/bad_memset_whole_int/int.in"
+repro_emitted fine 0 "$REPRO/memcpy/memcpy_erms/fine.in"
+repro_emitted long 0 "$REPRO/memmove/memmove_bytewise/long.in"
+expect "buffers over 64 KiB are regenerated from memgate's pool (and checked)" 0 \
+	'^[[:blank:]]pool_fill\(to, [0-9]+u, 100177, 0x[0-9a-f]{16}ull, "win"\);$' cat "$REPRO/long.c"
+expect "the build command has the files the variant calls into" 0 \
+	'^ \*[[:blank:]]cc .* impls/x86_64/memmove_bytewise\.S impls/x86_64/forward_copy\.S$' cat "$REPRO/long.c"
+expect "the emitted program says where the fault is, relative to each buffer" 1 \
+	'^fault:   SIGSEGV, a read at 0x[0-9a-f]+: src\+17, dst-[0-9]+ \(len 17\)$' "$REPRO/overread"
+expect "the emitted program shows the bytes around a wrong one" 1 '^  got:  .*\[[0-9a-f]{2}\]' "$REPRO/forward"
+expect "scripts/repro prints the build command after writing" 0 \
+	"^  cc -O2 .* -o $REPRO/fine2 $REPRO/fine2\.c impls/x86_64/memcpy_erms\.S$" \
+	scripts/repro --emit-c "$REPRO/fine2.c" "$REPRO/memcpy/memcpy_erms/fine.in"
+
+echo "== scripts/repro --gdb, --valgrind"
+if command -v gdb >/dev/null; then
+	expect "repro --gdb-batch stops at the variant's entry point" 1 \
+		"Breakpoint [0-9]+, (0x[0-9a-f]+ in )?mg_generic_bad_memcpy_overread_src \(" \
+		scripts/repro --gdb-batch "$REPRO_OVERREAD"
+else
+	echo "SKIP repro --gdb-batch: gdb is not installed"
+fi
+if command -v valgrind >/dev/null; then
+	expect "repro --valgrind: memcheck sees the over-read too" 1 "==[0-9]+== +Invalid read of size 1" \
+		scripts/repro --valgrind "$REPRO_OVERREAD"
+else
+	echo "SKIP repro --valgrind: valgrind is not installed"
+fi

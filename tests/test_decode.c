@@ -1,0 +1,131 @@
+/* The fuzz input decoder: every byte string decodes to a valid case of its
+ * target, every case it decodes encodes back to an input that decodes to
+ * the same case, and the lengths it picks put weight on the edges. */
+#include "cpu.h"
+#include "decode.h"
+#include "rng.h"
+#include "table.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define INPUTS_PER_TARGET 200000u
+
+static unsigned failures;
+
+__attribute__((format(printf, 1, 2))) static void failure(const char *format, ...);
+
+static void failure(const char *format, ...)
+{
+	va_list args;
+
+	if (++failures > 10)
+		return;
+	va_start(args, format);
+	fputs("FAIL: ", stdout);
+	vprintf(format, args);
+	va_end(args);
+	putchar('\n');
+}
+
+static const char *describe(const struct mg_case *c)
+{
+	static char text[512];
+
+	mg_case_describe(c, text, sizeof text);
+	return text;
+}
+
+static int same_case(const struct mg_case *a, const struct mg_case *b)
+{
+	return a->variant == b->variant && a->len == b->len && a->src_align == b->src_align &&
+	       a->dst_align == b->dst_align && a->overlap == b->overlap && a->dist == b->dist &&
+	       a->value == b->value && a->seed == b->seed && a->place == b->place &&
+	       a->src_above == b->src_above && a->oracle == b->oracle;
+}
+
+/* Random sizes, mostly around the 24 bytes a case takes, some empty and
+ * some long; random bytes. */
+static size_t random_input(struct mg_rng *rng, uint8_t *buf, size_t cap)
+{
+	size_t size = mg_rng_below(rng, 8) == 0 ? mg_rng_below(rng, cap + 1)
+						: mg_rng_below(rng, 2 * MG_INPUT_BYTES + 1);
+	for (size_t i = 0; i < size; i++)
+		buf[i] = (uint8_t)mg_rng_next(rng);
+	return size;
+}
+
+static void check_one(const struct mg_target *t, const uint8_t *buf, size_t size,
+		      unsigned long *lengths)
+{
+	struct mg_case c, back;
+	uint8_t again[MG_INPUT_BYTES];
+	char why[256];
+
+	mg_decode(t, buf, size, &c);
+	if (!mg_case_valid(&c, why, sizeof why))
+		failure("%s: %zu-byte input decodes to an invalid case: %s (%s)", t->family, size,
+			why, describe(&c));
+	if (c.len > t->max_len && !c.variant->contract.fixed_len)
+		failure("%s: length %zu over the maximum %zu", t->family, c.len, t->max_len);
+	mg_encode(t, &c, again);
+	mg_decode(t, again, sizeof again, &back);
+	if (!same_case(&c, &back))
+		failure("%s: encoding does not round-trip: %s", t->family, describe(&c));
+	if (c.len <= 65536)
+		lengths[c.len]++;
+}
+
+/* The edges get weight: each must come up often, far above uniform. */
+static void check_edges(const char *family, const unsigned long *lengths, unsigned long total)
+{
+	static const size_t edges[] = {0, 1, 2, 7, 8, 15, 16, 17, 63, 64, 65, 255, 256, 4095, 4096};
+
+	if (strcmp(family, "page") == 0)
+		return;
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		if (lengths[edges[i]] * 1000 < total)
+			failure("%s: length %zu comes up in only %lu of %lu inputs", family,
+				edges[i], lengths[edges[i]], total);
+}
+
+static unsigned long lengths[65537];
+
+static void check_target(const char *family, const char *pinned, struct mg_rng *rng)
+{
+	struct mg_target t;
+	uint8_t buf[4096];
+	char why[256];
+
+	if (!mg_target_init(&t, family, pinned, why, sizeof why)) {
+		failure("%s: %s", family, why);
+		return;
+	}
+	memset(lengths, 0, sizeof lengths);
+	check_one(&t, buf, 0, lengths); /* the empty input */
+	for (unsigned i = 0; i < INPUTS_PER_TARGET; i++)
+		check_one(&t, buf, random_input(rng, buf, sizeof buf), lengths);
+	if (!pinned)
+		check_edges(family, lengths, INPUTS_PER_TARGET);
+}
+
+int main(void)
+{
+	static const char *const families[] = {"memcpy", "memmove", "memset", "page"};
+	const struct mg_table *tables[] = {&mg_main_table, &mg_selftest_table};
+	struct mg_rng rng = {42};
+	unsigned targets = 0;
+
+	for (size_t f = 0; f < 4; f++, targets++)
+		check_target(families[f], NULL, &rng);
+	/* Pinned to each variant, known-bad ones included: their contracts. */
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < tables[k]->count; i++, targets++) {
+			const struct mg_variant *v = &tables[k]->variants[i];
+			check_target(mg_family_of(v->op), v->name, &rng);
+		}
+	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,
+	       INPUTS_PER_TARGET, failures);
+	return failures != 0;
+}
