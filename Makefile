@@ -154,6 +154,53 @@ $(BUILD)/fuzz/$(1)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
 endef
 $(foreach f,$(FUZZ_FLAVORS),$(eval $(call fuzz_flavor,$(f))))
 
+# scripts/gate: the harness with one submitted routine added, in $(GATE)/.
+# $(GATE)/submitted.def names it (see harness/table.c); $(GATE)/sources
+# lists its files, compiled as impls/ is and renamed by scripts/gate-compile.
+ifneq ($(GATE),)
+GATE_SOURCES := $(shell cat $(GATE)/sources 2>/dev/null)
+GATE_SYMBOL := $(shell cat $(GATE)/symbol 2>/dev/null)
+GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
+GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
+GATE_FLAVORS := plain libfuzzer $(if $(shell command -v afl-clang-fast),afl)
+GATE_CC_plain := $(CC)
+GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -Ireference
+GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
+GATE_FUZZ ?= yes
+GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(if $(filter yes,$(GATE_FUZZ)), \
+	$(foreach f,$(filter-out plain,$(GATE_FLAVORS)),$(GATE)/fuzz/$(f)/fuzz_$(GATE_FAMILY)))
+
+define gate_flavor
+GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
+GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -Ireference $(FUZZ_COV_$(1))
+GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
+$(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources
+	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1))" $(GATE_SOURCES)
+$(GATE)/table-$(1).o: harness/table.c $(GATE)/submitted.def
+	$$(GATE_CC_$(1)) $$(GATE_TABLE_FLAGS_$(1)) $(GATE_DEF) -c -o $$@ $$<
+endef
+$(foreach f,$(GATE_FLAVORS),$(eval $(call gate_flavor,$(f))))
+
+GATE_PLAIN := $(filter-out %/table.o,$(ENGINE_OBJ)) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ) \
+	$(GATE)/table-plain.o $(GATE)/plain.o
+$(GATE)/memgate: $(call objs,harness/main.c $(wildcard harness/cmd_*.c)) $(GATE_PLAIN)
+	$(CC) -pthread -o $@ $^
+$(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c) $(GATE_PLAIN)
+	$(CC) -pthread -o $@ $^
+$(GATE)/fuzz/%/fuzz_$(GATE_FAMILY): $(BUILD)/fuzz/%/obj/targets/fuzz_$(GATE_FAMILY).o \
+		$(GATE)/table-%.o $(GATE)/%.o
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC_$*) -pthread -o $@ $(filter-out %/harness/table.o,$^) $(FUZZ_LINK_$*)
+$(GATE)/fuzz/libfuzzer/fuzz_$(GATE_FAMILY): $(libfuzzer_COMMON)
+$(GATE)/fuzz/afl/fuzz_$(GATE_FAMILY): $(afl_COMMON)
+endif
+
+gate-build:
+	@$(MAKE) --no-print-directory all $(if $(filter yes,$(GATE_FUZZ)),$(foreach f,libfuzzer afl, \
+		$(if $(filter $(f),$(GATE_FLAVORS)),$($(f)_COMMON) \
+		$(BUILD)/fuzz/$(f)/obj/targets/fuzz_$(GATE_FAMILY).o)))
+	@$(MAKE) --no-print-directory $(GATE_PROGRAMS)
+
 # Keep every object: the pattern chains would otherwise delete them.
 .SECONDARY:
 

@@ -6,13 +6,17 @@
 
 #include <stdio.h>
 
-static const char help[] = "usage: memgate list [--set=main|selftest|all] [--hide-feature=LIST]\n";
+static const char help[] =
+	"usage: memgate list [--set=main|selftest|all] [--hide-feature=LIST] [--tsv]\n"
+	"  --tsv  for scripts: one line per variant, tab-separated: name, op, arch,\n"
+	"         entry point, needs, here, expect (the table's columns, no header)\n";
 
-enum { O_SET = 1, O_HIDE, O_HELP };
+enum { O_SET = 1, O_HIDE, O_TSV, O_HELP };
 
 static const struct option opts[] = {
 	{"set", required_argument, NULL, O_SET},
 	{"hide-feature", required_argument, NULL, O_HIDE},
+	{"tsv", no_argument, NULL, O_TSV},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -28,7 +32,7 @@ static void format_contract(const struct mg_contract *k, char *out, size_t size)
 			 k->len_multiple);
 }
 
-static void print_variant(const struct mg_variant *v)
+static void print_variant(const struct mg_variant *v, int tsv)
 {
 	char contract[48], features[96] = "-", runs[128] = "runs", expect[128] = "pass";
 	char needs[96];
@@ -47,6 +51,11 @@ static void print_variant(const struct mg_variant *v)
 							   : "",
 			 classes);
 	}
+	if (tsv) {
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->name, mg_op_name(v->op), v->arch,
+		       v->symbol, features, runs, expect);
+		return;
+	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),
 	       v->arch, v->symbol, v->ret == MG_RET_DST ? "dst" : "void", contract, features, runs,
 	       expect);
@@ -57,13 +66,15 @@ int mg_cmd_list(int argc, char **argv)
 {
 	const char *set = "main";
 	size_t count;
-	int c;
+	int c, tsv = 0;
 
 	while ((c = mg_getopt(argc, argv, "list", opts)) != -1) {
 		if (c == O_SET)
 			set = optarg;
 		else if (c == O_HIDE)
 			mg_parse_hidden_features("list", optarg);
+		else if (c == O_TSV)
+			tsv = 1;
 		else if (c == O_HELP) {
 			fputs(help, stdout);
 			return 0;
@@ -71,9 +82,10 @@ int mg_cmd_list(int argc, char **argv)
 	}
 	mg_no_operands(argc, argv, "list");
 	const struct mg_variant *const *v = mg_select_variants("list", set, NULL, &count);
-	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", "variant", "op", "arch",
-	       "entry point", "return", "contract", "needs", "here", "expect");
+	if (!tsv)
+		printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", "variant", "op",
+		       "arch", "entry point", "return", "contract", "needs", "here", "expect");
 	for (size_t i = 0; i < count; i++)
-		print_variant(v[i]);
+		print_variant(v[i], tsv);
 	return 0;
 }

@@ -10,6 +10,7 @@ int mg_cmd_verify(int argc, char **argv);
 int mg_cmd_run(int argc, char **argv);
 int mg_cmd_bench(int argc, char **argv);
 int mg_cmd_encode(int argc, char **argv);
+int mg_cmd_speed(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -21,6 +22,7 @@ static const struct {
 	{"list", mg_cmd_list, "list the variant table and what this CPU can run"},
 	{"bench", mg_cmd_bench, "measure sweep throughput and harness overhead"},
 	{"encode", mg_cmd_encode, "write the fuzz input for one case (seeds, regressions)"},
+	{"speed", mg_cmd_speed, "time a variant against the incumbents of its operation"},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -42,7 +44,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < COMMAND_COUNT; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "memgate: unknown command '%s' (valid: verify, run, list, bench, encode)\n",
+	fprintf(stderr, "memgate: unknown command '%s' (valid: verify, run, list, bench, encode, speed)\n",
 		argv[1]);
 	return MG_EXIT_USAGE;
 }
