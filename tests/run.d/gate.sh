@@ -56,3 +56,47 @@ wait
 cat "$TMP"/gate-*.out
 passed=$((passed + $(cat "$TMP"/gate-*.out | grep -c '^PASS')))
 failed=$((failed + $(cat "$TMP"/gate-*.out | grep -c '^FAIL')))
+
+echo "== the gate: a whole run with fuzzing, reports and the speed comparison"
+cp tests/bad/generic/bad_memcpy_returns_end.c "$TMP/my_copy.c"
+sed -i 's/mg_generic_bad_memcpy_returns_end/my_copy/' "$TMP/my_copy.c"
+expect "a submitted file is rejected with its class, by every check that can see it" 1 \
+	"^REJECTED: my_copy, " scripts/gate --op memcpy --seconds=4 --no-bench \
+	--report="$TMP/r.json" --sarif="$TMP/r.sarif" --junit="$TMP/r.xml" "$TMP/my_copy.c"
+expect "the JSON report names the verdict and a wrong-return finding from the fuzzer" 0 "^rejected true$" \
+	jq -r '"\(.verdict) \(any(.findings[]; .check == "fuzz" and .kind == "wrong-return"))"' "$TMP/r.json"
+expect "the SARIF report has one result per finding, at (a copy of) the submitted file" 0 "^2.1.0 true$" \
+	jq -r --slurpfile j "$TMP/r.json" \
+	'"\(.version) \((.runs[0].results | length) == ($j[0].findings | length) and all(.runs[0].results[]; .locations[0].physicalLocation.artifactLocation.uri | endswith("my_copy.c")))"' \
+	"$TMP/r.sarif"
+expect "the JUnit report has a test case per check" 0 'name="fuzz"' cat "$TMP/r.xml"
+expect "the replay command a finding names reproduces it" 1 "REPRODUCED: my_copy fails this case \(wrong-return\)" \
+	bash -c "eval \"\$(jq -r '.findings[] | select(.check == \"fuzz\") | .repro' $TMP/r.json | head -n1)\""
+expect "a correct file is accepted, with a speed table against the incumbents" 0 \
+	"^ACCEPTED: mg_generic_memset_word " scripts/gate --op memset --quick --skip=fuzz,huge,valgrind \
+	--symbol=mg_generic_memset_word --report="$TMP/ok.json" impls/generic/memset_word.c
+expect "the speed comparison is plotted next to the report" 0 "<svg" \
+	bash -c "head -c 2000 $TMP/mg_generic_memset_word-speed.svg"
+expect "--max-slowdown rejects a routine slower than the best incumbent" 1 "\] slowdown: up to" \
+	scripts/gate --op memmove --quick --skip=fuzz,huge,valgrind,regressions --max-slowdown=1.0 \
+	--symbol=mg_x86_64_memmove_bytewise impls/x86_64/memmove_bytewise.S
+
+echo "== the gate: bad invocations, one line and exit 2"
+usage_error "gate: unknown op" "unknown op 'memfrob'" scripts/gate --op memfrob "$TMP/my_copy.c"
+usage_error "gate: no op" "--op is required" scripts/gate "$TMP/my_copy.c"
+usage_error "gate: missing file" "$TMP/nope.c: no such file" scripts/gate --op memcpy "$TMP/nope.c"
+usage_error "gate: a symbol the file does not define" \
+	"symbol 'nope' is not defined in $TMP/my_copy.c \(it defines: my_copy\)" \
+	scripts/gate --op memcpy --symbol=nope "$TMP/my_copy.c"
+usage_error "gate: unknown option" "unknown option '--fast'" scripts/gate --fast --op memcpy "$TMP/my_copy.c"
+usage_error "gate: bad alignment" "--src-align 3 is not a power of two" \
+	scripts/gate --op memcpy --src-align=3 "$TMP/my_copy.c"
+usage_error "gate: unknown feature" "unknown feature 'avx9'" scripts/gate --op memcpy --requires=avx9 "$TMP/my_copy.c"
+usage_error "gate: a page routine returning dst" "page routines return void" \
+	scripts/gate --op copy_page --returns=dst "$TMP/my_copy.c"
+usage_error "gate: a baseline of another op" "--baseline memset_libc is a memset, not a memcpy" \
+	scripts/gate --op memcpy --baseline=memset_libc "$TMP/my_copy.c"
+printf 'void *broken(void *d, const void *s, unsigned long n) { return d + ; }\n' >"$TMP/broken.c"
+expect "gate: a file that does not build: one line, then the compiler's message, exit 2" 2 \
+	"^gate: $TMP/broken.c does not build; the compiler said:" \
+	scripts/gate --op memcpy "$TMP/broken.c"
