@@ -274,6 +274,18 @@ static void parse(int argc, char **argv, struct options *o)
 		mg_usage_error("replay", "--emit-c takes exactly one input and one variant");
 }
 
+/* Replay lines name the memgate of the build this driver belongs to: a
+ * gate build's (MEMGATE_BUILD=build/gate/NAME) has the submitted variant. */
+static void use_build_dir(const char *dir)
+{
+	static char program[4096];
+
+	if (!dir || !*dir)
+		return;
+	snprintf(program, sizeof program, "%s/memgate", dir);
+	mg_program = program;
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
@@ -281,6 +293,7 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	opt = &o;
+	use_build_dir(getenv("MEMGATE_BUILD"));
 	mg_check_init();
 	for (int i = optind; i < argc; i++)
 		replay_path(argv[i], &sum);
