@@ -1,7 +1,7 @@
 # scripts/fuzz (make fuzz): fuzzing for a time budget with libFuzzer and
 # AFL++, findings replayed, minimized and deduplicated by signature.
 # Sourced by tests/run (uses expect, usage_error, pass, fail, $TMP). Short
-# budgets: the whole group takes about 30 s.
+# budgets: the whole group takes about 45 s.
 
 echo "== fuzzing for a time budget (scripts/fuzz)"
 
@@ -69,19 +69,57 @@ if [ "$fuzz_ready" = 1 ]; then
 	expect "the working corpus is kept in the run directory" 0 "^[1-9][0-9]*$" \
 		bash -c "find '$TMP/fuzz-ok/corpus/memcpy' -type f | wc -l"
 
-	# Stopped halfway: the fuzzers go, the findings and the corpus stay.
-	timeout -s TERM 3 $FUZZ --variant=bad_memcpy_tail_overwrite --seconds=60 \
-		--out="$TMP/fuzz-int" >"$TMP/fuzz-int.out" 2>&1
-	sleep 0.5
-	left=$(pgrep -f -- "$TMP/fuzz-int/" | tr '\n' ' ')
-	if [ -z "$left" ] && grep -q "interrupted" "$TMP/fuzz-int.out" &&
-		[ -n "$(ls -A "$TMP/fuzz-int/memcpy/raw" 2>/dev/null)" ] &&
-		[ -n "$(ls -A "$TMP/fuzz-int/corpus/memcpy" 2>/dev/null)" ]; then
-		pass "a stopped run stops its fuzzers and leaves findings and corpus on disk"
+	# Stopped halfway by SIGTERM to its process group (as a CI runner or a
+	# terminal stops a job), once the fuzzers run and have saved a finding:
+	# the fuzzers go, the findings and the corpus stay, and --resume goes on
+	# from there without losing a corpus entry.
+	int=$TMP/fuzz-int
+	setsid $FUZZ --variant=bad_memcpy_tail_overwrite --seconds=120 --jobs=2 --out="$int" \
+		>"$int.out" 2>&1 &
+	int_pid=$! # setsid runs it as the leader of a new group: no fork here
+	for ((i = 0; i < 200; i++)); do # the first progress line: the fuzzers started
+		grep -q '^\[1/1\] memcpy: [0-9]*s of ' "$int.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	for ((i = 0; i < 150; i++)); do # and something the fuzzers saved, not a seed
+		compgen -G "$int/memcpy/raw/bad_memcpy_tail_overwrite-*.txt" >/dev/null && break
+		sleep 0.1
+	done
+	kill -TERM -- "-$int_pid" 2>/dev/null
+	wait "$int_pid"
+	int_status=$?
+	sleep 0.2
+	left=$(
+		pgrep -f -- "$int/" # libFuzzer and its jobs name the run directory
+		pgrep -g "$int_pid"
+	)
+	missing_seeds=$(find corpus/memcpy -maxdepth 1 -type f ! -name '.*' ! -name '*.md' ! -name '*.txt' |
+		while IFS= read -r f; do
+			[ -e "$int/corpus/memcpy/${f##*/}" ] || [ -e "$int/memcpy/raw/seed-${f##*/}" ] || echo "${f##*/}"
+		done | tr '\n' ' ')
+	saved=$(find "$int/memcpy/raw" -type f -name 'bad_memcpy_tail_overwrite-*.in' 2>/dev/null | wc -l)
+	if [ "$int_status" = 130 ] && [ -z "$left" ] && [ -z "$missing_seeds" ] && [ "$saved" -gt 0 ] &&
+		grep -q "^fuzz: interrupted" "$int.out"; then
+		pass "SIGTERM mid-run: exit 130, no fuzzer left, every seed and $saved saved finding(s) kept"
 	else
-		fail "a stopped run stops its fuzzers and leaves findings and corpus on disk" \
-			"left running: '$left'; output ends: $(tail -n 2 "$TMP/fuzz-int.out")"
+		fail "SIGTERM mid-run: exit 130, no fuzzer left, every seed and the findings kept" \
+			"exit $int_status; left running: '$left'; seeds missing: '$missing_seeds'; findings saved: $saved; output ends: $(tail -n 2 "$int.out")"
 	fi
+	(cd "$int/corpus" && find . -type f | sort) >"$TMP/int-corpus-before"
+	expect "--resume continues the stopped run and reports its findings" 1 \
+		"^  signature: $TAIL_SIG$" \
+		$FUZZ --resume="$int" --seconds=2 --jobs=2
+	(cd "$int/corpus" && find . -type f | sort) >"$TMP/int-corpus-after"
+	lost=$(comm -23 "$TMP/int-corpus-before" "$TMP/int-corpus-after" | wc -l)
+	if [ "$lost" -eq 0 ] && [ -s "$TMP/int-corpus-before" ] && grep -q "earlier session" "$int/summary.txt"; then
+		pass "--resume keeps every corpus entry ($(wc -l <"$TMP/int-corpus-before") before, $(wc -l <"$TMP/int-corpus-after") after) and the earlier findings"
+	else
+		fail "--resume keeps every corpus entry and the earlier findings" \
+			"$lost corpus entries lost; summary: $(grep -m1 'saved input' "$int/summary.txt")"
+	fi
+	usage_error "fuzz: --resume with another variant" \
+		"^fuzz: --resume: the run in .* has variant 'bad_memcpy_tail_overwrite', not 'memcpy_erms'$" \
+		scripts/fuzz --resume="$int" --variant=memcpy_erms
 
 	corpus_after=$(find corpus -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum)
 	if [ "$corpus_before" = "$corpus_after" ]; then
@@ -107,3 +145,5 @@ usage_error "fuzz: a variant of another target" \
 	scripts/fuzz --target=memcpy --variant=memset_libc
 usage_error "fuzz: --sanitize with AFL++" "^fuzz: --sanitize needs --engine=libfuzzer" \
 	scripts/fuzz --sanitize --engine=afl
+usage_error "fuzz: --resume on a directory that is no run" \
+	"^fuzz: --resume=.* is not a scripts/fuzz run directory" scripts/fuzz --resume="$TMP"
