@@ -83,6 +83,15 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 	return contract_allows(c, why, size);
 }
 
+bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
+{
+	return a->variant == b->variant && a->len == b->len && a->src_align == b->src_align &&
+	       a->dst_align == b->dst_align && a->overlap == b->overlap &&
+	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
+	       a->place == b->place && a->oracle == b->oracle &&
+	       (a->overlap || a->src_above == b->src_above);
+}
+
 /* Bytes between a buffer and the guard page it is pushed against. */
 static unsigned gap_to_guard(const struct mg_case *c, size_t len, unsigned align)
 {

@@ -43,6 +43,10 @@ extern const char *mg_program;
  * allows; on failure writes why into `why` and returns false. */
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size);
 
+/* True if both describe the same call: the fields that matter for the
+ * case's kind (dist only when overlapping, src_above only when not). */
+bool mg_case_equal(const struct mg_case *a, const struct mg_case *b);
+
 /* The case in words: "memmove len 17, src%64 3, dst = src - 4, ...". */
 void mg_case_describe(const struct mg_case *c, char *out, size_t size);
 

@@ -33,14 +33,6 @@ static const char *take_output(int *argc, char **argv)
 	return output;
 }
 
-static int same_case(const struct mg_case *a, const struct mg_case *b)
-{
-	return a->variant == b->variant && a->len == b->len && a->src_align == b->src_align &&
-	       a->dst_align == b->dst_align && a->overlap == b->overlap &&
-	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
-	       a->place == b->place && (a->overlap || a->src_above == b->src_above);
-}
-
 static void write_input(const char *path, const uint8_t *data, size_t size)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
@@ -86,7 +78,7 @@ int mg_cmd_encode(int argc, char **argv)
 	t.max_len = MG_MAX_LEN;
 	mg_encode(&t, &c, input);
 	mg_decode(&t, input, sizeof input, &back);
-	if (!same_case(&c, &back))
+	if (!mg_case_equal(&c, &back))
 		mg_usage_error("encode", "internal error: the input does not decode to the case");
 	write_input(output, input, sizeof input);
 	return 0;

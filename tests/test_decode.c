@@ -37,14 +37,6 @@ static const char *describe(const struct mg_case *c)
 	return text;
 }
 
-static int same_case(const struct mg_case *a, const struct mg_case *b)
-{
-	return a->variant == b->variant && a->len == b->len && a->src_align == b->src_align &&
-	       a->dst_align == b->dst_align && a->overlap == b->overlap && a->dist == b->dist &&
-	       a->value == b->value && a->seed == b->seed && a->place == b->place &&
-	       a->src_above == b->src_above && a->oracle == b->oracle;
-}
-
 /* Random sizes, mostly around the 24 bytes a case takes, some empty and
  * some long; random bytes. */
 static size_t random_input(struct mg_rng *rng, uint8_t *buf, size_t cap)
@@ -71,7 +63,7 @@ static void check_one(const struct mg_target *t, const uint8_t *buf, size_t size
 		failure("%s: length %zu over the maximum %zu", t->family, c.len, t->max_len);
 	mg_encode(t, &c, again);
 	mg_decode(t, again, sizeof again, &back);
-	if (!same_case(&c, &back))
+	if (!mg_case_equal(&c, &back))
 		failure("%s: encoding does not round-trip: %s", t->family, describe(&c));
 	if (c.len <= 65536)
 		lengths[c.len]++;

@@ -83,6 +83,20 @@ expect "known-bad variants stay out of an unpinned target" 0 "Done [0-9]+ runs" 
 expect "a pinned target replays the regression as a finding" 77 "FINDING in bad_memcpy_overread_src" \
 	env MEMGATE_VARIANT=bad_memcpy_overread_src build/fuzz/libfuzzer/fuzz_memcpy -runs=1 \
 	-artifact_prefix="$TMP/" corpus/regressions/memcpy/bad_memcpy_overread_src
+# The coverage cells: the same 3000 inputs keep far more of them when each
+# case's cell counts as coverage (the fuzzer is otherwise blind inside asm).
+cell_features() {
+	mkdir -p "$TMP/cells$1" && rm -rf "$TMP/cells$1"/*
+	MEMGATE_CELLS=$1 MEMGATE_MAX_LEN=4096 build/fuzz/libfuzzer/fuzz_memcpy --variant=memcpy_erms \
+		-runs=3000 -seed=1 "$TMP/cells$1" 2>&1 | sed -n 's/.*DONE .* ft: \([0-9]*\) .*/\1/p'
+}
+with_cells=$(cell_features 1) without_cells=$(cell_features 0)
+if [ "${with_cells:-0}" -gt $((${without_cells:-0} * 3 / 2)) ]; then
+	pass "coverage cells give an asm variant's cases features of their own ($with_cells vs $without_cells)"
+else
+	fail "coverage cells give an asm variant's cases features of their own" \
+		"features with cells ${with_cells:-?}, without ${without_cells:-?}"
+fi
 expect "fuzz target: an unknown pinned variant is named, exit 2" 2 \
 	"memgate fuzz_memcpy: unknown variant 'nope'" build/fuzz/libfuzzer/fuzz_memcpy --variant=nope -runs=1
 expect "fuzz target: a variant of another target is named, exit 2" 2 \
