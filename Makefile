@@ -1,10 +1,39 @@
 # memgate: every entry point. `make` builds; `make verify` runs the main
 # job; `make check` runs the tests; `make bench` measures.
 
-ARCH ?= $(shell uname -m)
+# ARCH picks the architecture to build and test: the host's by default,
+# i386 (gcc -m32, runs natively on x86-64) or aarch64 (clang cross build,
+# run under qemu-user). The host's build lives in build/, others in
+# build/ARCH/. RUN is what runs a program built for ARCH.
+HOST_ARCH := $(patsubst i%86,i386,$(shell uname -m))
+ARCH_ORIGIN := $(origin ARCH)
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(patsubst i%86,i386,$(ARCH))
 CC ?= cc
+RUN :=
+ifeq ($(ARCH),$(HOST_ARCH))
 BUILD := build
+else
+BUILD := build/$(ARCH)
+ifeq ($(ARCH),i386)
+override CC := $(CC) -m32
+else ifeq ($(ARCH),aarch64)
+# gcc-aarch64-linux-gnu conflicts with the i386 multilib packages; clang
+# cross-compiles with the arm64-cross libc and binutils instead.
+override CC := clang --target=aarch64-linux-gnu
+endif
+# Natively where the kernel can, else under qemu-user: scripts/arch-probe
+# says which (and why not, when it cannot).
+RUN = $(shell scripts/arch-probe $(ARCH))
+endif
 OBJ := $(BUILD)/obj
+# Every architecture `make verify` and `make check` cover, the host's first;
+# ARCH=... on the command line narrows them to one.
+ifeq ($(filter command line environment,$(ARCH_ORIGIN)),)
+ARCHES := $(HOST_ARCH) $(filter-out $(HOST_ARCH),x86_64 i386 aarch64)
+else
+ARCHES := $(ARCH)
+endif
 
 # -fno-builtin (and gcc's loop-pattern switch) keep byte loops as loops:
 # the references must not become calls to what they check.
@@ -14,15 +43,23 @@ NO_LIBCALLS += -fno-tree-loop-distribute-patterns
 endif
 
 WARN := -Wall -Wextra -Werror
-BASE_CFLAGS := -std=c11 -O2 -g -D_GNU_SOURCE $(WARN)
+# Large-file interfaces: a 32-bit stat() fails on 64-bit inode numbers.
+BASE_CFLAGS := -std=c11 -O2 -g -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN)
 INCLUDES := -Iharness -Ireference -Itests/bad -Itargets
 HARNESS_CFLAGS := $(BASE_CFLAGS) -pthread $(INCLUDES)
 PLAIN_CFLAGS := $(BASE_CFLAGS) $(NO_LIBCALLS)
 DEPFLAGS = -MMD -MP
 
 # Per-arch harness parts: CPU detection, fault decoding, the ABI trampoline.
-ifneq ($(filter x86_64 i386 i686,$(ARCH)),)
+# The trampoline is abi_ARCH.S; the rules it records are checked in C,
+# named after the ABI (abi_x86.c serves both x86 ABIs).
+ifneq ($(filter x86_64 i386,$(ARCH)),)
 ARCH_HARNESS := harness/cpu_x86.c harness/fault_x86.c harness/abi_x86.c harness/abi_$(ARCH).S
+else ifeq ($(ARCH),aarch64)
+ARCH_HARNESS := harness/cpu_aarch64.c harness/fault_aarch64.c harness/abi_aapcs64.c \
+	harness/abi_aarch64.S
+else
+$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64))
 endif
 
 HARNESS_SRC := $(filter-out harness/cpu_%.c harness/fault_%.c harness/abi_%.c,$(wildcard harness/*.c)) \
@@ -47,12 +84,24 @@ TEST_REFERENCE_BROKEN := $(BUILD)/test-reference-broken
 
 # Replays saved fuzz inputs with no fuzzer linked in (targets/replay.c).
 REPLAY := $(BUILD)/replay
+# Seeded random cases through the fuzz decoder, for arches with no fuzzer.
+RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify check bench deps clean format fuzz-build fuzz bench-fuzz valgrind
+.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind
 TEST_DECODE := $(BUILD)/test-decode
-all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE)
+all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM)
+
+$(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
+	$(CC) -pthread -o $@ $^
+
+# Replay lines printed by a foreign build start with what runs it, and its
+# findings' repro commands name the arch.
+ifneq ($(ARCH),$(HOST_ARCH))
+$(OBJ)/harness/case.o: HARNESS_CFLAGS += -DMG_RUNNER='"$(RUN)"' -DMG_PROGRAM='"$(MEMGATE)"'
+$(OBJ)/harness/finding.o: HARNESS_CFLAGS += -DMG_FOREIGN_ARCH='"$(ARCH)"'
+endif
 
 $(TEST_DECODE): $(OBJ)/tests/test_decode.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
@@ -106,6 +155,7 @@ $(OBJ)/%.o: %.S
 # ASan, is what watches their accesses. fuzz_empty is a target that does
 # nothing, built the same way, for `make bench-fuzz` to compare against.
 FUZZ_FAMILIES := memcpy memmove memset page
+SEED_DIRS := $(addprefix corpus/,$(FUZZ_FAMILIES))
 FUZZ_FLAVORS := libfuzzer libfuzzer-asan afl
 FUZZ_CC_libfuzzer := clang
 FUZZ_CC_libfuzzer-asan := clang
@@ -167,7 +217,7 @@ GATE_CC_plain := $(CC)
 GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -Ireference
 GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
 GATE_FUZZ ?= yes
-GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(if $(filter yes,$(GATE_FUZZ)), \
+GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes,$(GATE_FUZZ)), \
 	$(foreach f,$(filter-out plain,$(GATE_FLAVORS)),$(GATE)/fuzz/$(f)/fuzz_$(GATE_FAMILY)))
 
 define gate_flavor
@@ -186,6 +236,10 @@ GATE_PLAIN := $(filter-out %/table.o,$(ENGINE_OBJ)) $(REF_OBJ) $(IMPL_OBJ) $(BAD
 $(GATE)/memgate: $(call objs,harness/main.c $(wildcard harness/cmd_*.c)) $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
 $(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c) $(GATE_PLAIN)
+	$(CC) -pthread -o $@ $^
+# Seeded random cases on the submitted variant: the gate's fuzz check on an
+# arch where no coverage-guided fuzzer runs.
+$(GATE)/random: $(OBJ)/targets/random.o $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
 $(GATE)/fuzz/%/fuzz_$(GATE_FAMILY): $(BUILD)/fuzz/%/obj/targets/fuzz_$(GATE_FAMILY).o \
 		$(GATE)/table-%.o $(GATE)/%.o
@@ -210,9 +264,26 @@ fuzz-build: deps
 # Fuzzing for a time budget, on every core: scripts/fuzz (see its header),
 # e.g. make fuzz FUZZ_FLAGS="--seconds=600 --engine=afl".
 FUZZ_FLAGS ?=
+ifeq ($(ARCH),$(HOST_ARCH))
 fuzz: deps
 	@$(MAKE) --no-print-directory -s $(FUZZ_TARGETS) $(REPLAY)
 	MEMGATE_FUZZ_NO_BUILD=1 scripts/fuzz $(FUZZ_FLAGS)
+else
+# No fuzzer runs on a foreign arch here (libFuzzer's runtime is x86-64
+# only): the seed corpus on every correct variant, each regression of a
+# variant built for this arch, then seeded random cases through the same
+# decoder for a time budget (targets/random.c; RANDOM_FLAGS, e.g.
+# RANDOM_FLAGS="--seconds=600 --variant=memcpy_ldp").
+RANDOM_FLAGS ?= --seconds=60
+ARCH_VARIANTS := $(notdir $(basename $(IMPL_SRC) $(BAD_SRC)))
+ARCH_REGRESSIONS := $(strip $(foreach d,$(wildcard corpus/regressions/*/*), \
+	$(if $(filter $(notdir $(d)),$(ARCH_VARIANTS)),$(d))))
+fuzz: deps
+	@$(MAKE) --no-print-directory -s all
+	$(RUN) $(REPLAY) --each-variant $(SEED_DIRS)
+	$(RUN) $(REPLAY) --expect=fail $(ARCH_REGRESSIONS)
+	$(RUN) $(RANDOM) $(RANDOM_FLAGS)
+endif
 
 # The corpus under valgrind's memcheck, with the plain build: the harness
 # (harness/memcheck.c) makes the bytes around each buffer no-access during
@@ -227,7 +298,7 @@ fuzz: deps
 # optimisation valgrind drops a load whose value is never used, unchecked;
 # --vex-iropt-level=0 keeps it (and is no slower on these short runs).
 VALGRIND := valgrind -q --partial-loads-ok=no --vex-iropt-level=0 --error-limit=no --leak-check=no
-VALGRIND_SEEDS := corpus/memcpy corpus/memmove corpus/memset corpus/page
+VALGRIND_SEEDS := $(SEED_DIRS)
 VALGRIND_BLIND := bad_memcpy_changes_mxcsr bad_memcpy_changes_x87_cw
 VALGRIND_REGRESSIONS = $(or $(filter-out $(addprefix %/,$(VALGRIND_BLIND)), \
 	$(wildcard corpus/regressions/*/*)),corpus/regressions)
@@ -251,17 +322,33 @@ valgrind: deps
 deps:
 	@scripts/install-deps
 
+# Every arch in $(ARCHES), each where its programs run: natively, or under
+# qemu-user (scripts/arch-probe). One this machine lacks the tools for is
+# a SKIP with the reason.
 verify: deps
-	@$(MAKE) --no-print-directory all
-	$(MEMGATE) verify $(VERIFY_FLAGS)
+	@scripts/each-arch verify-arch $(ARCHES)
 
+# Under emulation a 4 GiB copy takes 20 s: there the 4 GiB+ check runs only
+# its guard-oracle cases (memgate verify --huge=oracle).
+verify-arch:
+	@$(MAKE) --no-print-directory all
+	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),--huge=oracle) $(VERIFY_FLAGS))
+
+# tests/run tests the host's build, then each other arch in $(ARCHES)
+# (tests/run.d/arch_*.sh).
 check: deps
 	@$(MAKE) --no-print-directory all
-	tests/run
+	MEMGATE_ARCHES="$(ARCHES)" tests/run
 
+ifeq ($(ARCH),$(HOST_ARCH))
 bench: deps
 	@$(MAKE) --no-print-directory all
 	$(MEMGATE) bench
+else
+# cases/s on ARCH (under qemu-user) next to the host's.
+bench: deps
+	scripts/bench-arch $(ARCH) $(BENCH_SECONDS)
+endif
 
 # exec/s of the fuzz targets and seconds to find each planted bug
 # (BENCH_FUZZ_FLAGS: see scripts/bench-fuzz).
@@ -274,4 +361,4 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJ) $(BUILD)/fuzz -name '*.d' 2>/dev/null)

@@ -5,29 +5,17 @@
 #ifndef MG_ABI_H
 #define MG_ABI_H
 
-/* Offsets in struct mg_abi_record, for the assembly. */
-#define MG_ABI_SAVED	    0 /* callee-saved registers after the call */
-#define MG_ABI_SAVED_COUNT  6 /* x86-64: rbx rbp r12 r13 r14 r15 */
-#define MG_ABI_SP_BEFORE    48
-#define MG_ABI_SP_AFTER	    56
-#define MG_ABI_FLAGS	    64 /* rflags after the call */
-#define MG_ABI_FRAME	    72 /* the two stack words above the return address */
-#define MG_ABI_XINUSE	    88 /* XGETBV(1) after the call, if supported */
-#define MG_ABI_MXCSR_BEFORE 96 /* in: the caller's, restored after the call */
-#define MG_ABI_MXCSR_AFTER  100
-#define MG_ABI_FPUCW_BEFORE 104 /* in: likewise */
-#define MG_ABI_FPUCW_AFTER  106
-#define MG_ABI_READ_XINUSE  108 /* in: read XINUSE after this call */
+/* The record's layout and the canaries are per arch. */
+#if defined(__x86_64__)
+#include "abi_x86_64.h"
+#elif defined(__i386__)
+#include "abi_i386.h"
+#elif defined(__aarch64__)
+#include "abi_aarch64.h"
+#else
+#error "memgate: no ABI trampoline for this architecture"
+#endif
 
-/* The canaries: recognisable in a diagnosis, and different per register. */
-#define MG_ABI_CANARY_RBX    0x1111111111111111
-#define MG_ABI_CANARY_RBP    0x2222222222222222
-#define MG_ABI_CANARY_R12    0x3333333333333333
-#define MG_ABI_CANARY_R13    0x4444444444444444
-#define MG_ABI_CANARY_R14    0x5555555555555555
-#define MG_ABI_CANARY_R15    0x6666666666666666
-#define MG_ABI_CANARY_FRAME0 0x7777777777777777
-#define MG_ABI_CANARY_FRAME1 0x8888888888888888
 /* What the upper half of a 32-bit int argument holds: the ABI leaves it
  * undefined, so a variant must not read it. */
 #define MG_ABI_INT_GARBAGE 0xdeadbeef00000000
@@ -35,25 +23,6 @@
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
-
-struct mg_abi_record {
-	uint64_t saved[MG_ABI_SAVED_COUNT];
-	uint64_t sp_before, sp_after;
-	uint64_t flags;
-	uint64_t frame[2];
-	uint64_t xinuse;
-	uint32_t mxcsr_before, mxcsr_after;
-	uint16_t fpucw_before, fpucw_after;
-	uint32_t read_xinuse; /* in: XGETBV(1) costs 10-15 ns, so not always */
-};
-
-_Static_assert(offsetof(struct mg_abi_record, sp_before) == MG_ABI_SP_BEFORE, "layout");
-_Static_assert(offsetof(struct mg_abi_record, flags) == MG_ABI_FLAGS, "layout");
-_Static_assert(offsetof(struct mg_abi_record, frame) == MG_ABI_FRAME, "layout");
-_Static_assert(offsetof(struct mg_abi_record, xinuse) == MG_ABI_XINUSE, "layout");
-_Static_assert(offsetof(struct mg_abi_record, mxcsr_before) == MG_ABI_MXCSR_BEFORE, "layout");
-_Static_assert(offsetof(struct mg_abi_record, fpucw_after) == MG_ABI_FPUCW_AFTER, "layout");
-_Static_assert(offsetof(struct mg_abi_record, read_xinuse) == MG_ABI_READ_XINUSE, "layout");
 
 /* Per-arch trampoline (abi_<arch>.S): calls fn(a0, a1, a2) with canaries in
  * place, fills *rec, restores the caller's state and returns fn's result. */
@@ -64,9 +33,14 @@ uintptr_t mg_abi_call(const void *fn, uintptr_t a0, uintptr_t a1, uintptr_t a2,
 extern int mg_abi_has_avx;    /* vzeroupper before the call */
 extern int mg_abi_has_xinuse; /* the CPU has XGETBV with ECX = 1 */
 void mg_abi_init(void);
+/* Optional rules, for mg_abi_prepare. */
+enum mg_abi_rule {
+	MG_ABI_RULE_UPPER = 1u << 0,	    /* x86: read XINUSE after the call */
+	MG_ABI_RULE_PLATFORM_REG = 1u << 1, /* aarch64: x18 must be preserved */
+};
 /* Prepares a record for one call: the caller's control state (constant, so
- * read once), and whether to read XINUSE after the call. */
-void mg_abi_prepare(struct mg_abi_record *rec, int read_xinuse);
+ * read once), and which optional rules (enum mg_abi_rule) apply. */
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules);
 
 /* Per-arch: describes the first rule the call broke, or returns 0. */
 int mg_abi_violation(const struct mg_abi_record *rec, char *out, size_t size);

@@ -1,7 +1,8 @@
-/* x86-64 ABI rules: rbx, rbp and r12-r15 are preserved, the stack pointer
- * comes back where it was, the direction flag is clear, and the control bits
- * of MXCSR and the x87 control word are unchanged (MXCSR's exception flags
- * are the caller's to lose). */
+/* x86-64 and i386 ABI rules: the callee-saved registers (x86-64: rbx, rbp,
+ * r12-r15; i386: ebx, esi, edi, ebp) are preserved, the stack pointer comes
+ * back where it was, the direction flag is clear, and the control bits of
+ * MXCSR and the x87 control word are unchanged (MXCSR's exception flags are
+ * the caller's to lose). */
 #include "abi.h"
 #include "cpu.h"
 #include "variant.h"
@@ -13,45 +14,84 @@
 #define MXCSR_CONTROL	 0xffc0u		 /* DAZ, exception masks, rounding, FZ */
 #define XINUSE_AVX_UPPER ((1u << 2) | (1u << 6)) /* YMM_Hi128, ZMM_Hi256 */
 
+/* The record's offsets, as the trampoline of either x86 ABI uses them. */
+_Static_assert(offsetof(struct mg_abi_record, sp_before) == MG_ABI_SP_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, flags) == MG_ABI_FLAGS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, frame) == MG_ABI_FRAME, "layout");
+_Static_assert(offsetof(struct mg_abi_record, xinuse) == MG_ABI_XINUSE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, mxcsr_before) == MG_ABI_MXCSR_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpucw_after) == MG_ABI_FPUCW_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, read_xinuse) == MG_ABI_READ_XINUSE, "layout");
+
 int mg_abi_has_avx;
 int mg_abi_has_xinuse;
+#if defined(__i386__)
+int mg_abi_has_sse; /* x86-64 always has it; an i386 CPU may not */
+#endif
 
-static const char *const saved_names[MG_ABI_SAVED_COUNT] = {"rbx", "rbp", "r12",
-							    "r13", "r14", "r15"};
-static const uint64_t canaries[MG_ABI_SAVED_COUNT] = {
-	MG_ABI_CANARY_RBX, MG_ABI_CANARY_RBP, MG_ABI_CANARY_R12,
-	MG_ABI_CANARY_R13, MG_ABI_CANARY_R14, MG_ABI_CANARY_R15,
-};
+static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
+static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 
 static uint32_t caller_mxcsr;
 static uint16_t caller_fpucw;
 
-void mg_abi_prepare(struct mg_abi_record *rec, int read_xinuse)
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 {
 	rec->mxcsr_before = caller_mxcsr;
+	rec->mxcsr_after = caller_mxcsr; /* what it stays without SSE */
 	rec->fpucw_before = caller_fpucw;
-	rec->read_xinuse = (uint32_t)(read_xinuse && mg_abi_has_xinuse);
+	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
+}
+
+/* MXCSR comes with SSE: always there on x86-64, not on every i386 CPU. */
+static int cpu_has_sse(void)
+{
+#if defined(__i386__)
+	unsigned a, b, c, d;
+
+	return __get_cpuid(1, &a, &b, &c, &d) && (d & bit_SSE);
+#else
+	return 1;
+#endif
+}
+
+/* XINUSE is worth reading only if it reads clean right after vzeroupper:
+ * qemu-user reports every enabled state component as in use, which would
+ * flag every variant. (Nothing of the harness lives in the upper halves:
+ * it is not built for AVX.) */
+static int xinuse_tracks_upper(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("vzeroupper\n\txgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+	return !(lo & XINUSE_AVX_UPPER);
 }
 
 void mg_abi_init(void)
 {
 	unsigned a, b, c, d;
+	int sse = cpu_has_sse();
 
-	__asm__ volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(caller_mxcsr), "=m"(caller_fpucw));
+#if defined(__i386__)
+	mg_abi_has_sse = sse;
+#endif
+	if (sse)
+		__asm__ volatile("stmxcsr %0" : "=m"(caller_mxcsr));
+	__asm__ volatile("fnstcw %0" : "=m"(caller_fpucw));
 	/* The OS must have enabled AVX state (XCR0) too, or vzeroupper faults:
 	 * the feature detection checks both. */
 	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;
 	if (mg_abi_has_avx && __get_cpuid_count(0xd, 1, &a, &b, &c, &d))
-		mg_abi_has_xinuse = (a & (1u << 2)) != 0;
+		mg_abi_has_xinuse = (a & (1u << 2)) != 0 && xinuse_tracks_upper();
 }
 
 static int clobbered_register(const struct mg_abi_record *rec, char *out, size_t size)
 {
 	for (int i = 0; i < MG_ABI_SAVED_COUNT; i++)
 		if (rec->saved[i] != canaries[i]) {
-			snprintf(out, size, "%s clobbered (0x%016llx -> 0x%016llx)", saved_names[i],
-				 (unsigned long long)canaries[i],
-				 (unsigned long long)rec->saved[i]);
+			snprintf(out, size, "%s clobbered (0x%0*llx -> 0x%0*llx)", saved_names[i],
+				 MG_ABI_REG_DIGITS, (unsigned long long)canaries[i],
+				 MG_ABI_REG_DIGITS, (unsigned long long)rec->saved[i]);
 			return 1;
 		}
 	return 0;
@@ -63,13 +103,12 @@ int mg_abi_violation(const struct mg_abi_record *rec, char *out, size_t size)
 		return 1;
 	if (rec->sp_after != rec->sp_before) {
 		snprintf(out, size, "stack pointer moved by %+lld bytes",
-			 (long long)(rec->sp_after - rec->sp_before));
+			 (long long)rec->sp_after - (long long)rec->sp_before);
 		return 1;
 	}
 	if (rec->frame[0] != MG_ABI_CANARY_FRAME0 || rec->frame[1] != MG_ABI_CANARY_FRAME1) {
 		snprintf(out, size,
-			 "the caller's stack frame above the return address was "
-			 "overwritten");
+			 "the caller's stack frame " MG_ABI_FRAME_WHERE " was overwritten");
 		return 1;
 	}
 	if (rec->flags & X86_FLAGS_DF) {

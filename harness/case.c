@@ -7,7 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-const char *mg_program = "build/memgate";
+/* This build's memgate, and what runs it when it is not native (qemu-user):
+ * the Makefile bakes both in, so replay lines work as printed. */
+#ifndef MG_PROGRAM
+#define MG_PROGRAM "build/memgate"
+#endif
+#ifndef MG_RUNNER
+#define MG_RUNNER ""
+#endif
+
+const char *mg_program = MG_PROGRAM;
 
 const char *mg_place_name(enum mg_place place)
 {
@@ -170,8 +179,8 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 
 void mg_case_replay(const struct mg_case *c, char *out, size_t size)
 {
-	int used = snprintf(out, size, "%s run --variant=%s --len=%zu", mg_program,
-			    c->variant->name, c->len);
+	int used = snprintf(out, size, "%s%s%s run --variant=%s --len=%zu", MG_RUNNER,
+			    *MG_RUNNER ? " " : "", mg_program, c->variant->name, c->len);
 
 	if (mg_op_has_src(c->variant->op))
 		used += snprintf(out + used, size - (size_t)used, " --src-align=%u", c->src_align);

@@ -17,16 +17,18 @@
 #include <time.h>
 
 static const char help[] =
-	"usage: memgate bench [--seconds=S] [--variant=NAME]\n"
+	"usage: memgate bench [--seconds=S] [--variant=NAME] [--part=all|overhead|sweep]\n"
 	"  --seconds=S     time per overhead point, split into 5 rounds (default 0.5)\n"
 	"  --variant=NAME  the memcpy or memmove variant for the overhead table\n"
-	"                  (default: the first correct memcpy)\n";
+	"                  (default: the first correct memcpy)\n"
+	"  --part=P        overhead (and the trampoline), sweep throughput, or all\n";
 
-enum { O_SECONDS = 1, O_VARIANT, O_HELP };
+enum { O_SECONDS = 1, O_VARIANT, O_PART, O_HELP };
 
 static const struct option opts[] = {
 	{"seconds", required_argument, NULL, O_SECONDS},
 	{"variant", required_argument, NULL, O_VARIANT},
+	{"part", required_argument, NULL, O_PART},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -193,7 +195,7 @@ int mg_cmd_bench(int argc, char **argv)
 {
 	const struct mg_variant *v = first_correct(MG_MEMCPY);
 	double seconds = 0.5;
-	int c;
+	int c, overhead = 1, sweep = 1;
 
 	while ((c = mg_getopt(argc, argv, "bench", opts)) != -1) {
 		if (c == O_SECONDS) {
@@ -205,15 +207,27 @@ int mg_cmd_bench(int argc, char **argv)
 			if (v->op != MG_MEMCPY && v->op != MG_MEMMOVE)
 				mg_usage_error("bench", "--variant %s is not a memcpy or memmove",
 					       v->name);
+		} else if (c == O_PART) {
+			if (strcmp(optarg, "all") && strcmp(optarg, "overhead") &&
+			    strcmp(optarg, "sweep"))
+				mg_usage_error("bench",
+					       "unknown part '%s' (valid: all, overhead, sweep)",
+					       optarg);
+			overhead = strcmp(optarg, "sweep") != 0;
+			sweep = strcmp(optarg, "overhead") != 0;
 		} else if (c == O_HELP) {
 			fputs(help, stdout);
 			return 0;
 		}
 	}
 	mg_no_operands(argc, argv, "bench");
-	bench_overhead(v, seconds);
-	bench_trampoline(v, seconds);
-	printf("\n");
-	bench_throughput();
+	if (overhead) {
+		bench_overhead(v, seconds);
+		bench_trampoline(v, seconds);
+	}
+	if (overhead && sweep)
+		printf("\n");
+	if (sweep)
+		bench_throughput();
 	return 0;
 }

@@ -22,6 +22,8 @@ static const char help[] =
 	"  --place=after|before  the guard page the buffers sit against (default after)\n"
 	"  --seed=N        fill seed (default 0)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000)\n"
+	"  --platform-register=auto|reserved|free  aarch64: whether x18 must be\n"
+	"                  preserved (auto: only by kernel-style variants)\n"
 	"Exit status: 0 the case passes, 1 it fails, 2 bad usage.\n";
 
 enum {
@@ -37,6 +39,7 @@ enum {
 	O_ABOVE,
 	O_HIDE,
 	O_ORACLE,
+	O_PLATFORM,
 	O_HELP
 };
 
@@ -53,6 +56,7 @@ static const struct option opts[] = {
 	{"src-above", no_argument, NULL, O_ABOVE},
 	{"hide-feature", required_argument, NULL, O_HIDE},
 	{"oracle", no_argument, NULL, O_ORACLE},
+	{"platform-register", required_argument, NULL, O_PLATFORM},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -94,6 +98,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_ABOVE: c->src_above = 1; break;
 		case O_HIDE: mg_parse_hidden_features(cmd, optarg); break;
 		case O_ORACLE: c->oracle = 1; break;
+		case O_PLATFORM: mg_parse_platform_rule(cmd, optarg); break;
 		case O_HELP: return 0;
 		}
 	}

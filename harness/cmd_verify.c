@@ -1,5 +1,6 @@
 /* memgate verify: the main job. */
 #include "check.h"
+#include "huge.h"
 #include "options.h"
 #include "verify.h"
 
@@ -21,7 +22,10 @@ static const char help[] =
 	"  --findings=DIR        where findings are saved (default findings/verify)\n"
 	"  --expect=pass|CLASS,...  override the table: the variants must pass, or\n"
 	"                        fail with only these classes\n"
-	"  --huge=on|off         the check at lengths of 2 GiB and more (default on)\n";
+	"  --huge=on|off|oracle  the check at lengths of 2 GiB and more (default on;\n"
+	"                        oracle: only the cases that fault after 64 KiB)\n"
+	"  --platform-register=auto|reserved|free  aarch64: whether x18 must be\n"
+	"                        preserved (auto: only by kernel-style variants)\n";
 
 enum {
 	O_PROFILE = 1,
@@ -35,6 +39,7 @@ enum {
 	O_DIR,
 	O_EXPECT,
 	O_HUGE,
+	O_PLATFORM,
 	O_HELP
 };
 
@@ -50,9 +55,21 @@ static const struct option opts[] = {
 	{"findings", required_argument, NULL, O_DIR},
 	{"expect", required_argument, NULL, O_EXPECT},
 	{"huge", required_argument, NULL, O_HUGE},
+	{"platform-register", required_argument, NULL, O_PLATFORM},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
+
+static int parse_huge(const char *text)
+{
+	if (strcmp(text, "on") == 0)
+		return MG_HUGE_ALL;
+	if (strcmp(text, "off") == 0)
+		return MG_HUGE_OFF;
+	if (strcmp(text, "oracle") == 0)
+		return MG_HUGE_ORACLE_ONLY;
+	mg_usage_error("verify", "bad value '%s' for --huge (valid: on, off, oracle)", text);
+}
 
 static unsigned parse_expect(const char *list)
 {
@@ -83,7 +100,7 @@ int mg_cmd_verify(int argc, char **argv)
 	struct mg_verify_opts o = {.profile = MG_PROFILE_QUICK,
 				   .seed = 1,
 				   .max_failures = 3,
-				   .huge = 1,
+				   .huge = MG_HUGE_ALL,
 				   .findings_dir = "findings/verify"};
 	const char *set = "main", *names = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -110,17 +127,12 @@ int mg_cmd_verify(int argc, char **argv)
 				(unsigned)mg_parse_u64("verify", "timeout-ms", optarg);
 			break;
 		case O_DIR: o.findings_dir = optarg; break;
-		case O_HUGE:
-			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
-				mg_usage_error("verify",
-					       "bad value '%s' for --huge (valid: on, off)",
-					       optarg);
-			o.huge = strcmp(optarg, "on") == 0;
-			break;
+		case O_HUGE: o.huge = parse_huge(optarg); break;
 		case O_EXPECT:
 			o.override_expect = 1;
 			o.expect = parse_expect(optarg);
 			break;
+		case O_PLATFORM: mg_parse_platform_rule("verify", optarg); break;
 		case O_HELP: fputs(help, stdout); return 0;
 		}
 	}

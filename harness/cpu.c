@@ -11,7 +11,7 @@ static const struct {
 } feature_names[] = {
 	{MG_FEAT_SSE2, "sse2"},	      {MG_FEAT_AVX, "avx"},	      {MG_FEAT_AVX2, "avx2"},
 	{MG_FEAT_AVX512F, "avx512f"}, {MG_FEAT_AVX512BW, "avx512bw"}, {MG_FEAT_ERMS, "erms"},
-	{MG_FEAT_FSRM, "fsrm"},
+	{MG_FEAT_FSRM, "fsrm"},	      {MG_FEAT_SSE, "sse"},
 };
 
 #define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])

@@ -1,6 +1,7 @@
 /* CPUID-based detection for x86-64 and i386. A vector feature counts only
  * when the OS also saves its register state (XCR0), or its instructions
  * would fault. */
+#include "abi.h"
 #include "cpu.h"
 #include "variant.h"
 
@@ -22,6 +23,8 @@ unsigned mg_cpu_detect(void)
 
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return 0;
+	if (d & bit_SSE)
+		features |= MG_FEAT_SSE;
 	if (d & bit_SSE2)
 		features |= MG_FEAT_SSE2;
 	if (c & bit_OSXSAVE)
@@ -50,9 +53,10 @@ void mg_cpu_reset_state(void)
 	static const uint32_t mxcsr_default = 0x1f80;
 	static const uint16_t x87_cw_default = 0x037f;
 
-	__asm__ volatile("cld\n\t"
-			 "ldmxcsr %0\n\t"
-			 "fldcw %1"
-			 :
-			 : "m"(mxcsr_default), "m"(x87_cw_default));
+	__asm__ volatile("cld\n\tfldcw %0" : : "m"(x87_cw_default));
+#if defined(__i386__)
+	if (!mg_abi_has_sse)
+		return;
+#endif
+	__asm__ volatile("ldmxcsr %0" : : "m"(mxcsr_default));
 }

@@ -131,6 +131,12 @@ static void start_watchdog(void)
 }
 
 static int initialized;
+/* The watchdog starts with the first call a process makes, not before: a
+ * process that only forks children to run cases (replay, verify, AFL++'s
+ * fork server) then has no thread when it forks. That spares each child a
+ * thread it does not need, and qemu-user (7.2) aborts a forked child that
+ * creates a thread when its parent had one. */
+static int watchdog_running;
 
 void mg_fault_init(void)
 {
@@ -138,16 +144,14 @@ void mg_fault_init(void)
 		return;
 	initialized = 1;
 	install_handlers();
-	start_watchdog();
 	/* Threads do not survive fork: a forked child (an isolated case, an
-	 * AFL++ fork-server child) gets a watchdog of its own. */
+	 * AFL++ fork-server child) starts a watchdog of its own. */
 	pthread_atfork(NULL, NULL, mg_fault_after_fork);
 }
 
 void mg_fault_after_fork(void)
 {
-	if (initialized)
-		start_watchdog();
+	watchdog_running = 0;
 }
 
 /* Only the main thread writes call_seq, so a plain load and store do: no
@@ -160,6 +164,10 @@ static void bump_call_seq(void)
 
 void mg_call_begin(unsigned timeout_ms)
 {
+	if (!watchdog_running) {
+		start_watchdog();
+		watchdog_running = 1;
+	}
 	if (atomic_load_explicit(&call_timeout_ms, memory_order_relaxed) != timeout_ms)
 		atomic_store_explicit(&call_timeout_ms, timeout_ms, memory_order_relaxed);
 	bump_call_seq();

@@ -22,8 +22,8 @@ struct mg_fault {
 void mg_fault_init(void);
 
 /* In a child forked after mg_fault_init: threads do not survive fork, so
- * this starts the child's own watchdog (mg_fault_init registers it to run
- * after every fork). */
+ * this makes the child start a watchdog of its own with its first call
+ * (mg_fault_init registers it to run after every fork). */
 void mg_fault_after_fork(void);
 
 /* Guarded-call protocol, used as:

@@ -7,6 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Set by the Makefile in a build for another arch than the host's. */
+#ifndef MG_FOREIGN_ARCH
+#define MG_FOREIGN_ARCH ""
+#endif
+
 void mg_finding_signature(const struct mg_case *c, const struct mg_verdict *v, char *out,
 			  size_t size)
 {
@@ -78,7 +83,8 @@ void mg_finding_save(const char *dir, const struct mg_target *t, const struct mg
 	}
 	mg_finding_print(f, t, c, v);
 	path[n] = '\0';
-	fprintf(f, "  repro:     scripts/repro --target=%s%s%s %s.in\n", t->family,
+	fprintf(f, "  repro:     scripts/repro%s%s --target=%s%s%s %s.in\n",
+		*MG_FOREIGN_ARCH ? " --arch=" : "", MG_FOREIGN_ARCH, t->family,
 		t->pinned ? " --variant=" : "", t->pinned ? c->variant->name : "", path);
 	fclose(f);
 }

@@ -140,10 +140,6 @@ static int make_space(void)
 	long needed = (long)(3 * (space.region / CHUNK) + 64 + 2 * MAX_WINDOWS);
 	long limit = max_map_count();
 
-	if (UINTPTR_MAX <= 0xffffffffu) {
-		snprintf(space.why, sizeof space.why, "needs a 64-bit address space");
-		return 0;
-	}
 	if (limit >= 0 && limit < needed + 1024) {
 		snprintf(space.why, sizeof space.why,
 			 "vm.max_map_count is %ld; the check needs about %ld mappings", limit,
@@ -194,11 +190,16 @@ static int reserve(void)
 {
 	static int tried;
 
-	if (!tried) {
-		tried = 1;
-		space.region = (MG_HUGE_MAX_LEN + MG_ALIGN_MOD + CHUNK - 1) / CHUNK * CHUNK;
-		space.ready = make_space();
+	if (tried)
+		return space.ready;
+	tried = 1;
+	if (!MG_HUGE_LENGTHS) {
+		snprintf(space.why, sizeof space.why,
+			 "lengths of 4 GiB and more need a 64-bit size_t");
+		return 0;
 	}
+	space.region = (MG_HUGE_MAX_LEN + MG_ALIGN_MOD + CHUNK - 1) / CHUNK * CHUNK;
+	space.ready = make_space();
 	return space.ready;
 }
 
@@ -244,8 +245,7 @@ static void add_window(struct window *w, size_t *n, size_t lo, size_t hi, size_t
  * 4 GiB, and the quarters between. */
 static size_t choose_windows(size_t dst_off, size_t len, struct window *w)
 {
-	const size_t points[] = {
-		0, (size_t)1 << 31, (size_t)1 << 32, len / 4, len / 2, len / 4 * 3, len};
+	const size_t points[] = {0, MG_HUGE_2GIB, MG_HUGE_4GIB, len / 4, len / 2, len / 4 * 3, len};
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
@@ -432,15 +432,15 @@ static int emit_huge(const struct mg_case *base, size_t len, int oracle, uint64_
 	return 0;
 }
 
-void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, mg_case_fn fn, void *ctx)
+void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, enum mg_huge_mode mode, mg_case_fn fn,
+		   void *ctx)
 {
-	static const size_t mapped[] = {(size_t)1 << 31, ((size_t)1 << 31) + 7,
-					((size_t)1 << 32) - 1, (size_t)1 << 32,
-					((size_t)1 << 32) + 4097};
-	static const size_t oracle[] = {((size_t)1 << 31) + 16, ((size_t)1 << 32) + 16};
+	static const size_t mapped[] = {MG_HUGE_2GIB, MG_HUGE_2GIB + 7, MG_HUGE_4GIB - 1,
+					MG_HUGE_4GIB, MG_HUGE_4GIB + 4097};
+	static const size_t oracle[] = {MG_HUGE_2GIB + 16, MG_HUGE_4GIB + 16};
 	struct mg_case base;
 
-	if (v->op != MG_MEMCPY && v->op != MG_MEMMOVE && v->op != MG_MEMSET)
+	if (!MG_HUGE_LENGTHS || (v->op != MG_MEMCPY && v->op != MG_MEMMOVE && v->op != MG_MEMSET))
 		return;
 	memset(&base, 0, sizeof base);
 	base.variant = v;
@@ -448,7 +448,7 @@ void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, mg_case_fn fn, voi
 	for (size_t i = 0; i < sizeof oracle / sizeof oracle[0]; i++)
 		if (emit_huge(&base, oracle[i], 1, seed, fn, ctx))
 			return;
-	for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+	for (size_t i = 0; mode == MG_HUGE_ALL && i < sizeof mapped / sizeof mapped[0]; i++)
 		if (emit_huge(&base, mapped[i], 0, seed, fn, ctx))
 			return;
 }

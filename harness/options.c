@@ -1,5 +1,6 @@
 #include "options.h"
 #include "cpu.h"
+#include "outcome.h"
 #include "table.h"
 
 #include <errno.h>
@@ -146,4 +147,21 @@ void mg_parse_hidden_features(const char *cmd, const char *list)
 			       "avx512bw, erms, fsrm)",
 			       (int)strcspn(bad, ","), bad);
 	mg_cpu_hide(bits);
+}
+
+void mg_parse_platform_rule(const char *cmd, const char *text)
+{
+	static const char *const names[] = {
+		[MG_PLATFORM_AUTO] = "auto",
+		[MG_PLATFORM_RESERVED] = "reserved",
+		[MG_PLATFORM_FREE] = "free",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(text, names[i]) == 0) {
+			mg_platform_rule = (enum mg_platform_rule)i;
+			return;
+		}
+	mg_usage_error(cmd, "bad value '%s' for --platform-register (valid: auto, reserved, free)",
+		       text);
 }

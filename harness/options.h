@@ -35,6 +35,9 @@ void mg_no_operands(int argc, char **argv, const char *cmd);
 const struct mg_variant *const *mg_select_variants(const char *cmd, const char *set,
 						   const char *names, size_t *count);
 
+/* Sets mg_platform_rule from "auto", "reserved" or "free", or exits 2. */
+void mg_parse_platform_rule(const char *cmd, const char *text);
+
 /* Hides a comma-separated list of CPU features, or exits 2 naming a bad one. */
 void mg_parse_hidden_features(const char *cmd, const char *list);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 unsigned mg_check_timeout_ms = 1000;
+enum mg_platform_rule mg_platform_rule = MG_PLATFORM_AUTO;
 
 /* 1 ms more per 4 KiB, which even a byte loop under valgrind meets; past
  * 32 MiB only per 256 KiB, so a 4 GiB call gets seconds, not minutes. */
@@ -29,6 +30,21 @@ static int wants_upper_check(const struct mg_case *c)
 	return (c->variant->features & vector) || (c->seed & 15) == 0;
 }
 
+/* The platform register (aarch64 x18) is the kernel's: user-space code may
+ * use it on Linux, kernel code must leave it alone (shadow call stack). */
+static int platform_register_reserved(const struct mg_case *c)
+{
+	if (mg_platform_rule == MG_PLATFORM_AUTO)
+		return c->variant->contract.kernel != 0;
+	return mg_platform_rule == MG_PLATFORM_RESERVED;
+}
+
+static unsigned abi_rules(const struct mg_case *c)
+{
+	return (wants_upper_check(c) ? MG_ABI_RULE_UPPER : 0) |
+	       (platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0);
+}
+
 /* sigsetjmp needs a frame that is live when the fault arrives: this one. */
 void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *src, int clean_int)
 {
@@ -37,7 +53,7 @@ void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *sr
 	o->dst = dst;
 	o->src = src;
 	o->faulted = 0;
-	mg_abi_prepare(&o->abi, wants_upper_check(c));
+	mg_abi_prepare(&o->abi, abi_rules(c));
 	if (sigsetjmp(mg_fault_jmp, 0)) {
 		mg_fault_take(&o->fault);
 		o->faulted = 1;

@@ -22,6 +22,15 @@ struct mg_outcome {
 extern unsigned mg_check_timeout_ms;
 unsigned mg_timeout_for(size_t len);
 
+/* Whether the platform register (aarch64 x18) must be preserved: by default
+ * only by variants whose contract says they are kernel code. */
+enum mg_platform_rule {
+	MG_PLATFORM_AUTO,     /* per the variant's contract */
+	MG_PLATFORM_RESERVED, /* for every variant */
+	MG_PLATFORM_FREE,     /* for none */
+};
+extern enum mg_platform_rule mg_platform_rule;
+
 /* Calls the case's variant on (dst, src) through the ABI trampoline, with
  * faults caught and the watchdog armed. memset's int gets garbage in the
  * upper half of its register unless `clean_int`. */

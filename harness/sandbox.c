@@ -114,8 +114,8 @@ static void set_window(const struct mg_sandbox *sb, unsigned char *lo, unsigned 
 {
 	unsigned char *arena_end = sb->dst + sb->arena;
 
-	out->win = lo - sb->dst > MG_REDZONE ? lo - MG_REDZONE : sb->dst;
-	hi = arena_end - hi > MG_REDZONE ? hi + MG_REDZONE : arena_end;
+	out->win = lo - sb->dst > (ptrdiff_t)MG_REDZONE ? lo - MG_REDZONE : sb->dst;
+	hi = arena_end - hi > (ptrdiff_t)MG_REDZONE ? hi + MG_REDZONE : arena_end;
 	out->win_len = (size_t)(hi - out->win);
 }
 

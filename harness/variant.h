@@ -19,19 +19,26 @@ struct mg_contract {
 	unsigned dst_align;    /* required destination alignment (1: none) */
 	unsigned len_multiple; /* length is a multiple of this (1: any) */
 	size_t fixed_len;      /* non-zero: the only length (page routines) */
+	unsigned kernel;       /* 1: kernel code, held to the stricter register
+				* rules (aarch64: x18 is reserved) */
 };
 
 #define MG_CONTRACT_ANY                                                                            \
 	{                                                                                          \
-		1, 1, 1, 0                                                                         \
+		1, 1, 1, 0, 0                                                                      \
 	}
 #define MG_CONTRACT_PAGE                                                                           \
 	{                                                                                          \
-		4096, 4096, 4096, 4096                                                             \
+		4096, 4096, 4096, 4096, 0                                                          \
+	}
+/* A kernel's page routine: the page contract, and the kernel's register rules. */
+#define MG_CONTRACT_KERNEL_PAGE                                                                    \
+	{                                                                                          \
+		4096, 4096, 4096, 4096, 1                                                          \
 	}
 #define MG_CONTRACT(src_align, dst_align, len_multiple)                                            \
 	{                                                                                          \
-		src_align, dst_align, len_multiple, 0                                              \
+		src_align, dst_align, len_multiple, 0, 0                                           \
 	}
 
 /* CPU features a variant needs (bit mask; see cpu.h for detection). */
@@ -43,6 +50,7 @@ enum mg_feature {
 	MG_FEAT_AVX512BW = 1u << 4,
 	MG_FEAT_ERMS = 1u << 5,
 	MG_FEAT_FSRM = 1u << 6,
+	MG_FEAT_SSE = 1u << 7, /* i386: not every CPU has it */
 };
 
 typedef void *(*mg_copy_fn)(void *dst, const void *src, size_t n);

@@ -104,7 +104,7 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 	unlink(path);
 	t->state = MG_STAGE_RUNNING;
 	if (huge)
-		mg_huge_sweep(v, o->seed, mg_tally_case, &run);
+		mg_huge_sweep(v, o->seed, (enum mg_huge_mode)o->huge, mg_tally_case, &run);
 	else
 		mg_sweep(v, o->profile, o->seed, mg_tally_case, &run);
 	t->seconds = now() - t0;
@@ -116,7 +116,10 @@ static void run_huge_child(struct runner *rn)
 	const struct mg_verify_opts *o = rn->o;
 	double t0 = now();
 
-	if (!mg_huge_available(rn->huge->why, sizeof rn->huge->why)) {
+	/* The oracle cases need only the address space, not the mapped regions. */
+	if (o->huge == MG_HUGE_ORACLE_ONLY
+		    ? !mg_huge_possible(rn->huge->why, sizeof rn->huge->why)
+		    : !mg_huge_available(rn->huge->why, sizeof rn->huge->why)) {
 		for (size_t i = 0; i < o->count; i++)
 			if (rn->results[i].huge.state == MG_STAGE_PENDING)
 				rn->results[i].huge.state = MG_STAGE_SKIPPED;
@@ -255,7 +258,7 @@ static void print_row(const struct mg_variant *v, const char *status, const stru
 	       huge_column(&r->huge), finding);
 }
 
-enum row_verdict { ROW_UNEXPECTED, ROW_PASSED, ROW_FAILED_AS_EXPECTED };
+enum row_verdict { ROW_UNEXPECTED, ROW_PASSED, ROW_FAILED_AS_EXPECTED, ROW_SKIPPED };
 
 /* The row's status, from both stages. */
 static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out, size_t size)
@@ -269,12 +272,24 @@ static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out
 		return ROW_UNEXPECTED;
 	if (rn->o->variants[row]->expect & MG_EXPECT_ONLY_FULL && !expect)
 		snprintf(out, size, "PASS (the full sweep fails it)");
+	/* Wrong only at huge lengths, and those could not run here: whether it
+	 * fails as it should is unknown, so it has not passed. */
+	if (huge_expect && r->huge.state == MG_STAGE_SKIPPED) {
+		snprintf(out, size, "SKIP (4GiB+ check: %.100s)", rn->huge->why);
+		return ROW_SKIPPED;
+	}
 	if (huge_expect && r->huge.state != MG_STAGE_DONE) {
 		snprintf(out, size, "PASS (4GiB+ check not run)");
 		return ROW_PASSED;
 	}
 	if (r->huge.state != MG_STAGE_DONE)
 		return expect ? ROW_FAILED_AS_EXPECTED : ROW_PASSED;
+	/* The oracle cases alone miss some truncated counts (a backward copy
+	 * whose first store faults): passing them proves nothing here. */
+	if (huge_expect && r->huge.failures == 0 && rn->o->huge == MG_HUGE_ORACLE_ONLY) {
+		snprintf(out, size, "SKIP (4GiB+ check: only its oracle cases ran)");
+		return ROW_SKIPPED;
+	}
 	if (!mg_tally_judge(&r->huge, huge_expect, huge, sizeof huge)) {
 		snprintf(out, size, "4GiB+ %s", huge);
 		return ROW_UNEXPECTED;
@@ -312,6 +327,7 @@ static void print_ready_rows(struct runner *rn)
 		rn->unexpected += verdict == ROW_UNEXPECTED;
 		rn->passed += verdict == ROW_PASSED;
 		rn->xfail += verdict == ROW_FAILED_AS_EXPECTED;
+		rn->skipped_rows += verdict == ROW_SKIPPED;
 	}
 	fflush(stdout);
 }
@@ -369,8 +385,9 @@ static void print_details(const struct runner *rn)
 	if (rn->huge->why[0])
 		printf("\nthe 4 GiB+ check was skipped: %s\n", rn->huge->why);
 	else if (rn->huge->seconds > 0)
-		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process\n",
-		       rn->huge->cases, rn->huge->seconds);
+		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process%s\n",
+		       rn->huge->cases, rn->huge->seconds,
+		       rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (guard-oracle cases only)" : "");
 }
 
 static void *shared(size_t bytes)

@@ -15,7 +15,7 @@ struct mg_verify_opts {
 	unsigned jobs;		  /* variants swept at once */
 	unsigned max_failures;	  /* a variant's sweep stops after this many failing cases */
 	const char *findings_dir; /* each finding is appended here first */
-	int huge;		  /* also run the huge-length check (huge.h) */
+	int huge;		  /* the huge-length check: enum mg_huge_mode (huge.h) */
 	int override_expect;	  /* use `expect` instead of each variant's own */
 	unsigned expect;
 	const struct mg_variant *const *variants;

@@ -1,0 +1,94 @@
+/* AArch64 ABI rules (AAPCS64): x19-x29 and the low 64 bits of v8-v15 are
+ * preserved, the stack pointer comes back where it was, nothing at or above
+ * the incoming sp is written, and FPCR is unchanged (all of it is control
+ * state: rounding mode, FZ, DN, AHP, trap enables; the flags live in FPSR,
+ * which is the caller's to lose). x18, the platform register, is free in
+ * Linux user space but reserved in kernel code, which keeps its shadow call
+ * stack pointer there: it is checked only when the rule asks for it.
+ *
+ * Named for the ABI rather than abi_aarch64.c: the trampoline is
+ * abi_aarch64.S, and both would build to the same object file. */
+#include "abi.h"
+
+#include <stdio.h>
+
+static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
+static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
+static const uint64_t vcanaries[MG_ABI_VSAVED_COUNT] = MG_ABI_VSAVED_CANARIES;
+
+static uint64_t caller_fpcr;
+
+void mg_abi_init(void)
+{
+	__asm__ volatile("mrs %0, fpcr" : "=r"(caller_fpcr));
+}
+
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
+{
+	rec->fpcr_before = caller_fpcr;
+	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
+}
+
+static int clobbered(char *out, size_t size, const char *name, uint64_t canary, uint64_t found)
+{
+	if (found == canary)
+		return 0;
+	snprintf(out, size, "%s clobbered (0x%016llx -> 0x%016llx)", name,
+		 (unsigned long long)canary, (unsigned long long)found);
+	return 1;
+}
+
+static int clobbered_register(const struct mg_abi_record *rec, char *out, size_t size)
+{
+	char name[32];
+
+	for (int i = 0; i < MG_ABI_SAVED_COUNT; i++)
+		if (clobbered(out, size, saved_names[i], canaries[i], rec->saved[i]))
+			return 1;
+	for (int i = 0; i < MG_ABI_VSAVED_COUNT; i++) {
+		snprintf(name, sizeof name, "d%d (low 64 bits)", 8 + i);
+		if (clobbered(out, size, name, vcanaries[i], rec->vsaved[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static int platform_register_changed(const struct mg_abi_record *rec, char *out, size_t size)
+{
+	if (!rec->check_x18 || rec->x18 == MG_ABI_CANARY_X18)
+		return 0;
+	snprintf(out, size,
+		 "x18 (the platform register) changed (0x%016llx -> 0x%016llx): "
+		 "reserved in kernel code (shadow call stack)",
+		 (unsigned long long)MG_ABI_CANARY_X18, (unsigned long long)rec->x18);
+	return 1;
+}
+
+int mg_abi_violation(const struct mg_abi_record *rec, char *out, size_t size)
+{
+	if (clobbered_register(rec, out, size) || platform_register_changed(rec, out, size))
+		return 1;
+	if (rec->sp_after != rec->sp_before) {
+		snprintf(out, size, "stack pointer moved by %+lld bytes",
+			 (long long)(rec->sp_after - rec->sp_before));
+		return 1;
+	}
+	if (rec->frame[0] != MG_ABI_CANARY_FRAME0 || rec->frame[1] != MG_ABI_CANARY_FRAME1) {
+		snprintf(out, size, "the caller's stack frame above sp was overwritten");
+		return 1;
+	}
+	if (rec->fpcr_after != rec->fpcr_before) {
+		snprintf(out, size, "FPCR control bits changed (0x%08llx -> 0x%08llx)",
+			 (unsigned long long)rec->fpcr_before, (unsigned long long)rec->fpcr_after);
+		return 1;
+	}
+	return 0;
+}
+
+/* AArch64 has no state like x86's dirty upper AVX halves that would slow
+ * the caller down. */
+int mg_abi_dirty_upper(const struct mg_abi_record *rec)
+{
+	(void)rec;
+	return 0;
+}

@@ -1,0 +1,146 @@
+/* The AArch64 ABI trampoline.
+ *
+ * uint64_t mg_abi_call(const void *fn, uint64_t a0, uint64_t a1, uint64_t a2,
+ *			struct mg_abi_record *rec)
+ *	x0 = fn, x1-x3 = the arguments, x4 = rec.
+ *
+ * Saves the caller's x19-x30, x18 and d8-d15, loads a canary into each of
+ * x19-x29 and x18 and into all 128 bits of v8-v15, puts two canary words at
+ * the callee's incoming sp (the callee owns only what lies below it), and
+ * calls fn(a0, a1, a2). Afterwards it records the registers, the stack
+ * pointer, the two words and FPCR.
+ * It trusts nothing the callee may have broken: the record is found again
+ * through a global, the stack pointer comes back from the record, and FPCR
+ * is put back if the callee changed it.
+ */
+#include "abi.h"
+
+/* Our frame: the two canary words at the bottom, where the callee's sp
+ * points, then the caller's registers. */
+#define FRAME_CANARIES	0
+#define SAVE_X19	16	/* x19-x28 in pairs, then x29 and x30 */
+#define SAVE_X29	96
+#define SAVE_X18	112
+#define SAVE_D8		128	/* d8-d15 in pairs */
+#define FRAME_SIZE	192
+
+/* The canary table: x18-x29, the frame words, then v8-v15 whole. */
+#define TABLE_X18	0
+#define TABLE_FRAME	96
+#define TABLE_V8	112
+
+	.section .rodata
+	.p2align 4
+canaries:
+	.quad	MG_ABI_CANARY_X18, MG_ABI_CANARY_X19
+	.quad	MG_ABI_CANARY_X20, MG_ABI_CANARY_X21
+	.quad	MG_ABI_CANARY_X22, MG_ABI_CANARY_X23
+	.quad	MG_ABI_CANARY_X24, MG_ABI_CANARY_X25
+	.quad	MG_ABI_CANARY_X26, MG_ABI_CANARY_X27
+	.quad	MG_ABI_CANARY_X28, MG_ABI_CANARY_X29
+	.quad	MG_ABI_CANARY_FRAME0, MG_ABI_CANARY_FRAME1
+	/* v8-v15: the checked low half, then the unchecked upper half. */
+	.quad	MG_ABI_CANARY_D8, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D9, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D10, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D11, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D12, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D13, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D14, MG_ABI_CANARY_UPPER
+	.quad	MG_ABI_CANARY_D15, MG_ABI_CANARY_UPPER
+
+	.bss
+	.p2align 3
+current_record:
+	.quad	0
+
+	.text
+	.globl	mg_abi_call
+	.type	mg_abi_call, %function
+	.p2align 4
+mg_abi_call:
+	sub	sp, sp, #FRAME_SIZE
+	stp	x19, x20, [sp, #SAVE_X19]
+	stp	x21, x22, [sp, #SAVE_X19 + 16]
+	stp	x23, x24, [sp, #SAVE_X19 + 32]
+	stp	x25, x26, [sp, #SAVE_X19 + 48]
+	stp	x27, x28, [sp, #SAVE_X19 + 64]
+	stp	x29, x30, [sp, #SAVE_X29]
+	add	x29, sp, #SAVE_X29	/* a frame record, for debuggers */
+	str	x18, [sp, #SAVE_X18]
+	stp	d8, d9, [sp, #SAVE_D8]
+	stp	d10, d11, [sp, #SAVE_D8 + 16]
+	stp	d12, d13, [sp, #SAVE_D8 + 32]
+	stp	d14, d15, [sp, #SAVE_D8 + 48]
+
+	adrp	x9, current_record
+	str	x4, [x9, :lo12:current_record]
+	mov	x9, sp
+	str	x9, [x4, #MG_ABI_SP_BEFORE]
+	/* The caller's FPCR is not read here: it is constant, and the record
+	 * arrives with it. */
+	adrp	x10, canaries
+	add	x10, x10, :lo12:canaries
+	ldp	x11, x12, [x10, #TABLE_FRAME]
+	stp	x11, x12, [sp, #FRAME_CANARIES]
+
+	mov	x16, x0			/* fn; x16 is free across a call */
+	mov	x0, x1
+	mov	x1, x2
+	mov	x2, x3
+	ldp	q8, q9, [x10, #TABLE_V8]
+	ldp	q10, q11, [x10, #TABLE_V8 + 32]
+	ldp	q12, q13, [x10, #TABLE_V8 + 64]
+	ldp	q14, q15, [x10, #TABLE_V8 + 96]
+	ldp	x18, x19, [x10, #TABLE_X18]
+	ldp	x20, x21, [x10, #TABLE_X18 + 16]
+	ldp	x22, x23, [x10, #TABLE_X18 + 32]
+	ldp	x24, x25, [x10, #TABLE_X18 + 48]
+	ldp	x26, x27, [x10, #TABLE_X18 + 64]
+	ldp	x28, x29, [x10, #TABLE_X18 + 80]
+	blr	x16
+
+	adrp	x9, current_record
+	ldr	x9, [x9, :lo12:current_record]
+	mov	x10, sp
+	str	x10, [x9, #MG_ABI_SP_AFTER]
+	ldr	x10, [x9, #MG_ABI_SP_BEFORE]
+	mov	sp, x10
+	stp	x19, x20, [x9, #MG_ABI_SAVED]
+	stp	x21, x22, [x9, #MG_ABI_SAVED + 16]
+	stp	x23, x24, [x9, #MG_ABI_SAVED + 32]
+	stp	x25, x26, [x9, #MG_ABI_SAVED + 48]
+	stp	x27, x28, [x9, #MG_ABI_SAVED + 64]
+	str	x29, [x9, #MG_ABI_SAVED + 80]
+	stp	d8, d9, [x9, #MG_ABI_VSAVED]
+	stp	d10, d11, [x9, #MG_ABI_VSAVED + 16]
+	stp	d12, d13, [x9, #MG_ABI_VSAVED + 32]
+	stp	d14, d15, [x9, #MG_ABI_VSAVED + 48]
+	str	x18, [x9, #MG_ABI_X18]
+	ldp	x10, x11, [sp, #FRAME_CANARIES]
+	stp	x10, x11, [x9, #MG_ABI_FRAME]
+	/* Give the caller its own FPCR back if the callee changed it (writing
+	 * FPCR can stall the pipeline; comparing is cheap). */
+	mrs	x10, fpcr
+	str	x10, [x9, #MG_ABI_FPCR_AFTER]
+	ldr	x11, [x9, #MG_ABI_FPCR_BEFORE]
+	cmp	x10, x11
+	b.eq	1f
+	msr	fpcr, x11
+1:
+	ldp	d14, d15, [sp, #SAVE_D8 + 48]
+	ldp	d12, d13, [sp, #SAVE_D8 + 32]
+	ldp	d10, d11, [sp, #SAVE_D8 + 16]
+	ldp	d8, d9, [sp, #SAVE_D8]
+	ldr	x18, [sp, #SAVE_X18]
+	ldp	x29, x30, [sp, #SAVE_X29]
+	ldp	x27, x28, [sp, #SAVE_X19 + 64]
+	ldp	x25, x26, [sp, #SAVE_X19 + 48]
+	ldp	x23, x24, [sp, #SAVE_X19 + 32]
+	ldp	x21, x22, [sp, #SAVE_X19 + 16]
+	ldp	x19, x20, [sp, #SAVE_X19]
+	add	sp, sp, #FRAME_SIZE
+	ret
+	.size	mg_abi_call, .-mg_abi_call
+
+	.section .note.GNU-stack,"",%progbits

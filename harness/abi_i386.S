@@ -1,0 +1,136 @@
+/* The i386 ABI trampoline (cdecl, System V i386).
+ *
+ * uint32_t mg_abi_call(const void *fn, uint32_t a0, uint32_t a1, uint32_t a2,
+ *			struct mg_abi_record *rec)
+ *
+ * All five arguments arrive on the stack. Saves the caller's callee-saved
+ * registers, loads a canary into each (ebx, esi, edi, ebp), and calls
+ * fn(a0, a1, a2) on a 16-byte aligned stack laid out as
+ *
+ *	esp+0	a0	\
+ *	esp+4	a1	 } the callee's own argument words: it may write them
+ *	esp+8	a2	/
+ *	esp+12	FRAME0	\ the caller's: must be unchanged on return
+ *	esp+16	FRAME1	/
+ *
+ * Afterwards it records the registers, the stack pointer, eflags (DF), MXCSR
+ * (when the CPU has SSE), the x87 control word, the two frame words and,
+ * when the record asks for it, XINUSE (which the CPU must have).
+ *
+ * It trusts nothing the callee may have broken. i386 has no PC-relative data
+ * addressing, so a position-independent global needs a base register or a
+ * call to find it, and after the callee neither a register nor the stack
+ * pointer can be relied on. The record and the caller's stack pointer are
+ * therefore kept thread-local: %gs reaches them in one instruction, with no
+ * base register and no stack. Only once the stack pointer is the trampoline's
+ * own again does it touch the stack or the globals.
+ */
+#include "abi.h"
+
+	.section .tbss, "awT", @nobits
+	.p2align 2
+current_record:
+	.zero	4
+caller_sp:			/* esp after the pushes: the saved registers */
+	.zero	4
+
+	.text
+/* Leaves the address of the instruction after the call in ecx, for the
+ * GOT-relative addressing of the globals. */
+	.type	pc_in_ecx, @function
+	.p2align 4
+pc_in_ecx:
+	movl	(%esp), %ecx
+	ret
+	.size	pc_in_ecx, .-pc_in_ecx
+
+	.globl	mg_abi_call
+	.type	mg_abi_call, @function
+	.p2align 4
+mg_abi_call:
+	pushl	%ebp
+	pushl	%ebx
+	pushl	%esi
+	pushl	%edi
+	/* Arguments, above the four saved registers and the return address. */
+	movl	36(%esp), %edx		/* rec */
+	movl	%edx, %gs:current_record@ntpoff
+	movl	%esp, %gs:caller_sp@ntpoff
+	/* The caller's MXCSR and x87 control word are not read here: they
+	 * are constant, and the record arrives with them (fnstcw is slow). */
+	call	pc_in_ecx
+	addl	$_GLOBAL_OFFSET_TABLE_, %ecx
+	cmpl	$0, mg_abi_has_avx@GOTOFF(%ecx)
+	je	1f
+	vzeroupper			/* so dirty upper state afterwards is the callee's */
+1:	/* The callee's frame: five words below ours, 16-byte aligned as the
+	 * ABI wants at a call, whatever our caller's alignment. */
+	leal	-20(%esp), %eax
+	andl	$-16, %eax
+	movl	24(%esp), %ecx
+	movl	%ecx, 0(%eax)
+	movl	28(%esp), %ecx
+	movl	%ecx, 4(%eax)
+	movl	32(%esp), %ecx
+	movl	%ecx, 8(%eax)
+	movl	$MG_ABI_CANARY_FRAME0, 12(%eax)
+	movl	$MG_ABI_CANARY_FRAME1, 16(%eax)
+	movl	%eax, MG_ABI_SP_BEFORE(%edx)
+	movl	20(%esp), %ecx		/* fn */
+	movl	%eax, %esp
+	movl	$MG_ABI_CANARY_EBX, %ebx
+	movl	$MG_ABI_CANARY_ESI, %esi
+	movl	$MG_ABI_CANARY_EDI, %edi
+	movl	$MG_ABI_CANARY_EBP, %ebp
+	call	*%ecx
+
+	movl	%gs:current_record@ntpoff, %ecx
+	movl	%esp, MG_ABI_SP_AFTER(%ecx)
+	movl	MG_ABI_SP_BEFORE(%ecx), %esp
+	movl	%ebx, MG_ABI_SAVED+0(%ecx)
+	movl	%esi, MG_ABI_SAVED+4(%ecx)
+	movl	%edi, MG_ABI_SAVED+8(%ecx)
+	movl	%ebp, MG_ABI_SAVED+12(%ecx)
+	pushfl
+	popl	MG_ABI_FLAGS(%ecx)
+	cld
+	movl	12(%esp), %edx
+	movl	%edx, MG_ABI_FRAME(%ecx)
+	movl	16(%esp), %edx
+	movl	%edx, MG_ABI_FRAME+4(%ecx)
+	/* From here on ebx holds the record, esi the return value: both are
+	 * restored from the caller's saved words at the end. */
+	movl	%ecx, %ebx
+	movl	%eax, %esi
+	call	pc_in_ecx
+	addl	$_GLOBAL_OFFSET_TABLE_, %ecx
+	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
+	je	3f
+	stmxcsr	MG_ABI_MXCSR_AFTER(%ebx)
+	/* Give the caller its own control state back if the callee changed it
+	 * (loading them costs more than comparing). */
+	movl	MG_ABI_MXCSR_AFTER(%ebx), %ecx
+	cmpl	MG_ABI_MXCSR_BEFORE(%ebx), %ecx
+	je	3f
+	ldmxcsr	MG_ABI_MXCSR_BEFORE(%ebx)
+3:	fnstcw	MG_ABI_FPUCW_AFTER(%ebx)
+	movzwl	MG_ABI_FPUCW_AFTER(%ebx), %ecx
+	cmpw	MG_ABI_FPUCW_BEFORE(%ebx), %cx
+	je	4f
+	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
+4:	cmpl	$0, MG_ABI_READ_XINUSE(%ebx)
+	je	2f
+	movl	$1, %ecx
+	xgetbv
+	movl	%eax, MG_ABI_XINUSE(%ebx)
+	movl	%edx, MG_ABI_XINUSE+4(%ebx)
+2:	movl	%esi, %eax
+	movl	%gs:caller_sp@ntpoff, %esp
+	popl	%edi
+	popl	%esi
+	popl	%ebx
+	popl	%ebp
+	ret
+	.size	mg_abi_call, .-mg_abi_call
+
+	.section .note.GNU-stack,"",@progbits

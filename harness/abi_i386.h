@@ -1,0 +1,61 @@
+/* The i386 ABI record: what the trampoline (abi_i386.S) plants and finds.
+ * Included by abi.h; the offsets are for the assembly. */
+#ifndef MG_ABI_I386_H
+#define MG_ABI_I386_H
+
+/* Offsets in struct mg_abi_record, for the assembly. */
+#define MG_ABI_SAVED	    0 /* callee-saved registers after the call */
+#define MG_ABI_SAVED_COUNT  4 /* i386: ebx esi edi ebp */
+#define MG_ABI_SP_BEFORE    16
+#define MG_ABI_SP_AFTER	    20
+#define MG_ABI_FLAGS	    24 /* eflags after the call */
+#define MG_ABI_FRAME	    28 /* the two stack words above the argument words */
+#define MG_ABI_XINUSE	    36 /* XGETBV(1) after the call, if supported */
+#define MG_ABI_MXCSR_BEFORE 44 /* in: the caller's, restored after the call */
+#define MG_ABI_MXCSR_AFTER  48
+#define MG_ABI_FPUCW_BEFORE 52 /* in: likewise */
+#define MG_ABI_FPUCW_AFTER  54
+#define MG_ABI_READ_XINUSE  56 /* in: read XINUSE after this call */
+
+/* Hex digits a register is printed with in a diagnosis. */
+#define MG_ABI_REG_DIGITS 8
+/* Where the two frame canaries sit, for a diagnosis. */
+#define MG_ABI_FRAME_WHERE "above the argument words"
+
+/* The canaries: recognisable in a diagnosis, and different per register. */
+#define MG_ABI_CANARY_EBX    0x11111111
+#define MG_ABI_CANARY_ESI    0x22222222
+#define MG_ABI_CANARY_EDI    0x33333333
+#define MG_ABI_CANARY_EBP    0x44444444
+#define MG_ABI_CANARY_FRAME0 0x77777777
+#define MG_ABI_CANARY_FRAME1 0x88888888
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+struct mg_abi_record {
+	uint32_t saved[MG_ABI_SAVED_COUNT];
+	uint32_t sp_before, sp_after;
+	uint32_t flags;
+	uint32_t frame[2];
+	uint64_t xinuse;		    /* 4-byte aligned in a struct on i386 */
+	uint32_t mxcsr_before, mxcsr_after; /* both 0 on a CPU without SSE */
+	uint16_t fpucw_before, fpucw_after;
+	uint32_t read_xinuse; /* in: XGETBV(1) costs 10-15 ns, so not always */
+};
+
+#define MG_ABI_SAVED_NAMES                                                                         \
+	{                                                                                          \
+		"ebx", "esi", "edi", "ebp"                                                         \
+	}
+#define MG_ABI_SAVED_CANARIES                                                                      \
+	{                                                                                          \
+		MG_ABI_CANARY_EBX, MG_ABI_CANARY_ESI, MG_ABI_CANARY_EDI, MG_ABI_CANARY_EBP         \
+	}
+
+/* MXCSR exists only with SSE: the trampoline reads and restores it only
+ * when this is set (mg_abi_init). */
+extern int mg_abi_has_sse;
+#endif
+
+#endif

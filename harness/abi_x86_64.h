@@ -1,0 +1,60 @@
+/* The x86-64 ABI record: what the trampoline (abi_x86_64.S) plants and
+ * finds. Included by abi.h; the offsets are for the assembly. */
+#ifndef MG_ABI_X86_64_H
+#define MG_ABI_X86_64_H
+
+/* Offsets in struct mg_abi_record, for the assembly. */
+#define MG_ABI_SAVED	    0 /* callee-saved registers after the call */
+#define MG_ABI_SAVED_COUNT  6 /* x86-64: rbx rbp r12 r13 r14 r15 */
+#define MG_ABI_SP_BEFORE    48
+#define MG_ABI_SP_AFTER	    56
+#define MG_ABI_FLAGS	    64 /* rflags after the call */
+#define MG_ABI_FRAME	    72 /* the two stack words above the return address */
+#define MG_ABI_XINUSE	    88 /* XGETBV(1) after the call, if supported */
+#define MG_ABI_MXCSR_BEFORE 96 /* in: the caller's, restored after the call */
+#define MG_ABI_MXCSR_AFTER  100
+#define MG_ABI_FPUCW_BEFORE 104 /* in: likewise */
+#define MG_ABI_FPUCW_AFTER  106
+#define MG_ABI_READ_XINUSE  108 /* in: read XINUSE after this call */
+
+/* Hex digits a register is printed with in a diagnosis. */
+#define MG_ABI_REG_DIGITS 16
+/* Where the two frame canaries sit, for a diagnosis. */
+#define MG_ABI_FRAME_WHERE "above the return address"
+
+/* The canaries: recognisable in a diagnosis, and different per register. */
+#define MG_ABI_CANARY_RBX    0x1111111111111111
+#define MG_ABI_CANARY_RBP    0x2222222222222222
+#define MG_ABI_CANARY_R12    0x3333333333333333
+#define MG_ABI_CANARY_R13    0x4444444444444444
+#define MG_ABI_CANARY_R14    0x5555555555555555
+#define MG_ABI_CANARY_R15    0x6666666666666666
+#define MG_ABI_CANARY_FRAME0 0x7777777777777777
+#define MG_ABI_CANARY_FRAME1 0x8888888888888888
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+struct mg_abi_record {
+	uint64_t saved[MG_ABI_SAVED_COUNT];
+	uint64_t sp_before, sp_after;
+	uint64_t flags;
+	uint64_t frame[2];
+	uint64_t xinuse;
+	uint32_t mxcsr_before, mxcsr_after;
+	uint16_t fpucw_before, fpucw_after;
+	uint32_t read_xinuse; /* in: XGETBV(1) costs 10-15 ns, so not always */
+};
+
+#define MG_ABI_SAVED_NAMES                                                                         \
+	{                                                                                          \
+		"rbx", "rbp", "r12", "r13", "r14", "r15"                                           \
+	}
+#define MG_ABI_SAVED_CANARIES                                                                      \
+	{                                                                                          \
+		MG_ABI_CANARY_RBX, MG_ABI_CANARY_RBP, MG_ABI_CANARY_R12, MG_ABI_CANARY_R13,        \
+			MG_ABI_CANARY_R14, MG_ABI_CANARY_R15                                       \
+	}
+#endif
+
+#endif

@@ -1,0 +1,322 @@
+/* The seeded random-case driver: fuzzing without a coverage-guided engine,
+ * for architectures where libFuzzer and AFL++ do not run (aarch64 under
+ * qemu-user). Case i of a run is the fuzz input made of 24 pseudo-random
+ * bytes drawn from (seed, i), decoded by the same decoder as the fuzz
+ * targets, so every finding is saved as an input that `replay` and
+ * scripts/repro take as they take the fuzzers' findings.
+ *
+ * The cases run in a worker process. A variant that kills it (abort, a
+ * corrupted harness) is a finding like any other: the parent knows which
+ * case was running from a shared page, saves it, and starts a new worker
+ * at the next case. */
+#include "check.h"
+#include "decode.h"
+#include "finding.h"
+#include "isolate.h"
+#include "options.h"
+#include "rng.h"
+#include "table.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FAMILIES     4
+#define MAX_FINDINGS 64
+#define SIGNATURE    192
+
+static const char help[] =
+	"usage: random [OPTIONS]\n"
+	"  --target=FAMILY|all  memcpy, memmove, memset, page, or all in turn (default all)\n"
+	"  --variant=NAME   run only this variant (known-bad ones too)\n"
+	"  --seconds=S      time budget (default 60)\n"
+	"  --cases=N        stop after N cases (default: no limit)\n"
+	"  --seed=N         run seed (default: from the clock; printed either way)\n"
+	"  --max-len=N      fold lengths below N (default 4 MiB)\n"
+	"  --findings=DIR   where findings are saved, one folder per target\n"
+	"                   (default findings/random)\n"
+	"  --max-findings=N stop after N distinct findings (default 10)\n"
+	"Exit status: 0 no finding, 1 findings, 2 bad usage.\n";
+
+struct options {
+	const char *family, *variant, *findings;
+	double seconds;
+	unsigned long long cases, seed;
+	size_t max_len;
+	unsigned max_findings;
+};
+
+/* What the worker and the parent share: where the run is, and which
+ * findings it has (so a new worker does not report one again). */
+struct progress {
+	unsigned long long next; /* the case running, or the next to run */
+	unsigned long long failing_cases;
+	unsigned findings;
+	char signatures[MAX_FINDINGS][SIGNATURE];
+};
+
+static struct mg_target targets[FAMILIES];
+static unsigned target_count;
+static struct options opt = {"all", NULL, "findings/random", 60, 0, 0, 0, 10};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Case i's input, and the target it runs on: the families take turns. */
+static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_BYTES])
+{
+	for (unsigned k = 0; k < MG_INPUT_BYTES; k += 8) {
+		uint64_t r = mg_mix64(opt.seed ^ mg_mix64(i * 4 + k / 8));
+		memcpy(input + k, &r, 8);
+	}
+	return &targets[i % target_count];
+}
+
+/* mkdir -p: the findings folder may be new, and nested. */
+static void make_dirs(const char *path)
+{
+	char part[4096];
+
+	snprintf(part, sizeof part, "%s", path);
+	for (char *slash = strchr(part + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(part, 0777);
+		*slash = '/';
+	}
+	mkdir(part, 0777);
+}
+
+static int seen(struct progress *p, const char *signature)
+{
+	for (unsigned i = 0; i < p->findings && i < MAX_FINDINGS; i++)
+		if (strcmp(p->signatures[i], signature) == 0)
+			return 1;
+	return 0;
+}
+
+/* Saves a new finding (to disk first), prints it, and remembers it. */
+static void record(struct progress *p, const struct mg_target *t, const struct mg_case *c,
+		   const struct mg_verdict *v, const uint8_t *input)
+{
+	char signature[SIGNATURE], dir[4096];
+
+	p->failing_cases++;
+	mg_finding_signature(c, v, signature, sizeof signature);
+	if (seen(p, signature) || p->findings >= MAX_FINDINGS)
+		return;
+	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
+	make_dirs(dir);
+	mg_finding_save(dir, t, c, v, input, MG_INPUT_BYTES);
+	printf("case %llu of seed 0x%llx:\n", p->next, opt.seed);
+	mg_finding_print(stdout, t, c, v);
+	fflush(stdout);
+	snprintf(p->signatures[p->findings], SIGNATURE, "%s", signature);
+	p->findings++;
+}
+
+static int finished(const struct progress *p, double deadline)
+{
+	return (opt.cases && p->next >= opt.cases) || p->findings >= opt.max_findings ||
+	       now() >= deadline;
+}
+
+static void work(struct progress *p, double deadline)
+{
+	uint8_t input[MG_INPUT_BYTES];
+	struct mg_case c;
+	struct mg_verdict v;
+
+	for (;;) {
+		/* The clock costs a system call under qemu: read it now and then. */
+		if ((p->next & 63) == 0 && finished(p, deadline))
+			break;
+		if (opt.cases && p->next >= opt.cases)
+			break;
+		const struct mg_target *t = make_input(p->next, input);
+		mg_decode(t, input, sizeof input, &c);
+		mg_check(&c, &v);
+		if (v.cls != MG_OK)
+			record(p, t, &c, &v, input);
+		if (p->findings >= opt.max_findings)
+			break;
+		p->next++;
+	}
+	fflush(stdout);
+	_exit(0);
+}
+
+/* The worker died on case p->next: that case is the finding. */
+static void worker_died(struct progress *p, int status)
+{
+	uint8_t input[MG_INPUT_BYTES];
+	const struct mg_target *t = make_input(p->next, input);
+	struct mg_case c;
+	struct mg_verdict v;
+
+	mg_decode(t, input, sizeof input, &c);
+	if (WIFSIGNALED(status))
+		mg_verdict_died(&v, WTERMSIG(status));
+	else {
+		v.cls = MG_CRASH;
+		v.warnings = 0;
+		snprintf(v.detail, sizeof v.detail,
+			 "the harness process exited with status %d on this case",
+			 WEXITSTATUS(status));
+	}
+	record(p, t, &c, &v, input);
+	p->next++;
+}
+
+static void run(struct progress *p, double deadline)
+{
+	for (;;) {
+		int status;
+		pid_t pid;
+
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0) {
+			perror("random: fork");
+			exit(3);
+		}
+		if (pid == 0)
+			work(p, deadline);
+		if (waitpid(pid, &status, 0) < 0) {
+			perror("random: waitpid");
+			exit(3);
+		}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			return;
+		worker_died(p, status);
+		if (finished(p, deadline))
+			return;
+	}
+}
+
+static void init_targets(void)
+{
+	static const char *const families[FAMILIES] = {"memcpy", "memmove", "memset", "page"};
+	const char *only = opt.family;
+	char why[256];
+
+	if (opt.variant && strcmp(only, "all") == 0)
+		only = mg_family_of(mg_variant_find(opt.variant)->op);
+	for (unsigned i = 0; i < FAMILIES; i++) {
+		if (strcmp(only, "all") && strcmp(only, families[i]))
+			continue;
+		if (!mg_target_init(&targets[target_count], families[i], opt.variant, why,
+				    sizeof why))
+			mg_usage_error("random", "%s", why);
+		if (opt.max_len)
+			targets[target_count].max_len = opt.max_len;
+		target_count++;
+	}
+	if (target_count == 0)
+		mg_usage_error("random", "unknown target '%s' (valid: %s, all)", opt.family,
+			       mg_family_names);
+}
+
+enum { O_TARGET = 1, O_VARIANT, O_SECONDS, O_CASES, O_SEED, O_MAXLEN, O_DIR, O_MAXF, O_HELP };
+
+static const struct option long_opts[] = {
+	{"target", required_argument, NULL, O_TARGET},
+	{"variant", required_argument, NULL, O_VARIANT},
+	{"seconds", required_argument, NULL, O_SECONDS},
+	{"cases", required_argument, NULL, O_CASES},
+	{"seed", required_argument, NULL, O_SEED},
+	{"max-len", required_argument, NULL, O_MAXLEN},
+	{"findings", required_argument, NULL, O_DIR},
+	{"max-findings", required_argument, NULL, O_MAXF},
+	{"help", no_argument, NULL, O_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static void parse(int argc, char **argv)
+{
+	int c, have_seed = 0;
+
+	while ((c = mg_getopt(argc, argv, "random", long_opts)) != -1) {
+		switch (c) {
+		case O_TARGET: opt.family = optarg; break;
+		case O_VARIANT: opt.variant = mg_parse_variant("random", optarg)->name; break;
+		case O_SECONDS:
+			opt.seconds = (double)mg_parse_u64("random", "seconds", optarg);
+			break;
+		case O_CASES: opt.cases = mg_parse_u64("random", "cases", optarg); break;
+		case O_SEED:
+			opt.seed = mg_parse_u64("random", "seed", optarg);
+			have_seed = 1;
+			break;
+		case O_MAXLEN:
+			opt.max_len = (size_t)mg_parse_u64("random", "max-len", optarg);
+			if (opt.max_len == 0 || opt.max_len > MG_MAX_LEN)
+				mg_usage_error("random", "--max-len must be in 1..%zu",
+					       (size_t)MG_MAX_LEN);
+			break;
+		case O_DIR: opt.findings = optarg; break;
+		case O_MAXF:
+			opt.max_findings = (unsigned)mg_parse_u64("random", "max-findings", optarg);
+			if (opt.max_findings == 0 || opt.max_findings > MAX_FINDINGS)
+				mg_usage_error("random", "--max-findings must be in 1..%d",
+					       MAX_FINDINGS);
+			break;
+		case O_HELP: fputs(help, stdout); exit(0);
+		}
+	}
+	mg_no_operands(argc, argv, "random");
+	if (!have_seed)
+		opt.seed = mg_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+}
+
+/* Replay lines name the memgate of the build this driver belongs to: a
+ * gate build's (MEMGATE_BUILD=build/gate/ARCH/NAME) has the submitted
+ * variant, which build/ARCH/memgate does not. */
+static void use_build_dir(const char *dir)
+{
+	static char program[4096];
+
+	if (!dir || !*dir)
+		return;
+	snprintf(program, sizeof program, "%s/memgate", dir);
+	mg_program = program;
+}
+
+int main(int argc, char **argv)
+{
+	struct progress *p;
+	double start, seconds;
+
+	parse(argc, argv);
+	use_build_dir(getenv("MEMGATE_BUILD"));
+	init_targets();
+	p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("random: mmap");
+		return 3;
+	}
+	memset(p, 0, sizeof *p);
+	printf("random: seed 0x%llx, %u target%s%s%s, %.0f s budget\n", opt.seed, target_count,
+	       target_count == 1 ? "" : "s", opt.variant ? ", variant " : "",
+	       opt.variant ? opt.variant : "", opt.seconds);
+	mg_check_init();
+	start = now();
+	run(p, start + opt.seconds);
+	seconds = now() - start;
+	printf("random: %llu cases in %.1f s (%.0f cases/s), seed 0x%llx: %u finding%s (%llu "
+	       "failing cases)%s%s\n",
+	       p->next, seconds, (double)p->next / seconds, opt.seed, p->findings,
+	       p->findings == 1 ? "" : "s", p->failing_cases, p->findings ? ", saved in " : "",
+	       p->findings ? opt.findings : "");
+	return p->findings ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+/* Uses the callee-saved ebx as a scratch register without saving it: the
+ * copy is right, the caller's ebx is gone. (esi and edi are saved, so ebx
+ * is the one the diagnosis must name.) */
+	.text
+	.globl	mg_i386_bad_memcpy_clobbers_ebx
+	.type	mg_i386_bad_memcpy_clobbers_ebx, @function
+	.p2align 4
+mg_i386_bad_memcpy_clobbers_ebx:
+	pushl	%esi
+	pushl	%edi
+	movl	12(%esp), %edi		/* d */
+	movl	16(%esp), %esi		/* s */
+	movl	20(%esp), %edx		/* n */
+	xorl	%ecx, %ecx
+1:	cmpl	%edx, %ecx
+	je	2f
+	movzbl	(%esi,%ecx), %ebx
+	movb	%bl, (%edi,%ecx)
+	incl	%ecx
+	jmp	1b
+2:	movl	%edi, %eax
+	popl	%edi
+	popl	%esi
+	ret
+	.size	mg_i386_bad_memcpy_clobbers_ebx, .-mg_i386_bad_memcpy_clobbers_ebx
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,63 @@
+# The i386 build: gcc -m32, run natively or under qemu-i386 (scripts/arch-probe
+# says which). Sourced by tests/run (uses expect, caught, pass, fail, skip,
+# $MG and $TMP). About 80 s under qemu-user on two cores, most of it the main
+# table's sweep.
+
+echo "== i386"
+if ! arch_wanted i386; then
+	:
+elif ! i386_run=$(scripts/arch-probe i386); then
+	skip "i386 build and checks" "$i386_run"
+elif ! i386_build=$(make -s ARCH=i386 all 2>&1); then
+	fail "make ARCH=i386 all builds (warnings are errors)" "$(tail -n 3 <<<"$i386_build")"
+else
+	pass "make ARCH=i386 all builds (warnings are errors)"
+	host_mg=$MG
+	# Word-split on purpose: the runner prefix, if any, then the program.
+	MG="$i386_run build/i386/memgate"
+
+	expect "i386: every correct variant passes, 0 unexpected" 0 \
+		"^[0-9]+ variants: [0-9]+ passed, [0-9]+ failed as expected, [0-9]+ skipped, 0 unexpected$" \
+		$MG verify --findings="$TMP/findings-i386"
+
+	# The whole selftest table once: the generic self-tests run here too,
+	# and the one wrong only at 4 GiB is a SKIP with its reason, not a pass.
+	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-i386" \
+		>"$TMP/i386-selftest.out" 2>&1
+	expect "i386: the selftest table fails exactly as declared" 0 ", 0 unexpected$" \
+		cat "$TMP/i386-selftest.out"
+	expect "i386: a variant wrong only at 4 GiB is skipped with the reason, not passed" 0 \
+		"^bad_memset_signed_count .* SKIP \(4GiB\+ check: lengths of 4 GiB and more need a 64-bit size_t\)" \
+		cat "$TMP/i386-selftest.out"
+	# Its sweep is the long one (the failing overlaps come last): read
+	# its row from the table above rather than sweep it again.
+	expect "i386: sweep catches bad_memmove_signed_compare as wrong-result" 0 \
+		"^bad_memmove_signed_compare .*FAIL \(expected\) .* wrong-result: " \
+		cat "$TMP/i386-selftest.out"
+	expect "i386: diagnosis of bad_memmove_signed_compare" 1 \
+		"^verdict: wrong-result: dst\[3\] got 0x[0-9a-f]+ want 0x[0-9a-f]+ \(3 of 16 bytes wrong\)" \
+		$MG run --variant=bad_memmove_signed_compare --len=16 --overlap=-1
+	expect "i386: the signed compare is right when dst is above src" 0 "^verdict: ok$" \
+		$MG run --variant=bad_memmove_signed_compare --len=16 --overlap=1
+
+	# The trampoline checks the i386 registers and frame, with i386 canaries.
+	caught bad_memcpy_clobbers_ebx abi-violation "ebx clobbered \(0x11111111 -> 0x" --len=40
+	caught bad_memcpy_leaves_df_set abi-violation "direction flag left set$" --len=40
+	caught bad_memcpy_unbalanced_stack abi-violation "stack pointer moved by \+4 bytes$" --len=40
+	caught bad_memcpy_writes_caller_frame abi-violation \
+		"the caller.s stack frame above the argument words was overwritten$" --len=40
+	expect "i386: a callee may overwrite its own argument words" 0 "^verdict: ok$" \
+		$MG run --variant=memcpy_reuses_arg_words --len=40
+
+	# Faults are told apart as reads or writes here too (qemu-user leaves
+	# the trap number out: fault_x86.c falls back on the signal).
+	caught bad_memcpy_tail_off_by_one out-of-bounds-read \
+		"src, 1 byte past the end \(at src\+9, len 9\)$" --len=9 --src-align=55
+	expect "i386: the same extra byte, as a write against the guard page" 1 \
+		"^verdict: out-of-bounds-write: dst, 1 byte past the end \(at dst\+9, len 9\)$" \
+		$MG run --variant=bad_memcpy_tail_off_by_one --len=9 --dst-align=55
+	expect "i386: a write before dst faults as an out-of-bounds write" 1 \
+		"^verdict: out-of-bounds-write: dst, 1 byte before it \(at dst-1\)$" \
+		$MG run --variant=bad_memcpy_write_before_dst --len=17 --dst-align=0 --place=before
+	MG=$host_mg
+fi

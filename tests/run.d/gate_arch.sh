@@ -1,0 +1,47 @@
+# scripts/gate for another arch: a submission for aarch64 or i386 is built
+# for that arch (build/gate/ARCH/NAME) and judged where it runs, natively or
+# under qemu-user. A correct aarch64 routine is accepted; broken ones are
+# rejected with their class; the replay command of a random-case finding
+# reproduces it. The quick sweep and a few seconds of random cases keep this
+# group near a minute under qemu.
+# Sourced by tests/run (uses expect, expect_all, arch_wanted, skip, $TMP).
+
+echo "== the gate on other arches (scripts/gate --arch)"
+if ! arch_wanted aarch64; then
+	:
+elif ! ga_why=$(scripts/arch-probe aarch64); then
+	skip "gate --arch=aarch64" "$ga_why"
+else
+	sed 's/mg_aarch64_memcpy_ldp/my_ldp/g' impls/aarch64/memcpy_ldp.S >"$TMP/my_ldp.S"
+	expect_all "gate: a correct aarch64 routine, named by --arch, is accepted" 0 \
+		"^memgate gate: my_ldp \(memcpy, aarch64" "^fuzz +PASS .*random cases \(not coverage-guided" \
+		"^bench +SKIP .*measures qemu, not the hardware" "^ACCEPTED: my_ldp " -- \
+		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=3 --report="$TMP/ga64.json" \
+		--sarif="$TMP/ga64.sarif" --junit="$TMP/ga64.xml" "$TMP/my_ldp.S"
+	expect "gate: the aarch64 reports name the arch" 0 "^aarch64 accepted 2.1.0 aarch64$" \
+		jq -r --slurpfile s "$TMP/ga64.sarif" \
+		'"\(.arch) \(.verdict) \($s[0].version) \($s[0].runs[0].properties.arch)"' \
+		"$TMP/ga64.json"
+	# The arch from the file's directory (tests/bad/aarch64/).
+	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
+		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
+		scripts/gate --op memcpy --quick --seconds=3 --skip=regressions \
+		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
+		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
+	expect "gate: the replay command of an aarch64 random-case finding reproduces it" 1 \
+		"REPRODUCED: mg_aarch64_bad_memcpy_clobbers_x19 fails this case \(abi-violation\)" \
+		bash -c "eval \"\$(jq -r '.findings[] | select(.check == \"fuzz\") | .repro' $TMP/gax19.json | head -n1)\""
+fi
+
+if ! arch_wanted i386; then
+	:
+elif ! ga_why=$(scripts/arch-probe i386); then
+	skip "gate --arch=i386" "$ga_why"
+else
+	expect_all "gate: i386 bad_memcpy_tail_off_by_one is rejected with out-of-bounds-read or -write" 1 \
+		"^memgate gate: mg_i386_bad_memcpy_tail_off_by_one \(memcpy, i386" \
+		"^[0-9]+\. \[sweep\] out-of-bounds-(read|write): " \
+		"^huge +SKIP .*need a 64-bit size_t" "^valgrind +SKIP .*the host's build only" -- \
+		scripts/gate --arch=i386 --op memcpy --quick --seconds=3 --skip=regressions \
+		--symbol=mg_i386_bad_memcpy_tail_off_by_one tests/bad/i386/bad_memcpy_tail_off_by_one.S
+fi
