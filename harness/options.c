@@ -165,3 +165,12 @@ void mg_parse_platform_rule(const char *cmd, const char *text)
 	mg_usage_error(cmd, "bad value '%s' for --platform-register (valid: auto, reserved, free)",
 		       text);
 }
+
+size_t mg_parse_max_len(const char *cmd, const char *text)
+{
+	uint64_t n = mg_parse_u64(cmd, "max-len", text);
+
+	if (n == 0 || n > MG_MAX_LEN)
+		mg_usage_error(cmd, "--max-len must be in 1..%zu", (size_t)MG_MAX_LEN);
+	return (size_t)n;
+}

@@ -19,6 +19,9 @@ int mg_getopt(int argc, char **argv, const char *cmd, const struct option *opts)
 uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text);
 int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text);
 
+/* --max-len of the fuzz-input tools: a length in 1..MG_MAX_LEN, or exit 2. */
+size_t mg_parse_max_len(const char *cmd, const char *text);
+
 /* Exits 2 when `name` is not a variant, listing the valid ones. */
 const struct mg_variant *mg_parse_variant(const char *cmd, const char *name);
 

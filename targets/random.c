@@ -258,12 +258,7 @@ static void parse(int argc, char **argv)
 			opt.seed = mg_parse_u64("random", "seed", optarg);
 			have_seed = 1;
 			break;
-		case O_MAXLEN:
-			opt.max_len = (size_t)mg_parse_u64("random", "max-len", optarg);
-			if (opt.max_len == 0 || opt.max_len > MG_MAX_LEN)
-				mg_usage_error("random", "--max-len must be in 1..%zu",
-					       (size_t)MG_MAX_LEN);
-			break;
+		case O_MAXLEN: opt.max_len = mg_parse_max_len("random", optarg); break;
 		case O_DIR: opt.findings = optarg; break;
 		case O_MAXF:
 			opt.max_findings = (unsigned)mg_parse_u64("random", "max-findings", optarg);

@@ -256,12 +256,7 @@ static void parse(int argc, char **argv, struct options *o)
 					       optarg);
 			o->expect_fail = strcmp(optarg, "fail") == 0;
 			break;
-		case O_MAXLEN:
-			o->max_len = (size_t)mg_parse_u64("replay", "max-len", optarg);
-			if (o->max_len == 0 || o->max_len > MG_MAX_LEN)
-				mg_usage_error("replay", "--max-len must be in 1..%zu",
-					       (size_t)MG_MAX_LEN);
-			break;
+		case O_MAXLEN: o->max_len = mg_parse_max_len("replay", optarg); break;
 		case O_VERBOSE: o->verbose = 1; break;
 		case O_EMIT: o->emit_c = optarg; break;
 		case O_INPROC: o->in_process = 1; break;
