@@ -12,11 +12,13 @@
  * sixteen registers x2-x17 loaded, then written with stnp. CWG = 0 means
  * the register does not say, and the architecture then tells software to
  * assume the largest granule (2 KiB), as Linux's cache_line_size() does:
- * the 128-byte loop too. Otherwise it is #16's 64-byte loop.
+ * the 128-byte loop too. Otherwise it is #16's 64-byte loop, which the
+ * proposal kept as it was: here, a jump to copy_page_orig.
  *
- * Each loop also has an entry point of its own, _loop64 and _loop128, so
- * the suite checks both whatever this CPU's CTR_EL0 says (qemu-user 7.2
- * reports CWG = 0, and would otherwise never run the 64-byte loop).
+ * The 128-byte loop has an entry point of its own, _loop128, so the suite
+ * checks both loops whatever this CPU's CTR_EL0 says: the 64-byte one is
+ * copy_page_orig's row (qemu-user 7.2 reports CWG = 0, and would otherwise
+ * never run it).
  */
 #define PAGE_SIZE	4096
 #define CTR_CWG_SHIFT	24
@@ -32,30 +34,8 @@ mg_aarch64_copy_page_cwg128:
 	cbz	x2, mg_aarch64_copy_page_cwg128_loop128	/* not reported: assume 2 KiB */
 	cmp	x2, #CWG_128_BYTES
 	b.hs	mg_aarch64_copy_page_cwg128_loop128
-	b	mg_aarch64_copy_page_cwg128_loop64
+	b	mg_aarch64_copy_page_orig
 	.size	mg_aarch64_copy_page_cwg128, .-mg_aarch64_copy_page_cwg128
-
-	.globl	mg_aarch64_copy_page_cwg128_loop64
-	.type	mg_aarch64_copy_page_cwg128_loop64, %function
-	.p2align 4
-mg_aarch64_copy_page_cwg128_loop64:
-	prfm	pldl1strm, [x1, #64]
-.Lcwg_loop64:
-	ldp	x2, x3, [x1]
-	ldp	x4, x5, [x1, #16]
-	ldp	x6, x7, [x1, #32]
-	ldp	x8, x9, [x1, #48]
-	add	x1, x1, #64
-	prfm	pldl1strm, [x1, #64]
-	stnp	x2, x3, [x0]
-	stnp	x4, x5, [x0, #16]
-	stnp	x6, x7, [x0, #32]
-	stnp	x8, x9, [x0, #48]
-	add	x0, x0, #64
-	tst	x1, #(PAGE_SIZE - 1)
-	b.ne	.Lcwg_loop64
-	ret
-	.size	mg_aarch64_copy_page_cwg128_loop64, .-mg_aarch64_copy_page_cwg128_loop64
 
 	.globl	mg_aarch64_copy_page_cwg128_loop128
 	.type	mg_aarch64_copy_page_cwg128_loop128, %function

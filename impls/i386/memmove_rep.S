@@ -3,62 +3,26 @@
  * void *mg_i386_memmove_rep(void *d, const void *s, size_t n)
  *	4(%esp) = d, 8(%esp) = s, 12(%esp) = n; returns d in eax.
  *
- *	if (d - s >= n, unsigned)  forward: rep movsl for n/4, rep movsb for
- *	                           n%4 (d below s, or no overlap at all)
- *	else                       std; edi = d+n-4, esi = s+n-4 (the last
- *	                           dwords); rep movsl for n/4; edi += 3,
- *	                           esi += 3 (the top byte not yet copied);
- *	                           rep movsb for n%4; cld.
+ *	if (d - s >= n, unsigned)  forward: memcpy_rep_movsl (rep movsl for
+ *	                           n/4, rep movsb for n%4)
+ *	else                       backward: backward_copy.S (std; rep movsl;
+ *	                           rep movsb from the top; cld)
  *
  * The unsigned d - s wraps when d < s, so one compare sends every case but
  * "d inside [s, s + n)" forward; only there would a forward copy overwrite
- * source bytes before reading them. With DF = 1 the string instructions
- * walk downwards. After rep movsl the pointers sit on the dword just below
- * the copied part; +3 re-aims them at its top byte. For n < 4 the first
- * pointers lie below the buffers, but a zero count never touches memory.
- * DF is set only around the two rep instructions (the ABI wants it clear on
- * return); esi and edi are the caller's and are saved.
+ * source bytes before reading them. Both halves take the same arguments,
+ * so they are reached by a jump, with the caller's stack as it came.
  */
 	.text
 	.globl	mg_i386_memmove_rep
 	.type	mg_i386_memmove_rep, @function
 	.p2align 4
 mg_i386_memmove_rep:
-	pushl	%esi
-	pushl	%edi
-	movl	12(%esp), %edi		/* d */
-	movl	16(%esp), %esi		/* s */
-	movl	20(%esp), %edx		/* n */
-	movl	%edi, %eax		/* return value */
-	movl	%edi, %ecx
-	subl	%esi, %ecx		/* d - s */
-	cmpl	%edx, %ecx
-	jb	.Lbackward		/* d - s < n: d overlaps s from above */
-	movl	%edx, %ecx
-	shrl	$2, %ecx
-	rep movsl
-	movl	%edx, %ecx
-	andl	$3, %ecx
-	rep movsb
-	popl	%edi
-	popl	%esi
-	ret
-.Lbackward:
-	leal	-4(%edi,%edx), %edi	/* last dword of d */
-	leal	-4(%esi,%edx), %esi	/* last dword of s */
-	movl	%edx, %ecx
-	shrl	$2, %ecx
-	std
-	rep movsl
-	addl	$3, %edi		/* top byte of the remaining head */
-	addl	$3, %esi
-	movl	%edx, %ecx
-	andl	$3, %ecx
-	rep movsb
-	cld
-	popl	%edi
-	popl	%esi
-	ret
+	movl	4(%esp), %ecx		/* d */
+	subl	8(%esp), %ecx		/* d - s */
+	cmpl	12(%esp), %ecx
+	jb	mg_i386_backward_copy	/* d - s < n: d overlaps s from above */
+	jmp	mg_i386_memcpy_rep_movsl
 	.size	mg_i386_memmove_rep, .-mg_i386_memmove_rep
 
 	.section .note.GNU-stack,"",@progbits
