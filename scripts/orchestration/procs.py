@@ -1,0 +1,101 @@
+"""Child processes under one deadline, each in its own session, so that
+nothing a routine starts (forked children, a process that blocks or ignores
+signals) outlives the check that ran it."""
+
+import os
+import signal
+import subprocess
+import time
+
+
+class Deadline:
+    """A point in time, `seconds` from now (None: no limit)."""
+
+    def __init__(self, seconds):
+        self.end = None if seconds is None else time.monotonic() + seconds
+
+    def remaining(self):
+        if self.end is None:
+            return None
+        return max(0.0, self.end - time.monotonic())
+
+    def expired(self):
+        return self.end is not None and time.monotonic() >= self.end
+
+
+class Result:
+    def __init__(self, argv, returncode, timed_out, seconds):
+        self.argv = argv
+        self.returncode = returncode  # negative: died of that signal
+        self.timed_out = timed_out
+        self.seconds = seconds
+
+    @property
+    def signal(self):
+        return -self.returncode if self.returncode is not None and self.returncode < 0 else None
+
+
+# How long a process group gets between SIGTERM and SIGKILL.
+GRACE_SECONDS = 2.0
+
+
+def kill_group(pgid, grace=GRACE_SECONDS):
+    """SIGTERM to the whole group, then SIGKILL to whatever is left."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            return
+        except PermissionError:
+            return
+        if sig == signal.SIGTERM:
+            end = time.monotonic() + grace
+            while time.monotonic() < end:
+                if not group_alive(pgid):
+                    return
+                time.sleep(0.05)
+
+
+def group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeout=None):
+    """Runs argv in a new session with its output to the open files (or
+    paths) given, until it exits or the deadline (or `timeout` seconds,
+    whichever comes first) passes. Every process left in its group is killed
+    either way. Raises OSError if it cannot start."""
+    limit = deadline.remaining() if deadline else None
+    if timeout is not None:
+        limit = timeout if limit is None else min(limit, timeout)
+    start = time.monotonic()
+    out = open(stdout, "wb") if isinstance(stdout, str) else stdout
+    err = open(stderr, "wb") if isinstance(stderr, str) else stderr
+    try:
+        child = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=out if out is not None else subprocess.DEVNULL,
+            stderr=err if err is not None else subprocess.DEVNULL,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+    finally:
+        for f, given in ((out, stdout), (err, stderr)):
+            if isinstance(given, str) and f is not None:
+                f.close()
+    timed_out = False
+    try:
+        child.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    # The leader has exited or timed out: its group goes either way, so a
+    # forked child cannot hold a file or keep running past the check.
+    kill_group(child.pid)
+    child.wait()
+    return Result(argv, child.returncode, timed_out, time.monotonic() - start)
