@@ -244,7 +244,7 @@ usage_error "gate-report: no work directory" "^gate-report: no work directory '$
 usage_error "gate-report: no arguments" "^gate-report: no work directory given" scripts/gate-report
 usage_error "gate-report: an unknown option" "^gate-report: unknown option '--html' \(valid: --json, --sarif, --junit\)$" \
 	scripts/gate-report "$GR_OK" --html x
-usage_error "gate-report: an output that cannot be written" "^gate-report: cannot write '$GR/nope/x.sarif'$" \
+usage_error "gate-report: an output that cannot be written" "^gate-report: cannot write '$GR/nope/x.sarif': No such file or directory$" \
 	scripts/gate-report "$GR_OK" --sarif "$GR/nope/x.sarif"
 rm -rf "$GR_M" && cp -r "$GR_BAD" "$GR_M" && rm "$GR_M/findings.tsv"
 usage_error "gate-report: a missing findings.tsv" "^gate-report: .*/findings.tsv: missing$" \
@@ -253,14 +253,14 @@ gr_broken "a check line with 4 fields" "checks.tsv line 3: 4 fields, want 5$" ch
 	"3s/${GR_TAB}stopped after 3 failures//"
 gr_broken "a finding line with 7 fields" "findings.tsv line 2: 7 fields, want 6$" findings.tsv "2s/\$/${GR_TAB}x/"
 gr_broken "a meta line without its tab" "meta.tsv line 2: 1 fields, want 2$" meta.tsv "2s/${GR_TAB}/ /"
-gr_broken "an unknown status" "checks.tsv line 2: status 'failed' \(valid: pass, fail, skip, error\)$" checks.tsv \
+gr_broken "an unknown status" "checks.tsv line 2: status 'failed' \(valid: pass, fail, skip, n/a, error\)$" checks.tsv \
 	"2s/${GR_TAB}fail${GR_TAB}/${GR_TAB}failed${GR_TAB}/"
 gr_broken "cases that are not a number" "checks.tsv line 3: cases '16k' \(want a whole number\)$" checks.tsv \
 	"3s/16393/16k/"
 gr_broken "seconds that are not a number" "meta.tsv: seconds '1m5s' is not a decimal number$" meta.tsv \
 	"s/^seconds${GR_TAB}.*/seconds${GR_TAB}1m5s/"
 gr_broken "a missing verdict" "meta.tsv: no 'verdict' line$" meta.tsv "/^verdict/d"
-gr_broken "an unknown verdict" "meta.tsv: verdict 'maybe' \(valid: accepted, rejected\)$" meta.tsv \
+gr_broken "an unknown verdict" "meta.tsv: verdict 'maybe' \(valid: accepted, rejected, could-not-judge\)$" meta.tsv \
 	"s/^verdict${GR_TAB}.*/verdict${GR_TAB}maybe/"
 gr_broken "an unknown class" "findings.tsv line 3: class 'segfault' \(valid: wrong-result, " findings.tsv \
 	"3s/abi-violation/segfault/"

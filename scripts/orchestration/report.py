@@ -1,0 +1,503 @@
+"""The gate's reports: its own JSON (schema memgate-gate-report/1), SARIF
+2.1.0 and JUnit XML, built from the results directory scripts/gate wrote
+(gate.json; or, from older runs and hand-made ones, meta.tsv, checks.tsv and
+findings.tsv). Every output is written durably and read back
+(records.write_text)."""
+
+import json
+import os
+import re
+import sys
+import urllib.parse
+
+from . import records
+from .records import CouldNotJudge
+
+SCHEMA = "memgate-gate-report/1"
+CHECKS = ("build", "abi", "sweep", "huge", "fuzz", "valgrind", "regressions", "bench")
+STATUSES = ("pass", "fail", "skip", "n/a", "error")
+VERDICTS = ("accepted", "rejected", "could-not-judge")
+OPS = ("memcpy", "memmove", "memset", "copy_page", "clear_page")
+# Where a code-scanning alert links for memgate itself.
+INFO_URI = "https://github.com/memgate/memgate"
+# The build and bench checks have a class of their own, which no other
+# check may report.
+OWN_CLASS = {"build": "build-error", "bench": "slowdown"}
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class BadWorkdir(Exception):
+    """The work directory is missing or malformed: one line, exit 2."""
+
+
+# --- reading a work directory ------------------------------------------------
+
+def read_text(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", errors="replace")
+    except OSError as e:
+        raise BadWorkdir(f"{path}: {e.strerror or e}") from None
+
+
+def rows(directory, name, fields):
+    text = read_text(os.path.join(directory, name))
+    out = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line == "":
+            continue
+        f = line.split("\t")
+        if len(f) != fields:
+            raise BadWorkdir(f"{directory}/{name} line {number}: {len(f)} fields, want {fields}")
+        out.append((number, f))
+    return out
+
+
+DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+STARTED = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|\+00:00)$")
+
+
+def number(text):
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def meta_of(directory):
+    meta = {}
+    for line, (key, value) in rows(directory, "meta.tsv", 2):
+        if key in meta:
+            raise BadWorkdir(f"{directory}/meta.tsv line {line}: '{key}' given twice")
+        meta[key] = value
+    for key in ("variant", "op", "arch", "symbol", "files", "verdict", "seconds", "memgate_version", "started"):
+        if key not in meta:
+            raise BadWorkdir(f"{directory}/meta.tsv: no '{key}' line")
+        if meta[key] == "":
+            raise BadWorkdir(f"{directory}/meta.tsv: '{key}' is empty")
+    return meta
+
+
+def validate_meta(meta, where):
+    if meta["op"] not in OPS:
+        raise BadWorkdir(f"{where}: op '{meta['op']}' (valid: {', '.join(OPS)})")
+    if meta["verdict"] not in VERDICTS:
+        raise BadWorkdir(f"{where}: verdict '{meta['verdict']}' (valid: {', '.join(VERDICTS)})")
+    if not STARTED.match(meta["started"]):
+        raise BadWorkdir(f"{where}: started '{meta['started']}' is not an ISO 8601 UTC time (e.g. 2025-01-31T12:00:00Z)")
+    for f in meta["files"]:
+        if f.startswith("/"):
+            raise BadWorkdir(f"{where}: files must be relative to the repository root, got '{f}'")
+
+
+def checks_of(directory):
+    checks = []
+    where = f"{directory}/checks.tsv"
+    for line, (name, status, cases, seconds, note) in rows(directory, "checks.tsv", 5):
+        at = f"{where} line {line}"
+        if name not in CHECKS:
+            raise BadWorkdir(f"{at}: check '{name}' (valid: {', '.join(CHECKS)})")
+        if status not in STATUSES:
+            raise BadWorkdir(f"{at}: status '{status}' (valid: {', '.join(STATUSES)})")
+        if not re.match(r"^[0-9]+$", cases):
+            raise BadWorkdir(f"{at}: cases '{cases}' (want a whole number)")
+        if not DECIMAL.match(seconds):
+            raise BadWorkdir(f"{at}: seconds '{seconds}' (want a decimal number)")
+        if any(c["name"] == name for c in checks):
+            raise BadWorkdir(f"{at}: check '{name}' given twice")
+        checks.append({"name": name, "status": status, "cases": int(cases),
+                       "seconds": number(seconds), "note": note})
+    if not checks:
+        raise BadWorkdir(f"{where}: no checks")
+    return checks
+
+
+def validate_finding(f, checks, at):
+    status = next((c["status"] for c in checks if c["name"] == f["check"]), None)
+    if status is None:
+        raise BadWorkdir(f"{at}: check '{f['check']}' (not in checks.tsv)")
+    if status not in ("fail", "error"):
+        raise BadWorkdir(f"{at}: check '{f['check']}' has status {status} (a finding needs fail or error)")
+    if f["kind"] not in records.CLASSES:
+        raise BadWorkdir(f"{at}: class '{f['kind']}' (valid: {', '.join(records.CLASSES)})")
+    own = OWN_CLASS.get(f["check"])
+    if (own is not None and f["kind"] != own) or (own is None and f["kind"] in OWN_CLASS.values()):
+        raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
+                         "(build-error goes with build, slowdown with bench, and only there)")
+    if f["detail"] == "":
+        raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
+    if f["signature"] == "":
+        raise BadWorkdir(f"{at}: the signature is empty (want 'variant class site')")
+
+
+def findings_of(directory, checks):
+    out = []
+    for line, (check, kind, detail, input_, repro, sig) in rows(directory, "findings.tsv", 6):
+        f = {"check": check, "kind": kind, "detail": detail, "input": input_, "repro": repro, "signature": sig}
+        validate_finding(f, checks, f"{directory}/findings.tsv line {line}")
+        out.append(f)
+    return out
+
+
+def derived(report):
+    """The lists every report carries besides the checks: what could not be
+    judged, what does not apply, what --skip left out."""
+    report.setdefault("warnings", [])
+    report.setdefault("could_not_judge", [{"check": c["name"], "reason": c["note"]}
+                                          for c in report["checks"] if c["status"] == "error"])
+    report.setdefault("not_applicable", [{"check": c["name"], "reason": c["note"]}
+                                         for c in report["checks"] if c["status"] == "n/a"])
+    report.setdefault("skipped", [c["name"] for c in report["checks"] if c["status"] == "skip"])
+    return report
+
+
+def from_tsv(directory):
+    for name in ("meta.tsv", "checks.tsv", "findings.tsv"):
+        path = os.path.join(directory, name)
+        if not os.path.isfile(path):
+            raise BadWorkdir(f"{path}: missing")
+        if not os.access(path, os.R_OK):
+            raise BadWorkdir(f"{path}: not readable")
+    meta = meta_of(directory)
+    meta["files"] = [f[2:] if f.startswith("./") else f for f in meta["files"].split(" ") if f]
+    validate_meta(meta, f"{directory}/meta.tsv")
+    if not DECIMAL.match(meta["seconds"]):
+        raise BadWorkdir(f"{directory}/meta.tsv: seconds '{meta['seconds']}' is not a decimal number")
+    checks = checks_of(directory)
+    report = {"schema": SCHEMA, "variant": meta["variant"], "op": meta["op"], "arch": meta["arch"],
+              "symbol": meta["symbol"], "files": meta["files"], "verdict": meta["verdict"],
+              "seconds": number(meta["seconds"]), "memgate": meta["memgate_version"],
+              "started": meta["started"], "checks": checks,
+              "findings": findings_of(directory, checks)}
+    return derived(report)
+
+
+def from_json(path):
+    try:
+        report = json.loads(read_text(path))
+    except ValueError as e:
+        raise BadWorkdir(f"{path}: not JSON ({e})") from None
+    if not isinstance(report, dict) or report.get("schema") != SCHEMA:
+        raise BadWorkdir(f"{path}: not a {SCHEMA} document")
+    for key in ("variant", "op", "arch", "symbol", "files", "verdict", "seconds", "memgate", "started",
+                "checks", "findings"):
+        if key not in report:
+            raise BadWorkdir(f"{path}: no '{key}'")
+    validate_meta(report, path)
+    for i, c in enumerate(report["checks"]):
+        if c.get("name") not in CHECKS or c.get("status") not in STATUSES:
+            raise BadWorkdir(f"{path}: check {i + 1} has no known name and status")
+    for i, f in enumerate(report["findings"]):
+        validate_finding(f, report["checks"], f"{path} finding {i + 1}")
+    return derived(report)
+
+
+def load(directory):
+    """The report of a work directory (gate.json, else the three TSVs)."""
+    if not os.path.isdir(directory):
+        raise BadWorkdir(f"no work directory '{directory}'")
+    path = os.path.join(directory, "gate.json")
+    return from_json(path) if os.path.exists(path) else from_tsv(directory)
+
+
+# --- SARIF ---------------------------------------------------------------------
+
+ABOUT = {
+    "wrong-result": ("Wrong bytes in the destination",
+                     "After the call, dst differs from what the byte-loop reference in reference/ produced from the same input, or the call returned from a length at which it should have faulted on the guard.",
+                     "memgate runs each case on the variant and on a byte-loop reference with the same fill, and compares dst byte by byte. The message names the first wrong offset, the bytes got and wanted, and how many are wrong."),
+    "out-of-bounds-read": ("Read outside a buffer",
+                           "The variant read before the start or past the end of its source or destination: the access faulted on a PROT_NONE guard page placed flush against the buffer, or valgrind's memcheck saw it.",
+                           "memgate places each buffer flush against a guard page at either end. The message names the buffer, the side and the distance in bytes."),
+    "out-of-bounds-write": ("Write outside the destination",
+                            "The variant wrote before the start or past the end of dst: the write faulted on a guard page, or one of the 128 random red-zone bytes on either side of dst changed.",
+                            "The message names the side and the distance in bytes, and for a red-zone byte its old and new value."),
+    "src-modified": ("Write into the source",
+                     "The variant wrote into the source buffer, which memgate maps read-only during the call.",
+                     "The message names the offset written. A copy must never modify its source."),
+    "wrong-return": ("Wrong return value",
+                     "The call did not return dst, as memcpy, memmove and memset must.",
+                     "The message gives the value returned and the one expected, as offsets from dst."),
+    "abi-violation": ("Calling convention broken",
+                      "The variant changed state that the calling convention says it must preserve: a callee-saved register, the stack pointer or the caller's frame, the direction flag, the MXCSR control bits or the x87 control word; or it read the undefined upper 32 bits of memset's int argument.",
+                      "Every call goes through a trampoline that loads canaries into the callee-saved registers and the caller's frame and checks them afterwards. The message names the first rule broken, with the old and new value."),
+    "crash": ("Crash",
+              "The call died of a signal other than a guard-page fault: a general-protection fault (for example an aligned SSE load on a misaligned address), SIGILL, SIGBUS, or the process ending.",
+              "The message gives the signal, the pc as symbol+offset and the address."),
+    "timeout": ("No return within the time limit",
+                "The call ran longer than 1 s plus 1 ms per 4 KiB of length (per 256 KiB past 32 MiB) and a watchdog interrupted it: most likely an endless loop at some length.",
+                "The message gives the limit."),
+    "build-error": ("Does not build",
+                    "The submitted source did not compile, assemble or link into the memgate harness as a variant.",
+                    "The message gives the build's first error."),
+    "slowdown": ("Slower than the incumbents",
+                 "The bench check measured the variant slower than the best incumbent of its operation by more than the gate's --max-slowdown factor.",
+                 "The message gives the worst ratio, and the memgate speed command that measures it again."),
+    "flaky": ("A fuzzer crash that does not happen again",
+              "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
+              "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),
+    "warning": ("A warning",
+                "A check passed but noticed something that costs speed or may break elsewhere (for example AVX upper state left dirty: no vzeroupper).",
+                "The message names the warning."),
+}
+CWE = {"out-of-bounds-read": "external/cwe/cwe-125", "out-of-bounds-write": "external/cwe/cwe-787"}
+HOW_TO = " Replay it with the command in the alert's message; scripts/repro INPUT describes a saved input. See README.md, section Verdicts."
+ORDER = tuple(records.CLASSES) + ("warning",)
+
+
+def symbol_line(path, symbol):
+    """The line that defines `symbol` in the file: an assembly label
+    "SYMBOL:", or a C line naming "SYMBOL(" that is neither a comment nor a
+    declaration ending in ';'. None if there is none."""
+    if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", symbol) or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().decode("utf-8", errors="replace").split("\n")
+    except OSError:
+        return None
+    label = re.compile(r"^[ \t]*" + symbol + ":")
+    call = re.compile(r"(^|[^A-Za-z0-9_])" + symbol + r"[ \t]*\(")
+    for number_, line in enumerate(lines, 1):
+        if label.match(line):
+            return number_
+        if re.match(r"^[ \t]*(\*|/\*|//|#)", line) or re.search(r";[ \t]*$", line):
+            continue
+        if call.search(line):
+            return number_
+    return None
+
+
+def location(report):
+    for f in report["files"]:
+        line = symbol_line(os.path.join(ROOT, f), report["symbol"])
+        if line:
+            return f, line
+    return (report["files"][0] if report["files"] else "unknown"), 1
+
+
+def rule(kind, level):
+    short, full, help_ = ABOUT[kind]
+    tags = ["memgate", "correctness"] + ([CWE[kind]] if kind in CWE else [])
+    return {"id": kind, "shortDescription": {"text": short}, "fullDescription": {"text": full},
+            "help": {"text": help_ + HOW_TO}, "helpUri": f"{INFO_URI}#verdicts",
+            "defaultConfiguration": {"level": level},
+            "properties": {"tags": tags, "precision": "very-high", "problem.severity": level}}
+
+
+def message(f):
+    text = f["detail"]
+    if f.get("fuzz_command"):
+        text += f"\nSeen by: {f['fuzz_command']}"
+    if f.get("repro"):
+        text += f"\nReplay: {f['repro']}"
+    if f.get("input"):
+        text += f"\nInput: {f['input']}"
+    return text
+
+
+def to_sarif(report):
+    path, line = location(report)
+    uri = "/".join(urllib.parse.quote(seg, safe="") for seg in path.split("/"))
+    items = [(f["kind"], "error", f) for f in report["findings"]]
+    items += [("warning", "warning", {"check": w["check"], "detail": f"{w['name']}: {w['text']}",
+                                      "signature": f"{report['variant']} warning {w['name']}"})
+              for w in report.get("warnings", [])]
+    used = [k for k in ORDER if any(kind == k for kind, _, _ in items)]
+    results = []
+    for kind, level, f in items:
+        results.append({
+            "ruleId": kind, "ruleIndex": used.index(kind), "level": level,
+            "message": {"text": message(f)},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": line}}}],
+            "partialFingerprints": {"memgateSignature/v1": f["signature"]},
+            "properties": {"check": f["check"], "input": f.get("input", ""), "repro": f.get("repro", "")}})
+    notes = [{"level": "error", "message": {"text": f"{c['check']}: could not judge: {c['reason']}"}}
+             for c in report.get("could_not_judge", [])]
+    notes += [{"level": "note", "message": {"text": f"{c['check']}: n/a ({c['reason']})"}}
+              for c in report.get("not_applicable", [])]
+    invocation = {"executionSuccessful": all(c["status"] != "error" for c in report["checks"]),
+                  "startTimeUtc": report["started"]}
+    if notes:
+        invocation["toolExecutionNotifications"] = notes
+    version = re.sub(r"^v(?=[0-9])", "", report["memgate"])
+    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {"name": "memgate", "informationUri": INFO_URI, "version": version,
+                                    "rules": [rule(k, "warning" if k == "warning" else "error") for k in used]}},
+                # One category per variant, so one variant's report never
+                # closes another's alerts.
+                "automationDetails": {"id": f"memgate-gate/{report['variant']}/"},
+                "invocations": [invocation],
+                "results": results,
+                "properties": {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
+                               "symbol": report["symbol"], "verdict": report["verdict"],
+                               "seconds": report["seconds"]}}]}
+
+
+# --- JUnit XML -----------------------------------------------------------------
+
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml(value):
+    """Text for XML 1.0: control characters it forbids become U+FFFD; a
+    carriage return is kept as a reference, so no parser folds it."""
+    text = CONTROL.sub("\ufffd", str(value))
+    for a, b in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&apos;"), ("\r", "&#13;")):
+        text = text.replace(a, b)
+    return text
+
+
+def attr(name, value):
+    return f' {name}="{xml(value)}"'
+
+
+def secs(x):
+    """Seconds to the millisecond, printed as a plain decimal."""
+    value = round(float(x) * 1000) / 1000
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def finding_text(f):
+    text = f"{f['kind']}: {f['detail']}"
+    if f.get("input"):
+        text += f"\n  input: {f['input']}"
+    if f.get("fuzz_command"):
+        text += f"\n  seen by: {f['fuzz_command']}"
+    if f.get("repro"):
+        text += f"\n  replay: {f['repro']}"
+    return text + f"\n  signature: {f['signature']}"
+
+
+def testcase(report, check):
+    fs = [f for f in report["findings"] if f["check"] == check["name"]]
+    note, status = check["note"], check["status"]
+    inner = ""
+    if status == "skip":
+        inner += f"    <skipped{attr('message', note or 'skipped')}/>\n"
+    elif status == "n/a":
+        inner += f"    <skipped{attr('message', f'n/a ({note})')}/>\n"
+    elif status == "fail":
+        kinds = []
+        for f in fs:
+            if f["kind"] not in kinds:
+                kinds.append(f["kind"])
+        body = "\n\n".join([finding_text(f) for f in fs] + ([note] if note else []))
+        inner += (f"    <failure{attr('message', plural(len(fs), 'finding'))}"
+                  f"{attr('type', ', '.join(kinds) or 'fail')}>{xml(body)}</failure>\n")
+    elif status == "error":
+        message_ = note or "could not judge"
+        body = "\n\n".join(finding_text(f) for f in fs)
+        inner += f"    <error{attr('message', message_)}{attr('type', 'error')}>{xml(body)}</error>\n"
+    out = []
+    if check["cases"] > 0:
+        out.append(plural(check["cases"], "case"))
+    if status == "pass" and note:
+        out.append(note)
+    warnings = [w for w in report.get("warnings", []) if w["check"] == check["name"]]
+    out += [f"warning: {w['name']}: {w['text']}" for w in warnings]
+    if out:
+        inner += f"    <system-out>{xml('; '.join(out))}</system-out>\n"
+    head = (f"  <testcase{attr('classname', 'memgate.gate.' + report['variant'])}"
+            f"{attr('name', check['name'])}{attr('time', secs(check['seconds']))}")
+    return head + ("/>\n" if not inner else f">\n{inner}  </testcase>\n")
+
+
+def to_junit(report):
+    def count(*statuses):
+        return sum(1 for c in report["checks"] if c["status"] in statuses)
+
+    def prop(name, value):
+        return f"    <property{attr('name', name)}{attr('value', value)}/>\n"
+
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    text += (f"<testsuite{attr('name', 'memgate gate: ' + report['variant'])}{attr('tests', len(report['checks']))}"
+             f"{attr('failures', count('fail'))}{attr('errors', count('error'))}{attr('skipped', count('skip', 'n/a'))}"
+             f"{attr('time', secs(report['seconds']))}{attr('timestamp', report['started'][:19])}>\n")
+    text += "  <properties>\n"
+    text += prop("verdict", report["verdict"]) + prop("op", report["op"]) + prop("arch", report["arch"])
+    text += prop("symbol", report["symbol"]) + prop("files", " ".join(report["files"]))
+    text += prop("memgate", report["memgate"])
+    text += "  </properties>\n"
+    text += "".join(testcase(report, c) for c in report["checks"])
+    return text + "</testsuite>\n"
+
+
+# --- writing -------------------------------------------------------------------
+
+def to_json_text(report):
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(report, json_path=None, sarif_path=None, junit_path=None):
+    """Writes the reports asked for; CouldNotJudge if one cannot be written
+    (or read back)."""
+    if json_path:
+        records.write_text(json_path, to_json_text(report))
+    if sarif_path:
+        records.write_text(sarif_path, json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n")
+    if junit_path:
+        records.write_text(junit_path, to_junit(report))
+
+
+USAGE = """\
+scripts/gate-report WORKDIR [--json FILE] [--sarif FILE] [--junit FILE]
+
+Turns what scripts/gate wrote into WORKDIR (gate.json, or meta.tsv,
+checks.tsv and findings.tsv; see the README's "Reports") into reports:
+  --json FILE    memgate's own report, schema memgate-gate-report/1
+  --sarif FILE   SARIF 2.1.0 for GitHub code scanning (one result per finding)
+  --junit FILE   JUnit XML (one testcase per check)
+With no output asked for, it only checks the work directory.
+Exit status: 0 done, 2 with one line on stderr if WORKDIR or one of its
+files is missing or malformed, or an output cannot be written."""
+
+
+def main(argv):
+    def die(text):
+        print(f"gate-report: {text}", file=sys.stderr)
+        return 2
+
+    directory, outputs = None, {}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            print(USAGE)
+            return 0
+        opt, eq, value = arg.partition("=")
+        if opt in ("--json", "--sarif", "--junit"):
+            if not eq:
+                if i + 1 >= len(argv) or argv[i + 1] == "":
+                    return die(f"{opt} needs a file name")
+                value = argv[i + 1]
+                i += 1
+            if value == "":
+                return die(f"{opt} needs a file name")
+            outputs[opt[2:]] = value
+        elif arg.startswith("-"):
+            return die(f"unknown option '{arg}' (valid: --json, --sarif, --junit)")
+        elif directory is not None:
+            return die(f"one work directory at a time (got '{directory}' and '{arg}')")
+        else:
+            directory = arg
+        i += 1
+    if not directory:
+        return die("no work directory given (usage: scripts/gate-report WORKDIR [--json FILE] [--sarif FILE] [--junit FILE])")
+    if directory != "/":
+        directory = directory.rstrip("/")
+    try:
+        report = load(directory)
+    except BadWorkdir as e:
+        return die(str(e))
+    for kind, path in outputs.items():
+        try:
+            write(report, **{f"{kind}_path": path})
+        except CouldNotJudge as e:
+            return die(f"cannot write '{path}': {str(e).split(': ', 1)[-1]}")
+    return 0
