@@ -89,7 +89,7 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind
+.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc
 TEST_DECODE := $(BUILD)/test-decode
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM)
 
@@ -204,9 +204,13 @@ $(BUILD)/fuzz/$(1)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
 endef
 $(foreach f,$(FUZZ_FLAVORS),$(eval $(call fuzz_flavor,$(f))))
 
-# scripts/gate: the harness with one submitted routine added, in $(GATE)/.
-# $(GATE)/submitted.def names it (see harness/table.c); $(GATE)/sources
-# lists its files, compiled as impls/ is and renamed by scripts/gate-compile.
+# scripts/gate: the harness with one submitted routine added, in $(GATE)/
+# (a directory of its own per gate run, build/gate/NAME-XXXXXX, so that
+# concurrent runs never share a file). $(GATE)/submitted.def names it (see
+# harness/table.c); $(GATE)/sources lists its files (the gate's copies,
+# under names without spaces), compiled as impls/ is, without the stack
+# protector (a call into libc the routine did not write), and merged and
+# renamed by scripts/gate-compile.
 ifneq ($(GATE),)
 GATE_SOURCES := $(shell cat $(GATE)/sources 2>/dev/null)
 GATE_SYMBOL := $(shell cat $(GATE)/symbol 2>/dev/null)
@@ -214,7 +218,7 @@ GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
 GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
 GATE_FLAVORS := plain libfuzzer $(if $(shell command -v afl-clang-fast),afl)
 GATE_CC_plain := $(CC)
-GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -Ireference
+GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference
 GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
 GATE_FUZZ ?= yes
 GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes,$(GATE_FUZZ)), \
@@ -222,7 +226,7 @@ GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes
 
 define gate_flavor
 GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
-GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -Ireference $(FUZZ_COV_$(1))
+GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(FUZZ_COV_$(1))
 GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
 $(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources
 	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1))" $(GATE_SOURCES)
@@ -249,11 +253,18 @@ $(GATE)/fuzz/libfuzzer/fuzz_$(GATE_FAMILY): $(libfuzzer_COMMON)
 $(GATE)/fuzz/afl/fuzz_$(GATE_FAMILY): $(afl_COMMON)
 endif
 
-gate-build:
+# What every gate build shares (the tree's objects and the fuzz targets'
+# common parts): scripts/gate builds it under a lock (build/gate/.lock).
+gate-shared:
 	@$(MAKE) --no-print-directory all $(if $(filter yes,$(GATE_FUZZ)),$(foreach f,libfuzzer afl, \
 		$(if $(filter $(f),$(GATE_FLAVORS)),$($(f)_COMMON) \
 		$(BUILD)/fuzz/$(f)/obj/targets/fuzz_$(GATE_FAMILY).o)))
+# This run's own programs, in $(GATE)/ only (after gate-shared).
+gate-build:
 	@$(MAKE) --no-print-directory $(GATE_PROGRAMS)
+# The compiler the gate's plain flavor uses, for scripts/gate's checks.
+print-cc:
+	@echo '$(CC)'
 
 # Keep every object: the pattern chains would otherwise delete them.
 .SECONDARY:

@@ -1,0 +1,508 @@
+"""The gate's checks. Each reads the records its program wrote (never its
+human text) and returns Check results and findings; a program that did not
+finish, or whose records are missing, cut short or say the harness failed,
+makes its checks "could not judge" (status error), never a pass and never a
+finding against the routine."""
+
+import os
+import shlex
+import shutil
+import signal as signals
+import xml.etree.ElementTree as ET
+
+from . import procs, records
+from .records import CouldNotJudge
+
+# As `make valgrind` runs it.
+VALGRIND = ["valgrind", "-q", "--partial-loads-ok=no", "--vex-iropt-level=0", "--error-limit=no",
+            "--leak-check=no"]
+# CPU features valgrind's CPUID does not show a program: a routine that
+# needs one cannot run under valgrind at all.
+VALGRIND_HIDES = ("avx512f", "avx512bw", "fsrm")
+
+
+class Check:
+    def __init__(self, name, status, cases=0, seconds=0.0, note=""):
+        self.name, self.status, self.cases, self.seconds, self.note = name, status, cases, seconds, note
+
+    def as_dict(self):
+        return {"name": self.name, "status": self.status, "cases": int(self.cases),
+                "seconds": round(float(self.seconds), 1), "note": self.note}
+
+
+def na(name, reason):
+    return Check(name, "n/a", note=reason)
+
+
+def cannot(name, reason, seconds=0.0):
+    return Check(name, "error", seconds=seconds, note=reason)
+
+
+def signal_name(number):
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def ran_to_end(result, what):
+    """Raises CouldNotJudge unless the child exited by itself."""
+    if result.timed_out:
+        raise CouldNotJudge(f"{what} did not finish before the gate's deadline (--seconds)")
+    if result.signal:
+        raise CouldNotJudge(f"{what} was killed by {signal_name(result.signal)}")
+
+
+def launch(ctx, argv, out, err, what, deadline=None, env=None):
+    """Runs argv (under the arch's runner when it is a build's program) with
+    stdout to `out`, stderr to `err`. CouldNotJudge if it cannot start."""
+    try:
+        return procs.run(argv, deadline=deadline or ctx.hard_deadline, stdout=out, stderr=err,
+                         env=env or ctx.env)
+    except OSError as e:
+        raise CouldNotJudge(f"{what} cannot start: {e.strerror or e}") from None
+
+
+# --- findings from records -------------------------------------------------------
+
+def repro_text(ctx, finding, input_path):
+    """The command that replays a finding: scripts/repro on its input, else
+    the record's own replay argv on this gate's build."""
+    if input_path:
+        valgrind = "--valgrind " if finding.get("stage") == "valgrind" else ""
+        arch = f" --arch={ctx.foreign}" if ctx.foreign else ""
+        return (f"MEMGATE_BUILD={ctx.W} scripts/repro{arch} {valgrind}--target={ctx.family} "
+                f"--variant={ctx.name} {shlex.quote(input_path)}")
+    argv = [ctx.W + "/memgate" if os.path.basename(a) == "memgate" else a for a in finding.get("replay") or []]
+    return shlex.join(argv)
+
+
+def sweep_input(ctx, finding, number):
+    """A sweep finding's case as a fuzz input (memgate encode), so every
+    finding has an input and a scripts/repro command; None when the case
+    has a length only `memgate run` can take."""
+    argv = finding.get("replay") or []
+    if "run" not in argv:
+        return None
+    path = os.path.join(ctx.R, f"sweep-{number}.in")
+    args = argv[argv.index("run") + 1:]
+    try:
+        result = procs.run(ctx.runner + [ctx.W + "/memgate", "encode", f"--output={path}"] + args,
+                           deadline=ctx.hard_deadline, env=ctx.env)
+    except OSError:
+        return None
+    return path if result.returncode == 0 and os.path.isfile(path) else None
+
+
+def finding_of(ctx, check, record, input_path=None):
+    kind = record.get("class")
+    if kind not in records.CLASSES:
+        raise CouldNotJudge(f"{check}: a finding of unknown class '{kind}'")
+    input_path = input_path or record.get("input") or ""
+    site = record.get("site") or "-"
+    return {"check": check, "kind": kind, "detail": record.get("detail") or kind,
+            "input": input_path, "repro": repro_text(ctx, record, input_path),
+            "signature": record.get("signature") or f"{ctx.name} {kind} {site}"}
+
+
+def warnings_of(check, variant_records):
+    out = []
+    for r in variant_records:
+        for w in r.get("warnings") or []:
+            if isinstance(w, dict) and w.get("name"):
+                out.append({"check": check, "name": w["name"], "text": w.get("text", "")})
+    return out
+
+
+# --- the sweep, its ABI checks and the 4 GiB+ check (memgate verify) -------------
+
+def verify_argv(ctx):
+    profile = "quick" if ctx.quick else "full"
+    huge = "off" if ctx.huge_off() else ("oracle" if ctx.emulated else "on")
+    return profile, huge, ctx.runner + [
+        ctx.W + "/memgate", "verify", f"--variant={ctx.name}", f"--profile={profile}", f"--huge={huge}",
+        "--expect=pass", f"--findings={ctx.R}/verify", "--max-failures=5", "--format=jsonl"]
+
+
+def judge_verify(ctx, recs, seconds, profile, huge_wanted):
+    """(checks, findings, warnings) from memgate verify's records."""
+    summary_ok = bool(recs) and recs[-1]["record"] == "summary" and recs[-1].get("complete") is True
+    if not summary_ok:
+        raise CouldNotJudge("memgate verify ended before its summary (the program did not finish)")
+    mine = [r for r in recs if r.get("variant") in (ctx.name, None)]
+    errors = [r for r in mine if r["record"] == "error"]
+    variants = [r for r in mine if r["record"] == "variant"]
+    sweep = next((r for r in variants if r.get("stage") == "sweep"), None)
+    huge = next((r for r in variants if r.get("stage") == "huge"), None)
+    found = [r for r in mine if r["record"] == "finding"]
+    out, findings = {}, []
+    sweep_error = next((e for e in errors if e.get("stage") != "huge"), None)
+    for n, r in enumerate(found, 1):
+        check = "huge" if r.get("stage") == "huge" else ("abi" if r.get("class") == "abi-violation" else "sweep")
+        findings.append(finding_of(ctx, check, r, sweep_input(ctx, r, n) if check != "huge" else None))
+    rules = ctx.abi_rules()
+    if sweep_error or sweep is None or sweep.get("status") not in ("pass", "fail"):
+        reason = (sweep_error or {}).get("reason") or (sweep or {}).get("reason") or "memgate verify wrote no sweep result"
+        if sweep is not None and sweep.get("status") in ("skip", "n/a"):
+            reason = f"the sweep did not run: {reason}"
+        out["abi"] = cannot("abi", reason, seconds)
+        out["sweep"] = cannot("sweep", reason, seconds)
+    else:
+        cases = sweep.get("cases") or 0
+        for name, note in (("abi", f"{rules}, on every call of the sweep"),
+                           ("sweep", f"{profile} profile" + (f", under {ctx.emulated}" if ctx.emulated else ""))):
+            mine_ = [f for f in findings if f["check"] == name]
+            out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
+        if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") for f in findings):
+            reason = "memgate verify says the sweep failed but wrote no finding record"
+            out["abi"], out["sweep"] = cannot("abi", reason, seconds), cannot("sweep", reason, seconds)
+    if huge_wanted:
+        out["huge"] = judge_huge(ctx, huge, errors, findings)
+    return out, findings, warnings_of("sweep", variants)
+
+
+def judge_huge(ctx, huge, errors, findings):
+    error = next((e for e in errors if e.get("stage") == "huge"), None)
+    mine = [f for f in findings if f["check"] == "huge"]
+    if error:
+        return cannot("huge", error.get("reason") or "the 4 GiB+ check could not run")
+    if huge is None:
+        return cannot("huge", "memgate verify wrote no result for the 4 GiB+ check")
+    status = huge.get("status")
+    if status == "n/a":
+        return na("huge", huge.get("reason") or "does not apply")
+    note = "lengths 2^31 to 2^32+4097"
+    if ctx.emulated:
+        note += ", guard-oracle cases only (--huge=oracle): a 4 GiB copy takes about 20 s under qemu"
+    if mine:
+        return Check("huge", "fail", huge.get("cases") or 0, huge.get("seconds") or 0, note)
+    if status == "pass":
+        return Check("huge", "pass", huge.get("cases") or 0, huge.get("seconds") or 0, note)
+    if status == "fail":
+        return cannot("huge", "the 4 GiB+ check failed but wrote no finding record")
+    return cannot("huge", huge.get("reason") or f"the 4 GiB+ check ended with status {status}")
+
+
+def run_verify(ctx):
+    """The abi, sweep and huge checks: one memgate verify."""
+    profile, huge, argv = verify_argv(ctx)
+    huge_wanted = ctx.huge_applies() and not ctx.skipped("huge")
+    ctx.progress(f"ABI checks, {profile} sweep" + (" and lengths of 2 GiB and more" if huge != "off" else "")
+                 + (f", under {ctx.emulated}" if ctx.emulated else ""))
+    out_path = os.path.join(ctx.R, "verify.jsonl")
+    try:
+        result = launch(ctx, argv, out_path, os.path.join(ctx.R, "verify.log"), "memgate verify")
+        ran_to_end(result, "memgate verify")
+        recs = records.read(out_path, require_summary=False)
+        checks, findings, warnings = judge_verify(ctx, recs, result.seconds, profile, huge_wanted)
+        if result.returncode not in (0, 1):
+            reason = f"memgate verify exited with status {result.returncode}"
+            for name in checks:
+                if checks[name].status != "fail":
+                    checks[name] = cannot(name, reason, result.seconds)
+    except CouldNotJudge as e:
+        checks = {n: cannot(n, str(e)) for n in (("abi", "sweep", "huge") if huge_wanted else ("abi", "sweep"))}
+        findings, warnings = [], []
+    if not huge_wanted:
+        checks["huge"] = (Check("huge", "skip", note="--skip") if ctx.skipped("huge")
+                          else na("huge", ctx.huge_na_reason()))
+    return [checks["abi"], checks["sweep"], checks["huge"]], findings, warnings
+
+
+# --- replays of a corpus (build/replay --format=jsonl) ----------------------------
+
+def judge_replay(ctx, check, recs):
+    """(cases, findings) of a replay's records; CouldNotJudge when the
+    output is incomplete, says the harness failed, or some inputs were not
+    run."""
+    records.check_complete(recs, check)
+    summary = recs[-1]
+    found = [finding_of(ctx, check, r) for r in records.of_kind(recs, "finding")]
+    if (summary.get("failed") or 0) > 0 and not found:
+        raise CouldNotJudge(f"{check}: {summary['failed']} inputs failed but no finding record was written")
+    return summary, found
+
+
+def run_replay(ctx, check, argv, note, env=None):
+    out_path = os.path.join(ctx.R, f"{check}.jsonl")
+    try:
+        result = launch(ctx, argv, out_path, os.path.join(ctx.R, f"{check}.log"), check, env=env)
+        ran_to_end(result, f"the {check} replay")
+        summary, found = judge_replay(ctx, check, records.read(out_path, require_summary=False))
+    except CouldNotJudge as e:
+        return cannot(check, str(e)), []
+    if summary.get("skipped"):
+        return cannot(check, f"{summary['skipped']} inputs were not run (the variant cannot run here)"), found
+    if result.returncode not in (0, 1):
+        return cannot(check, f"the replay exited with status {result.returncode}", result.seconds), []
+    cases = summary.get("cases") or 0
+    return Check(check, "fail" if found else "pass", cases, result.seconds, note), found
+
+
+def run_regressions(ctx):
+    if ctx.skipped("regressions"):
+        return Check("regressions", "skip", note="--skip"), []
+    ctx.progress("the regression corpus")
+    argv = ctx.runner + [ctx.W + "/replay", f"--variant={ctx.name}", "--format=jsonl",
+                         f"corpus/regressions/{ctx.family}"]
+    note = f"every past finding of {ctx.family}" + (f", under {ctx.emulated}" if ctx.emulated else "")
+    return run_replay(ctx, "regressions", argv, note, env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
+
+
+# --- valgrind --------------------------------------------------------------------
+
+VALGRIND_CLASS = {"InvalidRead": "out-of-bounds-read", "InvalidWrite": "out-of-bounds-write",
+                  "UninitCondition": "out-of-bounds-read", "UninitValue": "out-of-bounds-read"}
+
+
+def valgrind_findings(ctx, xml_path):
+    """Findings from valgrind's XML output (its <error> and <fatal_signal>
+    elements): the error kind decides the class. CouldNotJudge if the file
+    is missing or not XML."""
+    try:
+        root = ET.parse(xml_path).getroot()
+    except (OSError, ET.ParseError) as e:
+        raise CouldNotJudge(f"valgrind's XML output {xml_path} cannot be read: {e}") from None
+    found = []
+    argv = " ".join(shlex.quote(a) for a in ctx.valgrind_argv)
+    for error in root.iter("error"):
+        kind = error.findtext("kind") or "error"
+        what = error.findtext("what") or error.findtext("xwhat/text") or kind
+        fn = error.findtext("stack/frame/fn") or "?"
+        cls = VALGRIND_CLASS.get(kind, "crash")
+        found.append({"check": "valgrind", "kind": cls, "detail": f"{what} (memcheck {kind} in {fn})",
+                      "input": "", "repro": argv, "signature": f"{ctx.name} {cls} valgrind {kind} {fn}"})
+    for fatal in root.iter("fatal_signal"):
+        name = fatal.findtext("signame") or "a signal"
+        fn = fatal.findtext("stack/frame/fn") or "?"
+        found.append({"check": "valgrind", "kind": "crash", "detail": f"died of {name} in {fn} under memcheck",
+                      "input": "", "repro": argv, "signature": f"{ctx.name} crash valgrind {name} {fn}"})
+    return found
+
+
+def run_valgrind(ctx):
+    if ctx.skipped("valgrind"):
+        return Check("valgrind", "skip", note="--skip"), []
+    if ctx.foreign:
+        return na("valgrind", "valgrind runs on the host's build only"), []
+    hidden = [f for f in ctx.requires if f in VALGRIND_HIDES]
+    if hidden:
+        return na("valgrind", f"needs {', '.join(hidden)}, which valgrind hides"), []
+    if not shutil.which("valgrind", path=ctx.env.get("PATH")):
+        return cannot("valgrind", "valgrind is not on PATH (scripts/install-deps installs it)"), []
+    ctx.progress("the corpus under valgrind's memcheck, byte-granular")
+    xml_path = os.path.join(ctx.R, "valgrind.xml")
+    ctx.valgrind_argv = VALGRIND + ["--error-exitcode=99", "--xml=yes", f"--xml-file={xml_path}",
+                                    ctx.W + "/replay", "--in-process", f"--variant={ctx.name}", "--format=jsonl",
+                                    f"corpus/{ctx.family}", f"corpus/regressions/{ctx.family}"]
+    out_path = os.path.join(ctx.R, "valgrind.jsonl")
+    note = f"seeds and regressions of {ctx.family} under memcheck"
+    try:
+        result = launch(ctx, ctx.valgrind_argv, out_path, os.path.join(ctx.R, "valgrind.log"), "valgrind")
+        if result.timed_out:
+            ran_to_end(result, "valgrind")
+        seen = valgrind_findings(ctx, xml_path)
+        if result.signal and not seen:
+            ran_to_end(result, "valgrind")
+        recs = records.read(out_path, require_summary=False)
+        if seen and not (recs and recs[-1]["record"] == "summary"):
+            return Check("valgrind", "fail", 0, result.seconds, note), seen
+        summary, found = judge_replay(ctx, "valgrind", recs)
+        for f in found:
+            f["repro"] = repro_text(ctx, dict(stage="valgrind"), f["input"]) if f["input"] else f["repro"]
+        found += seen
+        if summary.get("skipped") and summary.get("skipped") == summary.get("cases") and not found:
+            return na("valgrind", "the variant cannot run under valgrind (a CPU feature it hides)"), []
+        if summary.get("skipped"):
+            return cannot("valgrind", f"{summary['skipped']} inputs were not run under valgrind"), found
+        if result.returncode not in (0, 1, 99) or (result.returncode == 99 and not found):
+            return cannot("valgrind", f"valgrind exited with status {result.returncode} and reported no error"), found
+        return Check("valgrind", "fail" if found else "pass", summary.get("cases") or 0, result.seconds, note), found
+    except CouldNotJudge as e:
+        return cannot("valgrind", str(e)), []
+
+
+# --- fuzzing ---------------------------------------------------------------------
+
+def fuzz_summary(ctx, path, engine):
+    """(execs, findings) from scripts/fuzz's OUT/summary.jsonl."""
+    recs = []
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+    except OSError as e:
+        raise CouldNotJudge(f"cannot read {path}: {e.strerror or e}") from None
+    import json
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            recs.append(json.loads(line))
+        except ValueError:
+            raise CouldNotJudge(f"{path} line {number}: not JSON") from None
+    if not recs or recs[-1].get("record") != "summary" or recs[-1].get("complete") is not True:
+        raise CouldNotJudge(f"{path}: the fuzz run ended before its summary")
+    execs, found = 0, []
+    for r in recs:
+        if r.get("record") == "engine":
+            if r.get("status") not in ("ok", "pass", "done", "complete"):
+                raise CouldNotJudge(f"{r.get('engine', engine)}: {r.get('reason') or 'the fuzzer did not run to its end'}")
+            execs += int(r.get("execs") or 0)
+        elif r.get("record") == "error":
+            raise CouldNotJudge(r.get("reason") or "scripts/fuzz reported an error")
+        elif r.get("record") == "finding":
+            f = finding_of(ctx, "fuzz", r)
+            if r.get("repro"):
+                f["repro"] = (f"MEMGATE_BUILD={ctx.W} " + shlex.join(r["repro"])
+                              if isinstance(r["repro"], list) else str(r["repro"]))
+            if f["kind"] == "flaky":
+                f["fuzz_command"] = r.get("fuzz_command") or r.get("seen_by") or (
+                    shlex.join(r["fuzzer"]) if isinstance(r.get("fuzzer"), list) else f"{r.get('engine', engine)} on {f['input']}")
+            found.append(f)
+    return execs, found
+
+
+def crash_files(out_dir, family):
+    d = os.path.join(out_dir, family)
+    try:
+        return sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith(".in"))
+    except OSError:
+        return []
+
+
+def replay_crash(ctx, path):
+    """A fuzzer's saved input, replayed alone on this build: its finding, or
+    a flaky one when it passes."""
+    out = os.path.join(ctx.R, "fuzz-replay.jsonl")
+    result = launch(ctx, [ctx.W + "/replay", f"--variant={ctx.name}", "--format=jsonl", path], out,
+                    os.path.join(ctx.R, "fuzz-replay.log"), "the replay of a fuzz finding")
+    ran_to_end(result, "the replay of a fuzz finding")
+    summary, found = judge_replay(ctx, "fuzz", records.read(out, require_summary=False))
+    if found:
+        return found
+    repro = repro_text(ctx, {}, path)
+    return [{"check": "fuzz", "kind": "flaky", "input": path, "repro": repro,
+             "detail": "the fuzzer saw this input fail, but it passes when run again (flaky: state left by earlier calls, or timing)",
+             "fuzz_command": f"MEMGATE_BUILD={ctx.W} scripts/fuzz --variant={ctx.name} (saved {path})",
+             "signature": f"{ctx.name} flaky fuzz"}]
+
+
+def run_fuzz_engine(ctx, engine, seconds):
+    out_dir = os.path.join(ctx.R, f"fuzz-{engine}")
+    argv = ["scripts/fuzz", f"--variant={ctx.name}", f"--engine={engine}", f"--seconds={seconds}", f"--out={out_dir}"]
+    result = launch(ctx, argv, os.path.join(ctx.R, f"fuzz-{engine}.log"), os.path.join(ctx.R, f"fuzz-{engine}.err"),
+                    f"scripts/fuzz --engine={engine}", env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
+    ran_to_end(result, f"scripts/fuzz --engine={engine}")
+    summary = os.path.join(out_dir, "summary.jsonl")
+    if os.path.exists(summary):
+        execs, found = fuzz_summary(ctx, summary, engine)
+        if result.returncode not in (0, 1) or (result.returncode == 1 and not found):
+            raise CouldNotJudge(f"scripts/fuzz --engine={engine} exited with status {result.returncode}")
+        return execs, found
+    # An older scripts/fuzz without records: its exit status and the inputs
+    # it saved, each replayed here for its verdict.
+    if result.returncode == 0 and not crash_files(out_dir, ctx.family):
+        return 0, []
+    if result.returncode != 1:
+        raise CouldNotJudge(f"scripts/fuzz --engine={engine} exited with status {result.returncode}")
+    found = []
+    for path in crash_files(out_dir, ctx.family):
+        found += replay_crash(ctx, path)
+    if not found:
+        raise CouldNotJudge(f"scripts/fuzz --engine={engine} reported findings but saved no input")
+    return 0, found
+
+
+def run_random(ctx, seconds):
+    out = os.path.join(ctx.R, "fuzz-random.jsonl")
+    argv = ctx.runner + [ctx.W + "/random", f"--variant={ctx.name}", f"--seconds={seconds}",
+                         f"--findings={ctx.R}/fuzz-random", "--format=jsonl"]
+    result = launch(ctx, argv, out, os.path.join(ctx.R, "fuzz-random.log"), "the random driver",
+                    env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
+    ran_to_end(result, "the random driver")
+    summary, found = judge_replay(ctx, "fuzz", records.read(out, require_summary=False))
+    return summary.get("cases") or 0, found
+
+
+def run_fuzz(ctx):
+    if ctx.skipped("fuzz"):
+        return Check("fuzz", "skip", note="--skip"), []
+    budget = ctx.fuzz_budget()
+    if budget < 1:
+        return cannot("fuzz", "no time was left for fuzzing within --seconds"), []
+    start = procs.time.monotonic()
+    try:
+        if ctx.foreign:
+            ctx.progress(f"random cases for {budget} s" + (f" under {ctx.emulated}" if ctx.emulated else "")
+                         + f" (no coverage-guided fuzzer for {ctx.foreign})")
+            cases, found = run_random(ctx, budget)
+            note = f"random cases (not coverage-guided: no fuzzer runs on {ctx.foreign} here), {budget} s"
+        else:
+            engines = ["libfuzzer"]
+            if os.access(f"{ctx.W}/fuzz/afl/fuzz_{ctx.family}", os.X_OK) and shutil.which("afl-fuzz") and budget >= 2:
+                engines.append("afl")
+            each = budget // len(engines)
+            cases, found = 0, []
+            for engine in engines:
+                ctx.progress(f"coverage-guided fuzzing with {engine} for {each} s")
+                execs, more = run_fuzz_engine(ctx, engine, each)
+                cases, found = cases + execs, found + more
+            note = f"{' '.join(engines)}, {budget} s"
+    except CouldNotJudge as e:
+        return cannot("fuzz", str(e), procs.time.monotonic() - start), []
+    return Check("fuzz", "fail" if found else "pass", cases, procs.time.monotonic() - start, note), found
+
+
+# --- speed -----------------------------------------------------------------------
+
+def worst_ratio(tsv, name):
+    """The largest (ours / best incumbent) over every row of the speed data
+    (variant, mode, len, align, cycles)."""
+    ours, best = {}, {}
+    with open(tsv, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 5:
+                continue
+            try:
+                value = float(fields[4])
+            except ValueError:
+                continue
+            key = tuple(fields[1:4])
+            if fields[0] == name:
+                ours[key] = value
+            elif key not in best or value < best[key]:
+                best[key] = value
+    ratios = [ours[k] / best[k] for k in ours if k in best and best[k] > 0]
+    return max(ratios) if ratios else 0.0
+
+
+def run_bench(ctx):
+    if not ctx.bench:
+        return Check("bench", "skip", note="--no-bench"), []
+    if ctx.skipped("bench"):
+        return Check("bench", "skip", note="--skip"), []
+    if ctx.emulated:
+        return na("bench", f"memgate speed under {ctx.emulated} measures qemu, not the hardware"), []
+    ctx.progress("speed against the incumbents")
+    incumbents = ctx.incumbents()
+    tsv = os.path.join(ctx.R, "speed.tsv")
+    argv = [ctx.W + "/memgate", "speed", f"--variant={','.join([ctx.name] + incumbents)}", f"--data={tsv}"]
+    try:
+        result = launch(ctx, argv, os.path.join(ctx.R, "speed.txt"), os.path.join(ctx.R, "speed.log"), "memgate speed")
+        ran_to_end(result, "memgate speed")
+        if result.returncode != 0:
+            raise CouldNotJudge(f"memgate speed exited with status {result.returncode}")
+        worst = worst_ratio(tsv, ctx.name)
+    except (CouldNotJudge, OSError) as e:
+        return cannot("bench", str(e)), []
+    ctx.plot_speed(tsv, incumbents)
+    note = f"vs {','.join(incumbents) or 'no incumbent'}"
+    if ctx.max_slowdown is not None and worst > ctx.max_slowdown:
+        note += f"; {worst:.2f} x the best incumbent at worst, over --max-slowdown {ctx.max_slowdown_text}"
+        return Check("bench", "fail", 0, result.seconds, note), [{
+            "check": "bench", "kind": "slowdown",
+            "detail": f"up to {worst:.2f}x slower than the best incumbent (--max-slowdown {ctx.max_slowdown_text})",
+            "input": "", "repro": f"{ctx.W}/memgate speed --variant={','.join([ctx.name] + incumbents)}",
+            "signature": f"{ctx.name} slowdown"}]
+    return Check("bench", "pass", 0, result.seconds, note), []
