@@ -53,6 +53,37 @@ def ran_to_end(result, what):
         raise CouldNotJudge(f"{what} was killed by {signal_name(result.signal)}")
 
 
+def last_line(path):
+    """The last non-empty line a program printed on stderr, for a reason
+    shown to people (never read for a verdict)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 4096))
+            lines = [l for l in f.read().decode("utf-8", errors="replace").splitlines() if l.strip()]
+    except OSError:
+        return ""
+    return lines[-1].strip()[:200] if lines else ""
+
+
+def incomplete(result, what, err):
+    """Why a program's records are not to be trusted: its exit, and what it
+    said last."""
+    said = last_line(err)
+    return (f"{what} ended before its summary (exit status {result.returncode}"
+            + (f": {said}" if said else "") + ")")
+
+
+def read_complete(result, what, out, err):
+    """The records of a program that must have run to its end: CouldNotJudge
+    if it did not, or its output is cut short or malformed."""
+    ran_to_end(result, what)
+    recs = records.read(out, require_summary=False)
+    if not recs or recs[-1]["record"] != "summary" or recs[-1].get("complete") is not True:
+        raise CouldNotJudge(incomplete(result, what, err))
+    return recs
+
+
 def launch(ctx, argv, out, err, what, deadline=None, env=None):
     """Runs argv (under the arch's runner when it is a build's program) with
     stdout to `out`, stderr to `err`. CouldNotJudge if it cannot start."""
@@ -191,9 +222,9 @@ def run_verify(ctx):
                  + (f", under {ctx.emulated}" if ctx.emulated else ""))
     out_path = os.path.join(ctx.R, "verify.jsonl")
     try:
-        result = launch(ctx, argv, out_path, os.path.join(ctx.R, "verify.log"), "memgate verify")
-        ran_to_end(result, "memgate verify")
-        recs = records.read(out_path, require_summary=False)
+        err = os.path.join(ctx.R, "verify.log")
+        result = launch(ctx, argv, out_path, err, "memgate verify")
+        recs = read_complete(result, "memgate verify", out_path, err)
         checks, findings, warnings = judge_verify(ctx, recs, result.seconds, profile, huge_wanted)
         if result.returncode not in (0, 1):
             reason = f"memgate verify exited with status {result.returncode}"
@@ -226,9 +257,10 @@ def judge_replay(ctx, check, recs):
 def run_replay(ctx, check, argv, note, env=None):
     out_path = os.path.join(ctx.R, f"{check}.jsonl")
     try:
-        result = launch(ctx, argv, out_path, os.path.join(ctx.R, f"{check}.log"), check, env=env)
-        ran_to_end(result, f"the {check} replay")
-        summary, found = judge_replay(ctx, check, records.read(out_path, require_summary=False))
+        err = os.path.join(ctx.R, f"{check}.log")
+        result = launch(ctx, argv, out_path, err, check, env=env)
+        recs = read_complete(result, f"the {check} replay", out_path, err)
+        summary, found = judge_replay(ctx, check, recs)
     except CouldNotJudge as e:
         return cannot(check, str(e)), []
     if summary.get("skipped"):
@@ -307,6 +339,8 @@ def run_valgrind(ctx):
         recs = records.read(out_path, require_summary=False)
         if seen and not (recs and recs[-1]["record"] == "summary"):
             return Check("valgrind", "fail", 0, result.seconds, note), seen
+        if not recs or recs[-1]["record"] != "summary":
+            raise CouldNotJudge(incomplete(result, "the replay under valgrind", os.path.join(ctx.R, "valgrind.log")))
         summary, found = judge_replay(ctx, "valgrind", recs)
         for f in found:
             f["repro"] = repro_text(ctx, dict(stage="valgrind"), f["input"]) if f["input"] else f["repro"]
@@ -376,8 +410,8 @@ def replay_crash(ctx, path):
     out = os.path.join(ctx.R, "fuzz-replay.jsonl")
     result = launch(ctx, [ctx.W + "/replay", f"--variant={ctx.name}", "--format=jsonl", path], out,
                     os.path.join(ctx.R, "fuzz-replay.log"), "the replay of a fuzz finding")
-    ran_to_end(result, "the replay of a fuzz finding")
-    summary, found = judge_replay(ctx, "fuzz", records.read(out, require_summary=False))
+    recs = read_complete(result, "the replay of a fuzz finding", out, os.path.join(ctx.R, "fuzz-replay.log"))
+    summary, found = judge_replay(ctx, "fuzz", recs)
     if found:
         return found
     repro = repro_text(ctx, {}, path)
@@ -419,8 +453,8 @@ def run_random(ctx, seconds):
                          f"--findings={ctx.R}/fuzz-random", "--format=jsonl"]
     result = launch(ctx, argv, out, os.path.join(ctx.R, "fuzz-random.log"), "the random driver",
                     env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
-    ran_to_end(result, "the random driver")
-    summary, found = judge_replay(ctx, "fuzz", records.read(out, require_summary=False))
+    recs = read_complete(result, "the random driver", out, os.path.join(ctx.R, "fuzz-random.log"))
+    summary, found = judge_replay(ctx, "fuzz", recs)
     return summary.get("cases") or 0, found
 
 

@@ -474,6 +474,14 @@ def qualifiers(results):
     return "; ".join(parts)
 
 
+def by_reason(results):
+    """'check, check: reason' for each reason, in the order first seen."""
+    groups = {}
+    for c in results:
+        groups.setdefault(c.note, []).append(c.name)
+    return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
+
+
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
              + f"), from {' '.join(ctx.files)}",
@@ -586,10 +594,10 @@ def finish(ctx, results, findings, warnings):
             print(f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})")
             return 1
         if verdict == "could-not-judge":
-            for c in cannot:
-                print(f"gate: could not judge: {c.name}: {c.note}", file=sys.stderr)
-            print(f"COULD NOT JUDGE: {ctx.name}: could not judge: "
-                  + "; ".join(f"{c.name}: {c.note}" for c in cannot) + f" ({took})")
+            reasons = by_reason(cannot)
+            for line in reasons:
+                print(f"gate: could not judge: {line}", file=sys.stderr)
+            print(f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})")
             return 2
         if quals:
             print(f"ACCEPTED ({quals}): {ctx.name} passed every other check ({took})")
