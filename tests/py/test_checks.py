@@ -1,0 +1,214 @@
+"""The checks read records only, and fail closed: fixtures follow
+docs/records.md."""
+import json
+import os
+import unittest
+from unittest import mock
+
+from common import context, tmpdir
+from orchestration import checks
+from orchestration.records import CouldNotJudge
+
+
+def summary(**kw):
+    return dict({"record": "summary", "command": "verify", "complete": True, "cases": 10, "passed": 10,
+                 "failed": 0, "errors": 0, "skipped": 0}, **kw)
+
+
+def variant(stage, status, **kw):
+    return dict({"record": "variant", "variant": "bytecopy", "op": "memcpy", "stage": stage, "status": status,
+                 "expected": "pass", "cases": 100, "seconds": 1.5, "reason": None, "warnings": []}, **kw)
+
+
+def finding(cls, stage="sweep", **kw):
+    return dict({"record": "finding", "variant": "bytecopy", "op": "memcpy", "arch": "x86_64", "class": cls,
+                 "level": "error", "detail": f"{cls} here", "signature": f"bytecopy {cls} site", "site": "site",
+                 "stage": stage, "replay": ["build/memgate", "run", "--variant=bytecopy", "--len=4"],
+                 "input": None, "case": {"len": 4}}, **kw)
+
+
+class Verify(unittest.TestCase):
+    def judge(self, recs, huge=True):
+        ctx = context(tmpdir(self))
+        # No build to encode the sweep's cases with.
+        with mock.patch.object(checks, "sweep_input", lambda ctx, f, n: None):
+            return checks.judge_verify(ctx, recs, 2.0, "quick", huge)
+
+    def test_pass(self):
+        out, found, _ = self.judge([variant("sweep", "pass"), variant("huge", "pass", cases=13), summary()])
+        self.assertEqual([out[n].status for n in ("abi", "sweep", "huge")], ["pass"] * 3)
+        self.assertEqual(out["huge"].cases, 13)
+        self.assertEqual(found, [])
+
+    def test_findings_go_to_their_check(self):
+        recs = [variant("sweep", "fail"), finding("abi-violation"), finding("wrong-result"),
+                variant("huge", "fail"), finding("wrong-result", stage="huge"), summary()]
+        out, found, _ = self.judge(recs)
+        self.assertEqual([out[n].status for n in ("abi", "sweep", "huge")], ["fail"] * 3)
+        self.assertEqual([f["check"] for f in found], ["abi", "sweep", "huge"])
+        self.assertEqual(found[2]["repro"], "build/gate/bytecopy-x/memgate run --variant=bytecopy --len=4")
+
+    def test_no_summary_is_could_not_judge(self):
+        with self.assertRaises(CouldNotJudge):
+            self.judge([variant("sweep", "pass"), variant("huge", "pass")])
+
+    def test_huge_error_record_is_could_not_judge_only_there(self):
+        recs = [variant("sweep", "pass"),
+                {"record": "error", "stage": "huge", "variant": "bytecopy", "reason": "cannot reserve the address space"},
+                summary()]
+        out, _, _ = self.judge(recs)
+        self.assertEqual(out["sweep"].status, "pass")
+        self.assertEqual((out["huge"].status, out["huge"].note), ("error", "cannot reserve the address space"))
+
+    def test_huge_missing_is_could_not_judge(self):
+        out, _, _ = self.judge([variant("sweep", "pass"), summary()])
+        self.assertEqual(out["huge"].status, "error")
+
+    def test_huge_skip_is_could_not_judge_and_na_is_na(self):
+        out, _, _ = self.judge([variant("sweep", "pass"), variant("huge", "skip", reason="x"), summary()])
+        self.assertEqual(out["huge"].status, "error")
+        out, _, _ = self.judge([variant("sweep", "pass"), variant("huge", "n/a", reason="page"), summary()])
+        self.assertEqual((out["huge"].status, out["huge"].note), ("n/a", "page"))
+
+    def test_fail_without_a_finding_is_could_not_judge(self):
+        out, _, _ = self.judge([variant("sweep", "fail"), variant("huge", "pass"), summary()])
+        self.assertEqual(out["sweep"].status, "error")
+
+    def test_a_skipped_sweep_is_could_not_judge(self):
+        out, _, _ = self.judge([variant("sweep", "skip", reason="this CPU lacks avx512f"), summary()], huge=False)
+        self.assertEqual(out["sweep"].status, "error")
+        self.assertIn("avx512f", out["sweep"].note)
+
+    def test_warnings_are_kept(self):
+        w = [{"name": "vzeroupper", "text": "AVX upper state left dirty"}]
+        _, _, warned = self.judge([variant("sweep", "pass", warnings=w), variant("huge", "pass"), summary()])
+        self.assertEqual(warned, [{"check": "sweep", "name": "vzeroupper", "text": "AVX upper state left dirty"}])
+
+
+class Replay(unittest.TestCase):
+    def test_complete(self):
+        ctx = context(tmpdir(self))
+        recs = [{"record": "case", "input": "a.in", "variant": "bytecopy", "class": "ok", "level": "error", "case": {}},
+                finding("crash", stage="replay", input="corpus/x.in"), summary(command="replay", failed=1)]
+        s, found = checks.judge_replay(ctx, "regressions", recs)
+        self.assertEqual(found[0]["input"], "corpus/x.in")
+        self.assertIn("scripts/repro --target=memcpy --variant=bytecopy corpus/x.in", found[0]["repro"])
+
+    def test_failed_without_finding_records(self):
+        with self.assertRaises(CouldNotJudge):
+            checks.judge_replay(context(tmpdir(self)), "regressions", [summary(failed=2)])
+
+    def test_error_record(self):
+        with self.assertRaises(CouldNotJudge) as e:
+            checks.judge_replay(context(tmpdir(self)), "regressions",
+                                [{"record": "error", "reason": "corpus/x.in: not a memgate input", "stage": "replay",
+                                  "variant": None}, summary()])
+        self.assertIn("not a memgate input", str(e.exception))
+
+    def test_unknown_class_is_could_not_judge(self):
+        with self.assertRaises(CouldNotJudge):
+            checks.judge_replay(context(tmpdir(self)), "regressions", [finding("segfault"), summary(failed=1)])
+
+
+class Fuzz(unittest.TestCase):
+    def write(self, d, recs):
+        path = os.path.join(d, "summary.jsonl")
+        with open(path, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in recs)
+        return path
+
+    def test_findings_and_flaky(self):
+        d = tmpdir(self)
+        ctx = context(d)
+        path = self.write(d, [
+            {"record": "engine", "engine": "libfuzzer", "execs": 1000, "seconds": 5, "status": "ok", "reason": None},
+            finding("wrong-return", stage="fuzz", engine="libfuzzer", input="x.in", repro=["scripts/repro", "x.in"]),
+            finding("flaky", stage="fuzz", engine="libfuzzer", input="y.in", repro=["scripts/repro", "y.in"],
+                    fuzz_command="build/fuzz/libfuzzer/fuzz_memcpy y.in"),
+            {"record": "summary", "complete": True}])
+        execs, found = checks.fuzz_summary(ctx, path, "libfuzzer")
+        self.assertEqual(execs, 1000)
+        self.assertEqual([f["kind"] for f in found], ["wrong-return", "flaky"])
+        self.assertEqual(found[1]["fuzz_command"], "build/fuzz/libfuzzer/fuzz_memcpy y.in")
+        self.assertTrue(found[0]["repro"].startswith("MEMGATE_BUILD=build/gate/bytecopy-x scripts/repro"))
+
+    def test_an_engine_that_did_not_run(self):
+        d = tmpdir(self)
+        path = self.write(d, [{"record": "engine", "engine": "afl", "execs": 0, "seconds": 0, "status": "error",
+                               "reason": "Fork server handshake failed"}, {"record": "summary", "complete": True}])
+        with self.assertRaises(CouldNotJudge) as e:
+            checks.fuzz_summary(context(d), path, "afl")
+        self.assertIn("handshake", str(e.exception))
+
+    def test_cut_short(self):
+        d = tmpdir(self)
+        path = self.write(d, [{"record": "engine", "engine": "afl", "execs": 5, "seconds": 1, "status": "ok"}])
+        with self.assertRaises(CouldNotJudge):
+            checks.fuzz_summary(context(d), path, "afl")
+
+    def test_no_time_left(self):
+        ctx = context(tmpdir(self), seconds=0)
+        ctx.start_clock()
+        check, found = checks.run_fuzz(ctx)
+        self.assertEqual(check.status, "error")
+
+
+VALGRIND_XML = """<?xml version="1.0"?>
+<valgrindoutput>
+<error><unique>0x1</unique><kind>InvalidRead</kind><what>Invalid read of size 8</what>
+<stack><frame><ip>0x1</ip><fn>mg_gate_bytecopy</fn></frame></stack></error>
+<error><unique>0x2</unique><kind>InvalidWrite</kind><xwhat><text>Invalid write of size 1</text></xwhat>
+<stack><frame><ip>0x2</ip><fn>mg_gate_bytecopy</fn></frame></stack></error>
+</valgrindoutput>
+"""
+
+
+class Valgrind(unittest.TestCase):
+    def test_xml_kinds_decide_the_class(self):
+        d = tmpdir(self)
+        path = os.path.join(d, "v.xml")
+        with open(path, "w") as f:
+            f.write(VALGRIND_XML)
+        ctx = context(d)
+        ctx.valgrind_argv = ["valgrind", "x"]
+        found = checks.valgrind_findings(ctx, path)
+        self.assertEqual([f["kind"] for f in found], ["out-of-bounds-read", "out-of-bounds-write"])
+
+    def test_corrupt_xml(self):
+        d = tmpdir(self)
+        path = os.path.join(d, "v.xml")
+        with open(path, "w") as f:
+            f.write("<valgrindoutput><error>")
+        ctx = context(d)
+        with self.assertRaises(CouldNotJudge):
+            checks.valgrind_findings(ctx, path)
+
+    def test_missing_valgrind_is_could_not_judge(self):
+        ctx = context(tmpdir(self), foreign="")
+        ctx.env = dict(ctx.env, PATH="/nonexistent")
+        check, _ = checks.run_valgrind(ctx)
+        self.assertEqual(check.status, "error")
+        self.assertIn("not on PATH", check.note)
+
+    def test_hidden_feature_is_na(self):
+        ctx = context(tmpdir(self), foreign="", requires=["fsrm"])
+        check, _ = checks.run_valgrind(ctx)
+        self.assertEqual((check.status, check.note), ("n/a", "needs fsrm, which valgrind hides"))
+
+    def test_foreign_is_na(self):
+        check, _ = checks.run_valgrind(context(tmpdir(self), foreign="aarch64"))
+        self.assertEqual(check.status, "n/a")
+
+
+class Speed(unittest.TestCase):
+    def test_worst_ratio(self):
+        d = tmpdir(self)
+        path = os.path.join(d, "s.tsv")
+        with open(path, "w") as f:
+            f.write("bytecopy\thot\t8\t0/0\t20\nmemcpy_erms\thot\t8\t0/0\t10\nmemcpy_avx2\thot\t8\t0/0\t5\n"
+                    "bytecopy\thot\t64\t0/0\t10\nmemcpy_erms\thot\t64\t0/0\t10\n")
+        self.assertEqual(checks.worst_ratio(path, "bytecopy"), 4.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
