@@ -88,15 +88,15 @@ static int write_file(const char *path, const void *data, size_t size)
 	return close_checked(f, path, fwrite(data, 1, size, f) == size);
 }
 
-static int write_record(const char *path, const struct mg_case *c, const struct mg_verdict *v,
-			const char *input)
+static int write_record(const char *path, const char *stage, const struct mg_case *c,
+			const struct mg_verdict *v, const char *input)
 {
 	struct mg_json j;
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return cannot_write(path);
-	mg_record_finding_build(&j, c, v, "fuzz", input);
+	mg_record_finding_build(&j, c, v, stage, input);
 	return close_checked(f, path, mg_json_write(&j, f));
 }
 
@@ -117,12 +117,12 @@ static int write_report(const char *path, const char *stem, const struct mg_targ
 int mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
 		    const struct mg_verdict *v, const uint8_t *data, size_t size)
 {
-	return mg_finding_save_as(dir, t, c, v, data, size, NULL, 0);
+	return mg_finding_save_as(dir, "fuzz", t, c, v, data, size, NULL, 0);
 }
 
-int mg_finding_save_as(const char *dir, const struct mg_target *t, const struct mg_case *c,
-		       const struct mg_verdict *v, const uint8_t *data, size_t size, char *saved,
-		       size_t saved_size)
+int mg_finding_save_as(const char *dir, const char *stage, const struct mg_target *t,
+		       const struct mg_case *c, const struct mg_verdict *v, const uint8_t *data,
+		       size_t size, char *saved, size_t saved_size)
 {
 	char stem[4000], path[4096], input[4096];
 
@@ -137,7 +137,7 @@ int mg_finding_save_as(const char *dir, const struct mg_target *t, const struct 
 	if (!write_file(input, data, size))
 		return 0;
 	snprintf(path, sizeof path, "%s.json", stem);
-	if (!write_record(path, c, v, input))
+	if (!write_record(path, stage, c, v, input))
 		return 0;
 	snprintf(path, sizeof path, "%s.txt", stem);
 	return write_report(path, stem, t, c, v);

@@ -30,9 +30,10 @@ void mg_finding_replay(const struct mg_case *c, const struct mg_verdict *v, char
  * after it are not written). Does nothing (1) if `dir` is NULL or empty. */
 int mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
 		    const struct mg_verdict *v, const uint8_t *data, size_t size);
-/* The same; also says where the input went (`input`, when not NULL). */
-int mg_finding_save_as(const char *dir, const struct mg_target *t, const struct mg_case *c,
-		       const struct mg_verdict *v, const uint8_t *data, size_t size, char *input,
-		       size_t input_size);
+/* The same for any stage ("fuzz", "random"); also says where the input went
+ * (`input`, when not NULL). */
+int mg_finding_save_as(const char *dir, const char *stage, const struct mg_target *t,
+		       const struct mg_case *c, const struct mg_verdict *v, const uint8_t *data,
+		       size_t size, char *input, size_t input_size);
 
 #endif

@@ -112,6 +112,16 @@ static void inflight_end(void)
 		inflight_set_length(0);
 }
 
+/* No call in progress, and no file left behind by its owner. */
+static void inflight_close(void)
+{
+	if (!inflight)
+		return;
+	inflight_set_length(0);
+	if (getpid() == inflight_owner)
+		unlink(inflight_path);
+}
+
 static const char *flag_value(int argc, char **argv, const char *flag)
 {
 	size_t n = strlen(flag);
@@ -195,7 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* Saved: the finding's own files say it, not the in-flight file. */
 	if (mg_finding_save(getenv("MEMGATE_FINDINGS"), &target, &c, &v, data, size))
-		inflight_end();
+		inflight_close();
 	mg_finding_print(stderr, &target, &c, &v);
 	abort();
 }

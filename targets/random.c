@@ -152,7 +152,8 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 		return;
 	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
 	make_dirs(dir);
-	if (!mg_finding_save_as(dir, t, c, v, input, MG_INPUT_BYTES, saved, sizeof saved)) {
+	if (!mg_finding_save_as(dir, "random", t, c, v, input, MG_INPUT_BYTES, saved,
+				sizeof saved)) {
 		p->write_failed = 1;
 		saved[0] = '\0';
 	}
