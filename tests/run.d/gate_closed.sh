@@ -146,10 +146,10 @@ if [ "$(uname -m)" = x86_64 ]; then
 		scripts/gate --op memmove --quick --skip=huge,valgrind,regressions --no-bench --seconds=8 \
 		--symbol=mg_x86_64_bad_memmove_leaves_df_set --report="$TMP/df.json" --sarif="$TMP/df.sarif" \
 		--junit="$TMP/df.xml" tests/bad/x86_64/bad_memmove_leaves_df_set.S
-	expect "gate: the DF routine's JSON report is rejected with its abi-violation" 0 "^rejected true$" \
+	expect "gate: the DF routine's JSON report is rejected with its abi-violation" 0 "^rejected True$" \
 		python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
 print(r["verdict"], any(f["kind"] == "abi-violation" for f in r["findings"]))' "$TMP/df.json"
-	expect "gate: the DF routine's SARIF has a result per finding" 0 "^2.1.0 true$" \
+	expect "gate: the DF routine's SARIF has a result per finding" 0 "^2.1.0 True$" \
 		python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2]))
 print(s["version"], len(s["runs"][0]["results"]) >= len(r["findings"]) > 0)' "$TMP/df.sarif" "$TMP/df.json"
 	expect "gate: the DF routine's JUnit XML is well-formed, with a failure" 0 "^abi-violation" \
