@@ -432,18 +432,20 @@ def run_fuzz_engine(ctx, engine, seconds):
     result = launch(ctx, argv, os.path.join(ctx.R, f"fuzz-{engine}.log"), os.path.join(ctx.R, f"fuzz-{engine}.err"),
                     f"scripts/fuzz --engine={engine}", env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
     ran_to_end(result, f"scripts/fuzz --engine={engine}")
+    said = last_line(os.path.join(ctx.R, f"fuzz-{engine}.err")) or last_line(os.path.join(ctx.R, f"fuzz-{engine}.log"))
+    status = f"exited with status {result.returncode}" + (f": {said}" if said else "")
     summary = os.path.join(out_dir, "summary.jsonl")
     if os.path.exists(summary):
         execs, found = fuzz_summary(ctx, summary, engine)
         if result.returncode not in (0, 1) or (result.returncode == 1 and not found):
-            raise CouldNotJudge(f"scripts/fuzz --engine={engine} exited with status {result.returncode}")
+            raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}")
         return execs, found
     # An older scripts/fuzz without records: its exit status and the inputs
     # it saved, each replayed here for its verdict.
     if result.returncode == 0 and not crash_files(out_dir, ctx.family):
         return 0, []
     if result.returncode != 1:
-        raise CouldNotJudge(f"scripts/fuzz --engine={engine} exited with status {result.returncode}")
+        raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}")
     found = []
     for path in crash_files(out_dir, ctx.family):
         found += replay_crash(ctx, path)
