@@ -34,6 +34,9 @@ usage_error "gate: a call to mprotect is refused, naming it" \
 usage_error "gate: a call to _exit is refused, naming it" \
 	"^gate: tests/gate/calls_exit.c references symbols it does not define: _exit " \
 	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/calls_exit.c
+usage_error "gate: a routine that hides its over-read with a SIGSEGV handler is refused, naming the calls" \
+	"^gate: tests/gate/hides_overread.c references symbols it does not define: .*signal " \
+	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/hides_overread.c
 if [ "$(uname -m)" = x86_64 ]; then
 	usage_error "gate: a syscall instruction is refused: makes system calls" \
 		"^gate: tests/gate/raw_syscall.S makes system calls: syscall at raw_syscall\+0x" \
