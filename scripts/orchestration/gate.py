@@ -56,7 +56,8 @@ SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 # minimising and deduplicating what it found), and what the other checks
 # after fuzzing are kept back for.
 FUZZ_OVERHEAD = 20
-AFTER_FUZZ = 6
+AFTER_FUZZ_REGRESSIONS = 2
+AFTER_FUZZ_VALGRIND = 4
 BUILD_TIMEOUT = 900
 
 
@@ -228,7 +229,14 @@ class Context:
         self.hard_deadline = procs.Deadline(self.seconds + extra)
 
     def fuzz_budget(self):
-        later = AFTER_FUZZ if any(c not in self.skip for c in ("valgrind", "regressions")) else 0
+        """What is left for fuzzing: the rest of --seconds but what the
+        checks after it are kept back (valgrind, when it runs here, and the
+        regressions)."""
+        later = 0
+        if not self.skipped("regressions"):
+            later += AFTER_FUZZ_REGRESSIONS
+        if not self.skipped("valgrind") and not self.foreign:
+            later += AFTER_FUZZ_VALGRIND
         return int(self.deadline.remaining() - later)
 
     def skipped(self, check):

@@ -2,8 +2,9 @@
 # for that arch (build/gate/ARCH/NAME) and judged where it runs, natively or
 # under qemu-user. A correct aarch64 routine is accepted; broken ones are
 # rejected with their class; the replay command of a random-case finding
-# reproduces it. The quick sweep and a few seconds of random cases keep this
-# group near a minute under qemu.
+# reproduces it. --seconds bounds the whole gate, so the accepted routine
+# gets enough for its quick sweep under qemu (about 20 s) and a few seconds
+# of random cases; this group takes about a minute and a half.
 # Sourced by tests/run (uses expect, expect_all, arch_wanted, skip, $TMP).
 
 echo "== the gate on other arches (scripts/gate --arch)"
@@ -17,7 +18,7 @@ else
 		"^memgate gate: my_ldp \(memcpy, aarch64" "^fuzz +PASS .*random cases \(not coverage-guided" \
 		"^bench +N/A .*n/a \(memgate speed under qemu-aarch64 measures qemu, not the hardware\)" \
 		"^ACCEPTED \(valgrind n/a: valgrind runs on the host's build only; bench n/a: .*\): my_ldp " -- \
-		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=3 --report="$TMP/ga64.json" \
+		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=45 --report="$TMP/ga64.json" \
 		--sarif="$TMP/ga64.sarif" --junit="$TMP/ga64.xml" "$TMP/my_ldp.S"
 	expect "gate: the aarch64 reports name the arch" 0 "^aarch64 accepted 2.1.0 aarch64$" \
 		jq -r --slurpfile s "$TMP/ga64.sarif" \
@@ -26,7 +27,7 @@ else
 	# The arch from the file's directory (tests/bad/aarch64/).
 	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
-		scripts/gate --op memcpy --quick --seconds=3 --skip=regressions \
+		scripts/gate --op memcpy --quick --seconds=10 --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
 	expect "gate: the replay command of an aarch64 random-case finding reproduces it" 1 \
