@@ -6,7 +6,7 @@ import unittest
 from unittest import mock
 
 from common import context, tmpdir
-from orchestration import checks
+from orchestration import checks, records
 from orchestration.records import CouldNotJudge
 
 
@@ -83,6 +83,24 @@ class Verify(unittest.TestCase):
         w = [{"name": "vzeroupper", "text": "AVX upper state left dirty"}]
         _, _, warned = self.judge([variant("sweep", "pass", warnings=w), variant("huge", "pass"), summary()])
         self.assertEqual(warned, [{"check": "sweep", "name": "vzeroupper", "text": "AVX upper state left dirty"}])
+
+
+# memgate verify's output under ulimit -v, as the engine writes it.
+ENGINE_ULIMIT_V = """\
+{"record":"variant","variant":"bytecopy","op":"memcpy","arch":"x86_64","stage":"sweep","status":"pass","expected":"pass","row":"error","row_status":"ERROR (4GiB+: could not judge)","cases":2197056,"failures":0,"seconds":1.296,"reason":null,"warnings":[]}
+{"record":"variant","variant":"bytecopy","op":"memcpy","arch":"x86_64","stage":"huge","status":"error","expected":"pass","row":"error","row_status":"ERROR (4GiB+: could not judge)","cases":0,"failures":0,"seconds":0.000,"reason":"cannot reserve the address space: Cannot allocate memory","warnings":[]}
+{"record":"error","reason":"cannot reserve the address space: Cannot allocate memory","stage":"huge","variant":"bytecopy"}
+{"record":"summary","command":"verify","complete":true,"cases":2197056,"passed":0,"failed":0,"errors":1,"skipped":0}
+"""
+
+
+class EngineOutput(unittest.TestCase):
+    def test_ulimit_v(self):
+        recs = records.parse_lines(ENGINE_ULIMIT_V, "verify")
+        with mock.patch.object(checks, "sweep_input", lambda ctx, f, n: None):
+            out, found, _ = checks.judge_verify(context(tmpdir(self)), recs, 1.3, "full", True)
+        self.assertEqual([out[n].status for n in ("abi", "sweep", "huge")], ["pass", "pass", "error"])
+        self.assertIn("cannot reserve the address space", out["huge"].note)
 
 
 class Replay(unittest.TestCase):
@@ -212,3 +230,39 @@ class Speed(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VerifyProgram(unittest.TestCase):
+    """run_verify on a stand-in memgate: its exit, its records, its end."""
+
+    def run_with(self, script, seconds=30):
+        d = tmpdir(self)
+        fake = os.path.join(d, "memgate")
+        with open(fake, "w") as f:
+            f.write("#!/usr/bin/env python3\nimport os, signal, sys, time\n" + script)
+        os.chmod(fake, 0o755)
+        ctx = context(d, W=d, seconds=seconds, skip=["fuzz"])  # no fuzz overhead on the deadline
+        ctx.start_clock()
+        with mock.patch.object(checks, "sweep_input", lambda ctx, f, n: None):
+            results, found, _ = checks.run_verify(ctx)
+        return {c.name: c for c in results}
+
+    def test_exit_2_with_an_error_record_is_judged_per_check(self):
+        out = self.run_with(f"sys.stdout.write({ENGINE_ULIMIT_V!r}); sys.exit(2)\n")
+        self.assertEqual([out[n].status for n in ("abi", "sweep", "huge")], ["pass", "pass", "error"])
+
+    def test_killed_midway_is_could_not_judge(self):
+        out = self.run_with(f"sys.stdout.write({ENGINE_ULIMIT_V.splitlines()[0]!r} + '\\n'); sys.stdout.flush(); "
+                            "os.kill(os.getpid(), signal.SIGKILL)\n")
+        self.assertEqual([out[n].status for n in ("abi", "sweep", "huge")], ["error"] * 3)
+        self.assertIn("SIGKILL", out["sweep"].note)
+
+    def test_the_deadline_is_could_not_judge(self):
+        out = self.run_with("signal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n", seconds=1)
+        self.assertEqual(out["sweep"].status, "error")
+        self.assertIn("deadline", out["sweep"].note)
+
+    def test_exit_2_without_records_is_could_not_judge(self):
+        out = self.run_with("print('memgate verify: unknown option', file=sys.stderr); sys.exit(2)\n")
+        self.assertEqual(out["sweep"].status, "error")
+        self.assertIn("unknown option", out["sweep"].note)

@@ -3,8 +3,9 @@
 # under qemu-user. A correct aarch64 routine is accepted; broken ones are
 # rejected with their class; the replay command of a random-case finding
 # reproduces it. --seconds bounds the whole gate, so the accepted routine
-# gets enough for its quick sweep under qemu (about 20 s) and a few seconds
-# of random cases; this group takes about a minute and a half.
+# gets enough for its quick sweep under qemu (about 20 s idle, 47 s with
+# the machine's two cores busy) and random cases for the rest; this group
+# takes about a minute and a half.
 # Sourced by tests/run (uses expect, expect_all, arch_wanted, skip, $TMP).
 
 echo "== the gate on other arches (scripts/gate --arch)"
@@ -18,7 +19,7 @@ else
 		"^memgate gate: my_ldp \(memcpy, aarch64" "^fuzz +PASS .*random cases \(not coverage-guided" \
 		"^bench +N/A .*n/a \(memgate speed under qemu-aarch64 measures qemu, not the hardware\)" \
 		"^ACCEPTED \(valgrind n/a: valgrind runs on the host's build only; bench n/a: .*\): my_ldp " -- \
-		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=45 --report="$TMP/ga64.json" \
+		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=60 --report="$TMP/ga64.json" \
 		--sarif="$TMP/ga64.sarif" --junit="$TMP/ga64.xml" "$TMP/my_ldp.S"
 	expect "gate: the aarch64 reports name the arch" 0 "^aarch64 accepted 2.1.0 aarch64$" \
 		jq -r --slurpfile s "$TMP/ga64.sarif" \
