@@ -57,11 +57,27 @@ def kill_group(pgid, grace=GRACE_SECONDS):
 
 
 def group_alive(pgid):
+    """Whether a member of the group still runs. A zombie does not count:
+    where init does not reap orphans (some containers), a killed group's
+    members stay zombies for good."""
     try:
         os.killpg(pgid, 0)
-        return True
     except (ProcessLookupError, PermissionError):
         return False
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # fields: state, ppid, pgrp, ...
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
 
 
 def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeout=None):
@@ -155,6 +171,11 @@ def stop(child, grace=GRACE_SECONDS):
         except (ProcessLookupError, PermissionError):
             pass
     child.wait()
+    # Members outside our reach of wait() (reparented to init) take a moment
+    # to be reaped after SIGKILL: gone before we say they are.
+    end = time.monotonic() + 1.0
+    while group_alive(pgid) and time.monotonic() < end:
+        time.sleep(0.02)
     RUNNING.pop(pgid, None)
     return child.returncode
 
