@@ -31,7 +31,7 @@ import time
 
 from . import procs
 from .fuzz_engines import ENGINES, INPUT_LEN
-from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path
+from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, take_inflight
 from .fuzz_report import Report
 from .records import CouldNotJudge, write_lines, write_text
 
@@ -456,6 +456,8 @@ class Session:
         label = f"[{idx + 1}/{len(self.targets())}] {t}"
         engine = ENGINES[ctx.engine](ctx, t, work, raw, corp)
         self.engine = engine
+        # What an interrupted session left in flight is an earlier session's.
+        take_inflight(raw)
         earlier = set(_all_files(raw))
         session_start = time.time()
         started = True
@@ -482,7 +484,7 @@ class Session:
         print(f"{label}: fuzzed {round(elapsed)}s; replaying, minimizing and deduplicating what was saved",
               file=sys.stderr)
         analysis = Analysis(ctx, engine, t, target_dir, raw, work)
-        findings = analysis.run(earlier, session_start, deadline)
+        findings = analysis.run(earlier, session_start, deadline, engine.stopped)
         if status == "ran" and started and execs == 0 and not findings:
             status, reason = "error", f"{engine.name} ran no input in {round(elapsed)} s (the machine too busy, or the budget too short)"
         shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)

@@ -151,16 +151,25 @@ class Replayer:
 
     def read_batch(self, child, out, err, part):
         rc = child.returncode
+        said = last_line(err)
+        try:
+            records = read(out)  # a missing summary or an error record raises
+        except CouldNotJudge as e:
+            why = str(e)
+            if said and said not in why:
+                why += f" (it said: {said})"
+            raise CouldNotJudge(f"build/replay: {why}") from None
         if rc not in (0, 1):
-            why = last_line(err) or f"exited with status {rc}" if rc >= 0 else f"was killed by signal {-rc}"
-            raise CouldNotJudge(f"build/replay could not judge {len(part)} input(s): {why}")
-        records = read(out)  # a missing summary or an error record raises
+            how = f"exited with status {rc}" if rc >= 0 else f"was killed by signal {-rc}"
+            raise CouldNotJudge(f"build/replay {how}" + (f": {said}" if said else ""))
         verdicts = parse_replay(records, "build/replay")
         result = {}
         for p in part:
             v = verdicts.get(os.path.normpath(p))
             if v is None:
-                raise CouldNotJudge(f"build/replay gave no result for {p}")
+                skipped = records[-1].get("skipped")
+                why = " (skipped: this CPU cannot run the variant)" if skipped else ""
+                raise CouldNotJudge(f"build/replay gave no result for {p}{why}")
             result[p] = v
         return result
 
@@ -205,10 +214,47 @@ class Saved:
         with_record = [p for p in self.paths if os.path.exists(record_path(p))]
         return sorted(with_record or self.paths)[0]
 
+    def ended_in_call(self):
+        """Only known from an in-flight file: a fuzz target process ended
+        during the call on this input."""
+        return all(os.path.basename(p).startswith(ENDED_PREFIX) for p in self.paths)
+
     def afl_killed(self):
         """AFL++ saw its target die of SIGKILL (sig:09): killed from
         outside, by the kernel for memory or by a person."""
         return all("sig:09" in os.path.basename(p) for p in self.paths)
+
+
+# A fuzz target's in-flight file (docs/records.md): 8 bytes, the
+# little-endian length of the input being checked (0: none), then the input.
+INFLIGHT_PREFIX = "inflight-"
+# What an in-flight file left with an input in it becomes: the input of a
+# call that never returned.
+ENDED_PREFIX = "ended-in-call-"
+
+
+def take_inflight(raw):
+    """Turns each in-flight file the fuzz targets left in raw/ into an input
+    (ended-in-call-PID.in), replayed and judged like any other; one with
+    length 0 means nothing and goes. Only once no fuzzer runs."""
+    made = []
+    for name in sorted(os.listdir(raw)):
+        path = os.path.join(raw, name)
+        if not name.startswith(INFLIGHT_PREFIX) or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            data = f.read(8 + INPUT_MAX + 1)
+        n = int.from_bytes(data[:8], "little") if len(data) >= 8 else 0
+        if len(data) >= 8 and n > 0:
+            if n > INPUT_MAX or len(data) < 8 + n:
+                raise CouldNotJudge(f"{path} is not an in-flight file: length {n}, {len(data)} bytes")
+            dst = os.path.join(raw, ENDED_PREFIX + name[len(INFLIGHT_PREFIX):] + ".in")
+            write_bytes(dst, data[8 : 8 + n])
+            made.append(dst)
+        # A file shorter than its length field was being created when its
+        # process ended: before any call.
+        os.unlink(path)
+    return made
 
 
 def saved_inputs(raw):
@@ -217,7 +263,7 @@ def saved_inputs(raw):
     for top, dirs, files in os.walk(raw):
         dirs.sort()
         for name in sorted(files):
-            if name.startswith(".") or name.endswith((".txt", ".json", ".tmp")):
+            if name.startswith((".", INFLIGHT_PREFIX)) or name.endswith((".txt", ".json", ".tmp")):
                 continue
             found.append(os.path.join(top, name))
     return found
@@ -313,7 +359,10 @@ class Analysis:
         self.findings = []
         self.errors = []  # reasons it could not judge something it saw
 
-    def run(self, earlier, session_start, deadline):
+    def run(self, earlier, session_start, deadline, stopped):
+        """`stopped`: the fuzzers were stopped by us (at the deadline), so a
+        process may have ended during a call because we ended it."""
+        take_inflight(self.raw)
         contents = gather(self.raw, earlier, session_start)
         if not contents:
             return self.findings
@@ -329,11 +378,32 @@ class Analysis:
                 f"afl-fuzz saw {len(killed)} run(s) of fuzz_{self.target} killed by SIGKILL from outside "
                 f"(out of memory?), which says nothing about the routine: {killed[0].main_path()}"
             )
-        flaky = [s for s in not_reproduced if not s.afl_killed()]
+        ended = [s for s in not_reproduced if s.ended_in_call() and s not in killed]
+        # Ended by us: at this session's deadline, or by the interruption
+        # that ended an earlier session. Nothing to say about the routine.
+        ours = [s for s in ended if stopped or s.earlier]
+        self.set_aside(ours)
+        ended = [s for s in ended if s not in ours]
+        if ended:
+            self.errors.append(
+                f"{len(ended)} fuzz_{self.target} process(es) ended during a call whose input passes "
+                f"build/replay (killed from outside, or a routine that ends the process only "
+                f"sometimes): {ended[0].main_path()}"
+            )
+        flaky = [s for s in not_reproduced if s not in killed and s not in ended and s not in ours]
         self.findings.extend(self.flaky(flaky, deadline))
         self.final_replay(deadline)
         self.remove_duplicates(groups)
         return self.findings
+
+    def set_aside(self, contents):
+        """Inputs of calls our own SIGTERM/SIGKILL ended: out of raw/ (into
+        work/ended-by-stop/), so no later session reads them as findings."""
+        dst = os.path.join(self.work, "ended-by-stop")
+        os.makedirs(dst, exist_ok=True)
+        for s in contents:
+            for p in s.paths:
+                os.replace(p, os.path.join(dst, os.path.basename(p)))
 
     # ------------------------------------------------------------ confirmed
 

@@ -124,7 +124,16 @@ elif mode == "flaky":
     save(b"FLAKY-22", record=False)
 elif mode == "big":
     save(b"BUG1" + b"x" * 5000, record=False)
-elif mode == "stubborn":
+elif mode in ("inflight-bug", "inflight-calm"):
+    def inflight(pid, data):
+        with open(os.path.join(raw, f"inflight-{pid}"), "wb") as f:
+            f.write(len(data).to_bytes(8, "little") + data + bytes(4096 - len(data)))
+    inflight(101, b"zzBUG3" if mode == "inflight-bug" else b"calm")
+    inflight(102, b"")
+if mode == "stubborn" or os.environ.get("FAKE_INFLIGHT_AT_STOP"):
+    with open(os.path.join(raw, "inflight-555"), "wb") as f:
+        f.write((4).to_bytes(8, "little") + b"calm" + bytes(4092))
+if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if os.fork() == 0:
         with open(os.environ["FAKE_PIDS"], "a") as f:

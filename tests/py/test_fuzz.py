@@ -194,6 +194,20 @@ class FuzzRun(unittest.TestCase):
         recs = self.raw_summary()
         self.assertEqual(records.of_kind(recs, "finding"), [])
 
+    def test_call_that_never_returned_and_replays_is_a_finding(self):
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="inflight-bug")
+        self.assertEqual(rc, 1, out + err)
+        found = self.findings()
+        self.assertEqual([f["signature"] for f in found], [f"{VARIANT} out-of-bounds-write dst past the end 3"])
+        raw = os.listdir(os.path.join(self.out, "memcpy", "raw"))
+        self.assertFalse([n for n in raw if n.startswith("inflight-")], raw)
+
+    def test_call_that_never_returned_and_passes_replay_is_could_not_judge(self):
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="inflight-calm")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("ended during a call whose input passes build/replay", err)
+        self.assertEqual(records.of_kind(self.raw_summary(), "finding"), [])
+
     # ------------------------------------------------- concurrency, signals
 
     def start_background(self, *args, **extra):
