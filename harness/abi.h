@@ -21,6 +21,8 @@
 #define MG_ABI_INT_GARBAGE 0xdeadbeef00000000
 
 #ifndef __ASSEMBLER__
+#include "verdict.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,8 +44,9 @@ enum mg_abi_rule {
  * read once), and which optional rules (enum mg_abi_rule) apply. */
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules);
 
-/* Per-arch: describes the first rule the call broke, or returns 0. */
-int mg_abi_violation(const struct mg_abi_record *rec, char *out, size_t size);
+/* Per-arch: makes *out an abi-violation naming the first rule the call
+ * broke (mg_verdict_abi), or returns 0. */
+int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out);
 /* Per-arch: non-zero if the call left vector state that slows the caller
  * (x86: dirty upper AVX state, a missing vzeroupper). */
 int mg_abi_dirty_upper(const struct mg_abi_record *rec);

@@ -29,57 +29,63 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
 }
 
-static int clobbered(char *out, size_t size, const char *name, uint64_t canary, uint64_t found)
+static int clobbered(struct mg_verdict *out, const char *rule, const char *name, uint64_t canary,
+		     uint64_t found)
 {
 	if (found == canary)
 		return 0;
-	snprintf(out, size, "%s clobbered (0x%016llx -> 0x%016llx)", name,
-		 (unsigned long long)canary, (unsigned long long)found);
+	mg_verdict_abi(out, rule, 1, 1, canary, found, "%s clobbered (0x%016llx -> 0x%016llx)",
+		       name, (unsigned long long)canary, (unsigned long long)found);
 	return 1;
 }
 
-static int clobbered_register(const struct mg_abi_record *rec, char *out, size_t size)
+static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
-	char name[32];
+	char name[32], rule[8];
 
 	for (int i = 0; i < MG_ABI_SAVED_COUNT; i++)
-		if (clobbered(out, size, saved_names[i], canaries[i], rec->saved[i]))
+		if (clobbered(out, saved_names[i], saved_names[i], canaries[i], rec->saved[i]))
 			return 1;
 	for (int i = 0; i < MG_ABI_VSAVED_COUNT; i++) {
 		snprintf(name, sizeof name, "d%d (low 64 bits)", 8 + i);
-		if (clobbered(out, size, name, vcanaries[i], rec->vsaved[i]))
+		snprintf(rule, sizeof rule, "d%d", 8 + i);
+		if (clobbered(out, rule, name, vcanaries[i], rec->vsaved[i]))
 			return 1;
 	}
 	return 0;
 }
 
-static int platform_register_changed(const struct mg_abi_record *rec, char *out, size_t size)
+static int platform_register_changed(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
 	if (!rec->check_x18 || rec->x18 == MG_ABI_CANARY_X18)
 		return 0;
-	snprintf(out, size,
-		 "x18 (the platform register) changed (0x%016llx -> 0x%016llx): "
-		 "reserved in kernel code (shadow call stack)",
-		 (unsigned long long)MG_ABI_CANARY_X18, (unsigned long long)rec->x18);
+	mg_verdict_abi(out, "x18", 0, 1, MG_ABI_CANARY_X18, rec->x18,
+		       "x18 (the platform register) changed (0x%016llx -> 0x%016llx): "
+		       "reserved in kernel code (shadow call stack)",
+		       (unsigned long long)MG_ABI_CANARY_X18, (unsigned long long)rec->x18);
 	return 1;
 }
 
-int mg_abi_violation(const struct mg_abi_record *rec, char *out, size_t size)
+int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
-	if (clobbered_register(rec, out, size) || platform_register_changed(rec, out, size))
+	if (clobbered_register(rec, out) || platform_register_changed(rec, out))
 		return 1;
 	if (rec->sp_after != rec->sp_before) {
-		snprintf(out, size, "stack pointer moved by %+lld bytes",
-			 (long long)(rec->sp_after - rec->sp_before));
+		mg_verdict_abi(out, "stack-pointer", 0, 1, rec->sp_before, rec->sp_after,
+			       "stack pointer moved by %+lld bytes",
+			       (long long)(rec->sp_after - rec->sp_before));
 		return 1;
 	}
 	if (rec->frame[0] != MG_ABI_CANARY_FRAME0 || rec->frame[1] != MG_ABI_CANARY_FRAME1) {
-		snprintf(out, size, "the caller's stack frame above sp was overwritten");
+		mg_verdict_abi(out, "caller-frame", 0, 0, 0, 0,
+			       "the caller's stack frame above sp was overwritten");
 		return 1;
 	}
 	if (rec->fpcr_after != rec->fpcr_before) {
-		snprintf(out, size, "FPCR control bits changed (0x%08llx -> 0x%08llx)",
-			 (unsigned long long)rec->fpcr_before, (unsigned long long)rec->fpcr_after);
+		mg_verdict_abi(out, "fpcr", 0, 1, rec->fpcr_before, rec->fpcr_after,
+			       "FPCR control bits changed (0x%08llx -> 0x%08llx)",
+			       (unsigned long long)rec->fpcr_before,
+			       (unsigned long long)rec->fpcr_after);
 		return 1;
 	}
 	return 0;

@@ -85,44 +85,48 @@ void mg_abi_init(void)
 		mg_abi_has_xinuse = (a & (1u << 2)) != 0 && xinuse_tracks_upper();
 }
 
-static int clobbered_register(const struct mg_abi_record *rec, char *out, size_t size)
+static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
 	for (int i = 0; i < MG_ABI_SAVED_COUNT; i++)
 		if (rec->saved[i] != canaries[i]) {
-			snprintf(out, size, "%s clobbered (0x%0*llx -> 0x%0*llx)", saved_names[i],
-				 MG_ABI_REG_DIGITS, (unsigned long long)canaries[i],
-				 MG_ABI_REG_DIGITS, (unsigned long long)rec->saved[i]);
+			mg_verdict_abi(out, saved_names[i], 1, 1, canaries[i], rec->saved[i],
+				       "%s clobbered (0x%0*llx -> 0x%0*llx)", saved_names[i],
+				       MG_ABI_REG_DIGITS, (unsigned long long)canaries[i],
+				       MG_ABI_REG_DIGITS, (unsigned long long)rec->saved[i]);
 			return 1;
 		}
 	return 0;
 }
 
-int mg_abi_violation(const struct mg_abi_record *rec, char *out, size_t size)
+int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
-	if (clobbered_register(rec, out, size))
+	if (clobbered_register(rec, out))
 		return 1;
 	if (rec->sp_after != rec->sp_before) {
-		snprintf(out, size, "stack pointer moved by %+lld bytes",
-			 (long long)rec->sp_after - (long long)rec->sp_before);
+		mg_verdict_abi(out, "stack-pointer", 0, 1, rec->sp_before, rec->sp_after,
+			       "stack pointer moved by %+lld bytes",
+			       (long long)rec->sp_after - (long long)rec->sp_before);
 		return 1;
 	}
 	if (rec->frame[0] != MG_ABI_CANARY_FRAME0 || rec->frame[1] != MG_ABI_CANARY_FRAME1) {
-		snprintf(out, size,
-			 "the caller's stack frame " MG_ABI_FRAME_WHERE " was overwritten");
+		mg_verdict_abi(out, "caller-frame", 0, 0, 0, 0,
+			       "the caller's stack frame " MG_ABI_FRAME_WHERE " was overwritten");
 		return 1;
 	}
 	if (rec->flags & X86_FLAGS_DF) {
-		snprintf(out, size, "direction flag left set");
+		mg_verdict_abi(out, "direction-flag", 0, 0, 0, 0, "direction flag left set");
 		return 1;
 	}
 	if ((rec->mxcsr_after ^ rec->mxcsr_before) & MXCSR_CONTROL) {
-		snprintf(out, size, "MXCSR control bits changed (0x%04x -> 0x%04x)",
-			 rec->mxcsr_before, rec->mxcsr_after);
+		mg_verdict_abi(out, "mxcsr", 0, 1, rec->mxcsr_before, rec->mxcsr_after,
+			       "MXCSR control bits changed (0x%04x -> 0x%04x)", rec->mxcsr_before,
+			       rec->mxcsr_after);
 		return 1;
 	}
 	if (rec->fpucw_after != rec->fpucw_before) {
-		snprintf(out, size, "x87 control word changed (0x%04x -> 0x%04x)",
-			 rec->fpucw_before, rec->fpucw_after);
+		mg_verdict_abi(out, "x87-cw", 0, 1, rec->fpucw_before, rec->fpucw_after,
+			       "x87 control word changed (0x%04x -> 0x%04x)", rec->fpucw_before,
+			       rec->fpucw_after);
 		return 1;
 	}
 	return 0;

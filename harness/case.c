@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* This build's memgate, and what runs it when it is not native (qemu-user):
  * the Makefile bakes both in, so replay lines work as printed. */
@@ -177,23 +178,70 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	snprintf(out + used, size - (size_t)used, "; fill seed 0x%" PRIx64, c->seed);
 }
 
+__attribute__((format(printf, 2, 3))) static void add_word(struct mg_argv *a, const char *format,
+							   ...)
+{
+	size_t room = sizeof a->text - a->used;
+	va_list args;
+	int n;
+
+	if (a->argc >= MG_ARGV_MAX)
+		return;
+	va_start(args, format);
+	n = vsnprintf(a->text + a->used, room, format, args);
+	va_end(args);
+	if (n < 0 || (size_t)n >= room)
+		return;
+	a->argv[a->argc++] = a->text + a->used;
+	a->used += (size_t)n + 1;
+}
+
+void mg_argv_add_words(struct mg_argv *a, const char *words)
+{
+	while (*words) {
+		size_t n = strcspn(words, " ");
+		if (n)
+			add_word(a, "%.*s", (int)n, words);
+		words += n + (words[n] == ' ');
+	}
+}
+
+void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
+{
+	mg_argv_add_words(a, MG_RUNNER);
+	add_word(a, "%s", mg_program);
+	add_word(a, "run");
+	add_word(a, "--variant=%s", c->variant->name);
+	add_word(a, "--len=%zu", c->len);
+	if (mg_op_has_src(c->variant->op))
+		add_word(a, "--src-align=%u", c->src_align);
+	if (c->overlap)
+		add_word(a, "--overlap=%ld", c->dist);
+	else
+		add_word(a, "--dst-align=%u", c->dst_align);
+	if (c->src_above && !c->overlap && mg_op_has_src(c->variant->op))
+		add_word(a, "--src-above");
+	if (c->oracle)
+		add_word(a, "--oracle");
+	if (c->variant->op == MG_MEMSET)
+		add_word(a, "--value=%d", c->value);
+	add_word(a, "--place=%s", mg_place_name(c->place));
+	add_word(a, "--seed=0x%" PRIx64, c->seed);
+}
+
+void mg_argv_join(const struct mg_argv *a, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < a->argc && used < size; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", a->argv[i]);
+}
+
 void mg_case_replay(const struct mg_case *c, char *out, size_t size)
 {
-	int used = snprintf(out, size, "%s%s%s run --variant=%s --len=%zu", MG_RUNNER,
-			    *MG_RUNNER ? " " : "", mg_program, c->variant->name, c->len);
+	struct mg_argv a = {.argc = 0};
 
-	if (mg_op_has_src(c->variant->op))
-		used += snprintf(out + used, size - (size_t)used, " --src-align=%u", c->src_align);
-	if (c->overlap)
-		used += snprintf(out + used, size - (size_t)used, " --overlap=%ld", c->dist);
-	else
-		used += snprintf(out + used, size - (size_t)used, " --dst-align=%u", c->dst_align);
-	if (c->src_above && !c->overlap && mg_op_has_src(c->variant->op))
-		used += snprintf(out + used, size - (size_t)used, " --src-above");
-	if (c->oracle)
-		used += snprintf(out + used, size - (size_t)used, " --oracle");
-	if (c->variant->op == MG_MEMSET)
-		used += snprintf(out + used, size - (size_t)used, " --value=%d", c->value);
-	snprintf(out + used, size - (size_t)used, " --place=%s --seed=0x%" PRIx64,
-		 mg_place_name(c->place), c->seed);
+	mg_case_replay_argv(c, &a);
+	mg_argv_join(&a, out, size);
 }

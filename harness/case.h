@@ -50,7 +50,22 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b);
 /* The case in words: "memmove len 17, src%64 3, dst = src - 4, ...". */
 void mg_case_describe(const struct mg_case *c, char *out, size_t size);
 
-/* A shell command that replays exactly this case. */
+/* A command as its words, for the records (an argv, not a shell line). */
+#define MG_ARGV_MAX 32
+struct mg_argv {
+	const char *argv[MG_ARGV_MAX];
+	int argc;
+	char text[1024];
+	size_t used;
+};
+/* Appends each space-separated word of `words`. */
+void mg_argv_add_words(struct mg_argv *a, const char *words);
+/* The words joined by spaces: the command line as printed. */
+void mg_argv_join(const struct mg_argv *a, char *out, size_t size);
+
+/* The command that replays exactly this case, appended to `a`. */
+void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a);
+/* The same as a shell command line. */
 void mg_case_replay(const struct mg_case *c, char *out, size_t size);
 
 const char *mg_place_name(enum mg_place place);

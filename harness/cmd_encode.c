@@ -3,6 +3,7 @@
  * of the sweep can become a regression input. */
 #include "decode.h"
 #include "options.h"
+#include "record.h"
 #include "table.h"
 
 #include <errno.h>
@@ -72,6 +73,8 @@ int mg_cmd_encode(int argc, char **argv)
 	}
 	if (!output)
 		mg_usage_error("encode", "--output=FILE is required (see memgate encode --help)");
+	if (mg_format != MG_FORMAT_TEXT)
+		mg_usage_error("encode", "--format is for the commands that judge, not encode");
 	check_encodable(&c);
 	if (!mg_target_init(&t, mg_family_of(c.variant->op), c.variant->name, why, sizeof why))
 		mg_usage_error("encode", "%s", why);

@@ -4,6 +4,7 @@
 #include "huge.h"
 #include "isolate.h"
 #include "options.h"
+#include "record.h"
 #include "table.h"
 
 #include <limits.h>
@@ -24,7 +25,9 @@ static const char help[] =
 	"  --timeout-ms=N  per-call watchdog (default 1000)\n"
 	"  --platform-register=auto|reserved|free  aarch64: whether x18 must be\n"
 	"                  preserved (auto: only by kernel-style variants)\n"
-	"Exit status: 0 the case passes, 1 it fails, 2 bad usage.\n";
+	"  --format=text|jsonl  what stdout says: text, or the records of\n"
+	"                  docs/records.md (case, finding, error, summary)\n"
+	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge.\n";
 
 enum {
 	O_VARIANT = 1,
@@ -40,6 +43,7 @@ enum {
 	O_HIDE,
 	O_ORACLE,
 	O_PLATFORM,
+	O_FORMAT,
 	O_HELP
 };
 
@@ -57,6 +61,7 @@ static const struct option opts[] = {
 	{"hide-feature", required_argument, NULL, O_HIDE},
 	{"oracle", no_argument, NULL, O_ORACLE},
 	{"platform-register", required_argument, NULL, O_PLATFORM},
+	{"format", required_argument, NULL, O_FORMAT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -99,6 +104,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_HIDE: mg_parse_hidden_features(cmd, optarg); break;
 		case O_ORACLE: c->oracle = 1; break;
 		case O_PLATFORM: mg_parse_platform_rule(cmd, optarg); break;
+		case O_FORMAT: mg_parse_format(cmd, optarg); break;
 		case O_HELP: return 0;
 		}
 	}
@@ -111,6 +117,52 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		mg_case_set_overlap(c, (long)overlap);
 	}
 	return 1;
+}
+
+/* The case could not run on this CPU: not a verdict on the routine. */
+static int skip(const char *why)
+{
+	struct mg_summary sum = {.command = "run", .skipped = 1};
+
+	if (mg_format == MG_FORMAT_TEXT)
+		printf("SKIP %s\n", why);
+	else if (!mg_record_summary(stdout, &sum))
+		return MG_EXIT_NOT_JUDGED;
+	return 0;
+}
+
+static int not_judged(const struct mg_case *c, const char *why)
+{
+	struct mg_summary sum = {.command = "run", .errors = 1};
+
+	if (mg_format == MG_FORMAT_TEXT) {
+		printf("could not judge: %s\n", why);
+	} else {
+		mg_record_error(stdout, "run", c->variant->name, why);
+		mg_record_summary(stdout, &sum);
+	}
+	return MG_EXIT_NOT_JUDGED;
+}
+
+static void print_verdict(const struct mg_verdict *v)
+{
+	if (v->cls == MG_OK)
+		printf("verdict: ok\n");
+	else
+		printf("verdict: %s: %s\n", mg_class_name(v->cls), v->detail);
+	for (unsigned w = 1; w && w <= v->warnings; w <<= 1)
+		if (v->warnings & w)
+			printf("warning: %s\n", mg_warning_text(w));
+}
+
+static int write_records(const struct mg_case *c, const struct mg_verdict *v)
+{
+	int failed = v->cls != MG_OK;
+	struct mg_summary sum = {
+		.command = "run", .cases = 1, .passed = !failed, .failed = (unsigned)failed};
+
+	return mg_record_case(stdout, c, v, "run", NULL, !failed) &&
+	       mg_record_summary(stdout, &sum);
 }
 
 int mg_cmd_run(int argc, char **argv)
@@ -126,22 +178,27 @@ int mg_cmd_run(int argc, char **argv)
 	if (!mg_case_valid(&c, text, sizeof text))
 		mg_usage_error("run", "invalid case for %s: %s", c.variant->name, text);
 	if (mg_cpu_missing(c.variant->features, needs, sizeof needs)) {
-		printf("SKIP (needs %s): %s cannot run on this CPU\n", needs, c.variant->name);
-		return 0;
+		snprintf(text, sizeof text, "(needs %s): %s cannot run on this CPU", needs,
+			 c.variant->name);
+		return skip(text);
 	}
 	if (mg_case_is_huge(&c) && !mg_huge_possible(needs, sizeof needs)) {
-		printf("SKIP (lengths over %zu cannot run here: %s)\n", (size_t)MG_MAX_LEN, needs);
-		return 0;
+		snprintf(text, sizeof text, "lengths over %zu cannot run here: %s",
+			 (size_t)MG_MAX_LEN, needs);
+		return not_judged(&c, text);
 	}
-	mg_case_describe(&c, text, sizeof text);
-	printf("case: %s\n", text);
+	if (mg_format == MG_FORMAT_TEXT) {
+		mg_case_describe(&c, text, sizeof text);
+		printf("case: %s\n", text);
+	}
+	/* In a child, which confirms the call returned: a variant that ends
+	 * the process is a crash, not a silent pass. */
 	mg_check_isolated(&c, &v);
-	if (v.cls == MG_OK)
-		printf("verdict: ok\n");
-	else
-		printf("verdict: %s: %s\n", mg_class_name(v.cls), v.detail);
-	for (unsigned w = 1; w && w <= v.warnings; w <<= 1)
-		if (v.warnings & w)
-			printf("warning: %s\n", mg_warning_text(w));
+	if (v.cls == MG_ERROR)
+		return not_judged(&c, v.detail);
+	if (mg_format == MG_FORMAT_TEXT)
+		print_verdict(&v);
+	else if (!write_records(&c, &v))
+		return MG_EXIT_NOT_JUDGED;
 	return v.cls != MG_OK;
 }

@@ -2,6 +2,7 @@
 #include "check.h"
 #include "huge.h"
 #include "options.h"
+#include "record.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -25,7 +26,11 @@ static const char help[] =
 	"  --huge=on|off|oracle  the check at lengths of 2 GiB and more (default on;\n"
 	"                        oracle: only the cases that fault after 64 KiB)\n"
 	"  --platform-register=auto|reserved|free  aarch64: whether x18 must be\n"
-	"                        preserved (auto: only by kernel-style variants)\n";
+	"                        preserved (auto: only by kernel-style variants)\n"
+	"  --format=text|jsonl   what stdout says: the table, or the records of\n"
+	"                        docs/records.md (variant, finding, error, summary)\n"
+	"Exit status: 0 every variant did what the table expects, 1 some did not,\n"
+	"2 bad usage or something could not be judged.\n";
 
 enum {
 	O_PROFILE = 1,
@@ -40,6 +45,7 @@ enum {
 	O_EXPECT,
 	O_HUGE,
 	O_PLATFORM,
+	O_FORMAT,
 	O_HELP
 };
 
@@ -56,6 +62,7 @@ static const struct option opts[] = {
 	{"expect", required_argument, NULL, O_EXPECT},
 	{"huge", required_argument, NULL, O_HUGE},
 	{"platform-register", required_argument, NULL, O_PLATFORM},
+	{"format", required_argument, NULL, O_FORMAT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -82,7 +89,7 @@ static unsigned parse_expect(const char *list)
 		size_t len = strcspn(list, ",");
 		snprintf(name, sizeof name, "%.*s", (int)len, list);
 		enum mg_class c = mg_class_parse(name);
-		if (c == MG_CLASS_COUNT || c == MG_OK)
+		if (c == MG_CLASS_COUNT || c == MG_OK || c == MG_ERROR)
 			mg_usage_error(
 				"verify",
 				"unknown class '%s' for --expect (valid: pass, wrong-result, "
@@ -133,6 +140,7 @@ int mg_cmd_verify(int argc, char **argv)
 			o.expect = parse_expect(optarg);
 			break;
 		case O_PLATFORM: mg_parse_platform_rule("verify", optarg); break;
+		case O_FORMAT: mg_parse_format("verify", optarg); break;
 		case O_HELP: fputs(help, stdout); return 0;
 		}
 	}

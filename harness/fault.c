@@ -162,6 +162,13 @@ static void bump_call_seq(void)
 	atomic_store_explicit(&call_seq, seq + 1, memory_order_release);
 }
 
+static volatile int *call_flag;
+
+void mg_call_watch(volatile int *flag)
+{
+	call_flag = flag;
+}
+
 void mg_call_begin(unsigned timeout_ms)
 {
 	if (!watchdog_running) {
@@ -170,12 +177,16 @@ void mg_call_begin(unsigned timeout_ms)
 	}
 	if (atomic_load_explicit(&call_timeout_ms, memory_order_relaxed) != timeout_ms)
 		atomic_store_explicit(&call_timeout_ms, timeout_ms, memory_order_relaxed);
+	if (call_flag)
+		*call_flag = 1;
 	bump_call_seq();
 }
 
 void mg_call_end(void)
 {
 	bump_call_seq();
+	if (call_flag)
+		*call_flag = 0;
 }
 
 void mg_fault_take(struct mg_fault *out)

@@ -4,9 +4,9 @@
 #ifndef MG_FAULT_H
 #define MG_FAULT_H
 
-#include <setjmp.h>
+#include "verdict.h" /* enum mg_access */
 
-enum mg_access { MG_ACCESS_UNKNOWN, MG_ACCESS_READ, MG_ACCESS_WRITE };
+#include <setjmp.h>
 
 struct mg_fault {
 	int signo;  /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP; mg_watchdog_signal(): timeout */
@@ -32,6 +32,10 @@ void mg_fault_after_fork(void);
  * sigsetjmp must sit in the caller's own frame, hence a macro-free protocol
  * rather than a callback. No system call is made on the non-faulting path. */
 extern sigjmp_buf mg_fault_jmp;
+/* Has mg_call_begin set *flag to 1 and mg_call_end (or a fault) set it to
+ * 0, or stops that with NULL: a flag in memory shared with a parent tells it
+ * whether a process that ended did so during a call of the variant. */
+void mg_call_watch(volatile int *flag);
 void mg_call_begin(unsigned timeout_ms);
 void mg_call_end(void);
 /* After a fault: ends the call, copies out what happened and puts the CPU

@@ -1,5 +1,6 @@
 #include "finding.h"
 #include "memcheck.h"
+#include "record.h"
 #include "table.h"
 
 #include <errno.h>
@@ -33,10 +34,24 @@ void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case
 	mg_finding_signature(c, v, text, sizeof text);
 	fprintf(out, "  signature: %s\n", text);
 	fprintf(out, "  target:    %s%s\n", t->family, t->pinned ? " (pinned)" : "");
-	mg_case_replay(c, text, sizeof text);
+	mg_finding_replay(c, v, text, sizeof text);
+	fprintf(out, "  replay:    %s\n", text);
+}
+
+void mg_finding_replay_argv(const struct mg_case *c, const struct mg_verdict *v, struct mg_argv *a)
+{
 	/* What only memcheck sees replays only under it. */
-	fprintf(out, "  replay:    %s%s\n",
-		strstr(v->detail, "(memcheck") ? "valgrind -q " MG_MEMCHECK_FLAGS " " : "", text);
+	if (v->memcheck)
+		mg_argv_add_words(a, "valgrind -q " MG_MEMCHECK_FLAGS);
+	mg_case_replay_argv(c, a);
+}
+
+void mg_finding_replay(const struct mg_case *c, const struct mg_verdict *v, char *out, size_t size)
+{
+	struct mg_argv a = {.argc = 0};
+
+	mg_finding_replay_argv(c, v, &a);
+	mg_argv_join(&a, out, size);
 }
 
 static uint64_t fnv1a(const uint8_t *data, size_t size)
@@ -48,43 +63,82 @@ static uint64_t fnv1a(const uint8_t *data, size_t size)
 	return h;
 }
 
+/* Reports a failed write on stderr; returns 0. */
+static int cannot_write(const char *path)
+{
+	fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
+	return 0;
+}
+
+static int close_checked(FILE *f, const char *path, int ok)
+{
+	if (fflush(f) != 0 || ferror(f))
+		ok = 0;
+	if (fclose(f) != 0)
+		ok = 0;
+	return ok ? 1 : cannot_write(path);
+}
+
 static int write_file(const char *path, const void *data, size_t size)
 {
 	FILE *f = fopen(path, "wb");
-	int ok = f && fwrite(data, 1, size, f) == size;
 
-	if (f && fclose(f) != 0)
-		ok = 0;
-	if (!ok)
-		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-	return ok;
+	if (!f)
+		return cannot_write(path);
+	return close_checked(f, path, fwrite(data, 1, size, f) == size);
 }
 
-void mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
-		     const struct mg_verdict *v, const uint8_t *data, size_t size)
+static int write_record(const char *path, const char *stage, const struct mg_case *c,
+			const struct mg_verdict *v, const char *input)
 {
-	char path[4096];
-	size_t n;
-	FILE *f;
+	struct mg_json j;
+	FILE *f = fopen(path, "w");
 
-	if (!dir || !*dir)
-		return;
-	mkdir(dir, 0777);
-	n = (size_t)snprintf(path, sizeof path - 4, "%s/%s-%s-%016" PRIx64, dir, c->variant->name,
-			     mg_class_name(v->cls), fnv1a(data, size));
-	strcpy(path + n, ".in");
-	if (!write_file(path, data, size))
-		return;
-	strcpy(path + n, ".txt");
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-		return;
-	}
+	if (!f)
+		return cannot_write(path);
+	mg_record_finding_build(&j, c, v, stage, input);
+	return close_checked(f, path, mg_json_write(&j, f));
+}
+
+static int write_report(const char *path, const char *stem, const struct mg_target *t,
+			const struct mg_case *c, const struct mg_verdict *v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return cannot_write(path);
 	mg_finding_print(f, t, c, v);
-	path[n] = '\0';
 	fprintf(f, "  repro:     scripts/repro%s%s --target=%s%s%s %s.in\n",
 		*MG_FOREIGN_ARCH ? " --arch=" : "", MG_FOREIGN_ARCH, t->family,
-		t->pinned ? " --variant=" : "", t->pinned ? c->variant->name : "", path);
-	fclose(f);
+		t->pinned ? " --variant=" : "", t->pinned ? c->variant->name : "", stem);
+	return close_checked(f, path, 1);
+}
+
+int mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
+		    const struct mg_verdict *v, const uint8_t *data, size_t size)
+{
+	return mg_finding_save_as(dir, "fuzz", t, c, v, data, size, NULL, 0);
+}
+
+int mg_finding_save_as(const char *dir, const char *stage, const struct mg_target *t,
+		       const struct mg_case *c, const struct mg_verdict *v, const uint8_t *data,
+		       size_t size, char *saved, size_t saved_size)
+{
+	char stem[4000], path[4096], input[4096];
+
+	if (!dir || !*dir)
+		return 1;
+	mkdir(dir, 0777);
+	snprintf(stem, sizeof stem, "%s/%s-%s-%016" PRIx64, dir, c->variant->name,
+		 mg_class_name(v->cls), fnv1a(data, size));
+	snprintf(input, sizeof input, "%s.in", stem);
+	if (saved)
+		snprintf(saved, saved_size, "%s", input);
+	if (!write_file(input, data, size))
+		return 0;
+	snprintf(path, sizeof path, "%s.json", stem);
+	if (!write_record(path, stage, c, v, input))
+		return 0;
+	snprintf(path, sizeof path, "%s.txt", stem);
+	return write_report(path, stem, t, c, v);
 }

@@ -19,10 +19,21 @@ void mg_finding_signature(const struct mg_case *c, const struct mg_verdict *v, c
 void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case *c,
 		      const struct mg_verdict *v);
 
-/* Writes DIR/<variant>-<class>-<hash>.in (the input) and .txt (what
- * mg_finding_print says), with the input first. Does nothing if `dir` is
- * NULL or empty; reports a write error on stderr and goes on. */
-void mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
-		     const struct mg_verdict *v, const uint8_t *data, size_t size);
+/* The command that replays the finding (under valgrind when only memcheck
+ * saw it), as words and as a line. */
+void mg_finding_replay_argv(const struct mg_case *c, const struct mg_verdict *v, struct mg_argv *a);
+void mg_finding_replay(const struct mg_case *c, const struct mg_verdict *v, char *out, size_t size);
+
+/* Writes DIR/<variant>-<class>-<hash>.in (the input), .json (its finding
+ * record, stage "fuzz") and .txt (what mg_finding_print says), in that
+ * order. Returns 1, or 0 after a write failed (said on stderr; the files
+ * after it are not written). Does nothing (1) if `dir` is NULL or empty. */
+int mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
+		    const struct mg_verdict *v, const uint8_t *data, size_t size);
+/* The same for any stage ("fuzz", "random"); also says where the input went
+ * (`input`, when not NULL). */
+int mg_finding_save_as(const char *dir, const char *stage, const struct mg_target *t,
+		       const struct mg_case *c, const struct mg_verdict *v, const uint8_t *data,
+		       size_t size, char *input, size_t input_size);
 
 #endif

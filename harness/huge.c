@@ -299,21 +299,30 @@ static unsigned char expected_at(const struct expect *e, size_t x)
 	return space.pattern[(e->src_off + i) % CHUNK];
 }
 
-static int check_window(const struct expect *e, const struct window *w, struct mg_verdict *out)
+/* The first byte in window w, outside the buffer (`outside`) or in it, that
+ * differs from what it should hold. */
+static int check_window(const struct expect *e, const struct window *w, int outside,
+			struct mg_verdict *out)
 {
 	const unsigned char *dst = space.dst + e->dst_off;
-	char at[160];
 
 	for (size_t x = w->lo; x < w->hi; x++) {
 		unsigned char want = expected_at(e, x);
-		if (space.dst[x] == want)
+		int in_buffer = x >= e->dst_off && x - e->dst_off < e->c->len;
+		if (in_buffer == outside || space.dst[x] == want)
 			continue;
-		if (x < e->dst_off || x - e->dst_off >= e->c->len) {
-			mg_where(at, sizeof at, "dst", dst, e->c->len, space.dst + x);
-			mg_verdict_set(out, MG_OOB_WRITE, "%s: changed 0x%02x -> 0x%02x", at, want,
-				       space.dst[x]);
+		if (outside) {
+			mg_verdict_start(out, MG_OOB_WRITE);
+			out->has |= MG_HAS_ACCESS;
+			out->access = MG_ACCESS_WRITE;
+			mg_verdict_byte(out, (long long)x - (long long)e->dst_off, space.dst[x],
+					want);
+			mg_verdict_locate(out, MG_BUFFER_DST, dst, e->c->len, space.dst + x);
+			mg_verdict_say(out, ": changed 0x%02x -> 0x%02x", want, space.dst[x]);
 		} else {
-			mg_verdict_set(out, MG_WRONG_RESULT,
+			mg_verdict_start(out, MG_WRONG_RESULT);
+			mg_verdict_byte(out, (long long)(x - e->dst_off), space.dst[x], want);
+			mg_verdict_say(out,
 				       "dst[%zu] (0x%zx) got 0x%02x want 0x%02x; the copy did not "
 				       "reach this far, or not right, for a length of %zu",
 				       x - e->dst_off, x - e->dst_off, space.dst[x], want,
@@ -322,6 +331,31 @@ static int check_window(const struct expect *e, const struct window *w, struct m
 		return 1;
 	}
 	return 0;
+}
+
+/* The windows of one mapped case, for the judge. */
+struct windows {
+	const struct expect *e;
+	const struct window *w;
+	size_t n;
+};
+
+static int check_windows(const struct windows *ws, int outside, struct mg_verdict *out)
+{
+	for (size_t i = 0; i < ws->n; i++)
+		if (check_window(ws->e, &ws->w[i], outside, out))
+			return 1;
+	return 0;
+}
+
+static int red_zones_of(void *ctx, struct mg_verdict *out)
+{
+	return check_windows(ctx, 1, out);
+}
+
+static int bytes_of(void *ctx, struct mg_verdict *out)
+{
+	return check_windows(ctx, 0, out);
 }
 
 static int in_space(const void *addr)
@@ -337,72 +371,84 @@ static void check_mapped(const struct mg_case *c, int clean_int, struct mg_verdi
 	struct mg_outcome o = {.c = c};
 	struct window w[MAX_WINDOWS];
 	struct expect e = {.c = c};
+	struct windows ws = {&e, w, 0};
+	const struct mg_judge_checks checks = {red_zones_of, bytes_of, NULL, &ws};
 	unsigned char *src = mg_place_buffer(src_region, src_region + space.region, 0, c->len,
 					     c->src_align, c->place);
 	unsigned char *dst = mg_place_buffer(space.dst, space.dst + space.region, 0, c->len,
 					     c->dst_align, c->place);
-	size_t n;
 
 	if (!map_regions()) {
-		mg_verdict_set(out, MG_CRASH, "the harness could not map the huge regions: %s",
+		mg_verdict_set(out, MG_ERROR, "the harness could not map the huge regions: %s",
 			       space.why);
 		return;
 	}
 	e.dst_off = (size_t)(dst - space.dst);
 	e.src_off = (size_t)(src - src_region);
-	n = choose_windows(e.dst_off, c->len, w);
-	if (!map_windows(w, n, c->seed)) {
-		mg_verdict_set(out, MG_CRASH, "the harness could not map its check windows: %s",
+	ws.n = choose_windows(e.dst_off, c->len, w);
+	if (!map_windows(w, ws.n, c->seed)) {
+		mg_verdict_set(out, MG_ERROR, "the harness could not map its check windows: %s",
 			       strerror(errno));
 		return;
 	}
 	mg_outcome_call(&o, dst, mg_op_has_src(c->variant->op) ? src : NULL, clean_int);
-	out->warnings = o.faulted ? 0 : mg_outcome_warnings(&o);
-	if (o.faulted)
-		mg_outcome_fault(&o, in_space(o.fault.addr), out);
-	else if (!mg_outcome_abi(&o, out) && !mg_outcome_return(&o, out)) {
-		out->cls = MG_OK;
-		out->detail[0] = '\0';
-		for (size_t i = 0; i < n && out->cls == MG_OK; i++)
-			check_window(&e, &w[i], out);
-	}
-	unmap_windows(w, n);
+	mg_judge(&o, o.faulted && in_space(o.fault.addr), &checks, out);
+	unmap_windows(w, ws.n);
 }
 
 /* ---- oracle mode -------------------------------------------------------- */
+
+/* What a correct routine does with an oracle case: it runs into the
+ * unmapped rest of a buffer and page-faults there. */
+static int faulted_at_guard(const struct mg_outcome *o)
+{
+	return o->faulted && in_space(o->fault.addr) && o->fault.signo == SIGSEGV &&
+	       !o->fault.general_protection;
+}
+
+static int nothing_to_check(void *ctx, struct mg_verdict *out)
+{
+	(void)ctx;
+	(void)out;
+	return 0;
+}
+
+/* Returning at all is the failure: the bytes cannot be right. */
+static int returned_from_oracle(void *ctx, struct mg_verdict *out)
+{
+	const struct mg_case *c = ctx;
+
+	mg_verdict_set(out, MG_WRONG_RESULT,
+		       "returned normally from a length of %zu (0x%zx) with only %zu bytes mapped "
+		       "at each buffer: the length was truncated or compared as signed (a "
+		       "correct routine runs into the unmapped rest and faults)",
+		       c->len, c->len, MG_ORACLE_MAPPED);
+	return 1;
+}
 
 static void check_oracle(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
 	unsigned char *src = space.osrc[c->src_above] + c->src_align;
 	unsigned char *dst = space.odst + c->dst_align;
 	struct mg_outcome o = {.c = c};
+	const struct mg_judge_checks checks = {nothing_to_check, returned_from_oracle, NULL,
+					       (void *)c};
 
 	mg_outcome_call(&o, dst, mg_op_has_src(c->variant->op) ? src : NULL, clean_int);
-	out->warnings = 0;
-	if (o.faulted) {
-		int at_guard = in_space(o.fault.addr) && o.fault.signo == SIGSEGV &&
-			       !o.fault.general_protection;
-		if (at_guard) {
-			out->cls = MG_OK; /* what a correct routine does */
-			out->detail[0] = '\0';
-		} else {
-			mg_outcome_fault(&o, 0, out);
-		}
+	if (faulted_at_guard(&o)) {
+		out->warnings = 0;
+		mg_verdict_start(out, MG_OK);
 		return;
 	}
-	if (mg_outcome_abi(&o, out))
-		return;
-	mg_verdict_set(out, MG_WRONG_RESULT,
-		       "returned normally from a length of %zu (0x%zx) with only %zu bytes mapped "
-		       "at each buffer: the length was truncated or compared as signed (a "
-		       "correct routine runs into the unmapped rest and faults)",
-		       c->len, c->len, MG_ORACLE_MAPPED);
+	/* Any other fault is the routine's own: not in memory it was given. */
+	mg_judge(&o, 0, &checks, out);
+	out->warnings = 0;
 }
 
 void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
 	if (!reserve()) {
-		mg_verdict_set(out, MG_CRASH, "lengths over %zu cannot run here: %s", MG_MAX_LEN,
+		mg_verdict_set(out, MG_ERROR, "lengths over %zu cannot run here: %s", MG_MAX_LEN,
 			       space.why);
 		return;
 	}

@@ -2,54 +2,93 @@
 #include "check.h"
 #include "fault.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-void mg_verdict_died(struct mg_verdict *out, int signo)
+/* What the child shares with its parent. */
+struct isolated {
+	struct mg_verdict verdict;
+	volatile int in_call; /* the variant is running (mg_call_watch) */
+	volatile int done;    /* the verdict is complete */
+};
+
+/* Signals a process gets from outside (a deadline, the OOM killer, ^C),
+ * never from a variant, which makes no system calls. */
+static int killed_from_outside(int signo)
 {
-	out->cls = MG_CRASH;
+	return signo == SIGKILL || signo == SIGTERM || signo == SIGINT || signo == SIGHUP;
+}
+
+void mg_verdict_ended(struct mg_verdict *out, int status, int in_call)
+{
 	out->warnings = 0;
-	snprintf(out->detail, sizeof out->detail,
-		 "the harness process died of %s (%s) on this case", mg_signal_name(signo),
-		 strsignal(signo));
+	if (WIFSIGNALED(status) && killed_from_outside(WTERMSIG(status))) {
+		mg_verdict_set(out, MG_ERROR, "the harness process was killed by %s",
+			       mg_signal_name(WTERMSIG(status)));
+	} else if (WIFSIGNALED(status)) {
+		mg_verdict_start(out, MG_CRASH);
+		out->has |= MG_HAS_SIGNAL;
+		out->signo = WTERMSIG(status);
+		out->died = 1;
+		mg_verdict_say(out, "the harness process died of %s (%s) on this case",
+			       mg_signal_name(out->signo), strsignal(out->signo));
+	} else if (in_call) {
+		mg_verdict_start(out, MG_CRASH);
+		out->has |= MG_HAS_EXIT;
+		out->exit_status = WEXITSTATUS(status);
+		mg_verdict_say(out,
+			       "the variant ended the process (exit status %d) during the call: "
+			       "it never returned",
+			       out->exit_status);
+	} else {
+		mg_verdict_set(out, MG_ERROR,
+			       "the harness process exited with status %d before judging the case",
+			       WEXITSTATUS(status));
+	}
+}
+
+static void run_child(const struct mg_case *c, struct isolated *shared)
+{
+	mg_call_watch(&shared->in_call);
+	mg_check(c, &shared->verdict);
+	mg_call_watch(NULL);
+	shared->done = 1;
+	_exit(0);
 }
 
 void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out)
 {
-	struct mg_verdict *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
-					 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct isolated *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int status;
 	pid_t pid;
 
 	if (shared == MAP_FAILED) {
-		perror("memgate: mmap");
-		exit(3);
+		mg_verdict_set(out, MG_ERROR, "cannot map memory to share with a child: %s",
+			       strerror(errno));
+		out->warnings = 0;
+		return;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		perror("memgate: fork");
-		exit(3);
-	}
-	if (pid == 0) {
-		mg_check(c, shared);
-		_exit(0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	if (WIFSIGNALED(status))
-		mg_verdict_died(out, WTERMSIG(status));
-	else if (WEXITSTATUS(status) != 0) {
-		out->cls = MG_CRASH;
+		mg_verdict_set(out, MG_ERROR, "cannot fork a child for the case: %s",
+			       strerror(errno));
 		out->warnings = 0;
-		snprintf(out->detail, sizeof out->detail,
-			 "the harness process exited with status %d on this case",
-			 WEXITSTATUS(status));
-	} else
-		*out = *shared;
+	} else if (pid == 0) {
+		run_child(c, shared);
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shared->done)
+			*out = shared->verdict;
+		else
+			mg_verdict_ended(out, status, shared->in_call);
+	}
 	munmap(shared, sizeof *shared);
 }

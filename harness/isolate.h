@@ -1,15 +1,20 @@
 /* Surviving a variant that kills its whole process (abort, exit, a corrupted
- * harness): the work runs in a child, and its death becomes a finding. */
+ * harness): the work runs in a child, and its death becomes a finding, or,
+ * when the harness itself failed, an error (could not judge). */
 #ifndef MG_ISOLATE_H
 #define MG_ISOLATE_H
 
 #include "case.h"
 #include "verdict.h"
 
-/* Runs mg_check on `c` in a child process. */
+/* Runs mg_check on `c` in a child process. The verdict is MG_ERROR when the
+ * harness could not run the child or the child failed outside the call. */
 void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out);
 
-/* The verdict for a case whose process died of `signo`. */
-void mg_verdict_died(struct mg_verdict *out, int signo);
+/* The verdict for a case whose process ended (wait status `status`) before
+ * it reported one; `in_call` says whether the variant was running then
+ * (mg_call_watch). Ending during the call is the variant's crash; a kill
+ * from outside or a harness exit outside the call is MG_ERROR. */
+void mg_verdict_ended(struct mg_verdict *out, int status, int in_call);
 
 #endif

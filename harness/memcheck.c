@@ -208,23 +208,20 @@ static void blame_zone(const struct mg_memcheck *m, const struct mg_outcome *fir
 	size_t near = nearest(m, first, z), far = farthest(m, first, z, near);
 	size_t written = nearest_written(m, first, z, near, far);
 	struct mg_outcome o = *first;
-	size_t used;
 
 	memset(&o.fault, 0, sizeof o.fault);
 	o.fault.signo = SIGSEGV;
 	o.fault.addr = zone_byte(z, written ? written : near);
 	o.fault.access = written ? MG_ACCESS_WRITE : MG_ACCESS_READ;
 	mg_outcome_fault(&o, 1, out);
-	used = strlen(out->detail);
+	out->memcheck = 1;
 	if (written)
-		snprintf(out->detail + used, sizeof out->detail - used,
-			 " (memcheck: written with the value it held)");
+		mg_verdict_say(out, " (memcheck: written with the value it held)");
 	else if (far > near)
-		snprintf(out->detail + used, sizeof out->detail - used,
-			 " (memcheck: reads up to %zu bytes %s)", far,
-			 z->after ? "past the end" : "before it");
+		mg_verdict_say(out, " (memcheck: reads up to %zu bytes %s)", far,
+			       z->after ? "past the end" : "before it");
 	else
-		snprintf(out->detail + used, sizeof out->detail - used, " (memcheck)");
+		mg_verdict_say(out, " (memcheck)");
 }
 
 int mg_memcheck_blame_slow(const struct mg_memcheck *m, const struct mg_outcome *call,
@@ -245,5 +242,6 @@ int mg_memcheck_blame_slow(const struct mg_memcheck *m, const struct mg_outcome 
 		       "elsewhere, not within %u bytes of the buffers: memcheck saw an invalid "
 		       "access during the call (on the stack? see its report)",
 		       MG_REDZONE);
+	out->memcheck = 1;
 	return 1;
 }

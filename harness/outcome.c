@@ -64,20 +64,6 @@ void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *sr
 	mg_call_end();
 }
 
-void mg_where(char *out, size_t size, const char *name, const unsigned char *base, size_t len,
-	      const unsigned char *addr)
-{
-	if (addr < base)
-		snprintf(out, size, "%s, %td byte%s before it (at %s-%td)", name, base - addr,
-			 base - addr == 1 ? "" : "s", name, base - addr);
-	else if (addr >= base + len)
-		snprintf(out, size, "%s, %td byte%s past the end (at %s+%td, len %zu)", name,
-			 addr - (base + len) + 1, addr - (base + len) ? "s" : "", name, addr - base,
-			 len);
-	else
-		snprintf(out, size, "%s, inside it (at %s+%td)", name, name, addr - base);
-}
-
 static const char *fault_kind(const struct mg_fault *f)
 {
 	if (f->general_protection)
@@ -90,19 +76,30 @@ static const char *fault_kind(const struct mg_fault *f)
 	}
 }
 
+/* The pc as the variant's symbol and offset when it lies in the variant. */
+static void name_pc(const struct mg_outcome *o, char *out, size_t size)
+{
+	const char *entry = (const char *)(uintptr_t)o->c->variant->entry.copy;
+	ptrdiff_t off = (const char *)o->fault.pc - entry;
+
+	if (off >= 0 && off < 0x10000)
+		snprintf(out, size, "%s+0x%tx", o->c->variant->symbol, off);
+	else
+		snprintf(out, size, "%p", o->fault.pc);
+}
+
 static void crash(const struct mg_outcome *o, struct mg_verdict *out)
 {
 	const struct mg_fault *f = &o->fault;
-	const char *entry = (const char *)(uintptr_t)o->c->variant->entry.copy;
-	ptrdiff_t off = (const char *)f->pc - entry;
-	char pc[96];
 
-	if (off >= 0 && off < 0x10000)
-		snprintf(pc, sizeof pc, "%s+0x%tx", o->c->variant->symbol, off);
-	else
-		snprintf(pc, sizeof pc, "%p", f->pc);
-	mg_verdict_set(out, MG_CRASH, "%s%s at pc %s, address %p", mg_signal_name(f->signo),
-		       fault_kind(f), pc, f->addr);
+	mg_verdict_start(out, MG_CRASH);
+	out->has |= MG_HAS_SIGNAL | MG_HAS_PC | MG_HAS_ADDRESS;
+	out->signo = f->signo;
+	out->died = 0;
+	name_pc(o, out->pc, sizeof out->pc);
+	out->address = (unsigned long long)(uintptr_t)f->addr;
+	mg_verdict_say(out, "%s%s at pc %s, address %p", mg_signal_name(out->signo), fault_kind(f),
+		       out->pc, f->addr);
 }
 
 /* How far `a` is from [base, base + len): 0 inside it. */
@@ -120,20 +117,31 @@ static void classify_page_fault(const struct mg_outcome *o, struct mg_verdict *o
 	const struct mg_case *c = o->c;
 	int has_src = mg_op_has_src(c->variant->op);
 	int is_write = o->fault.access == MG_ACCESS_WRITE;
-	char at[160];
+	int blame_src = has_src && distance(o->src, c->len, a) < distance(o->dst, c->len, a);
 
 	if (is_write && has_src && !c->overlap && distance(o->src, c->len, a) == 0) {
-		mg_verdict_set(out, MG_SRC_MODIFIED,
-			       "wrote src+%td (len %zu); the source is read-only during the call",
-			       a - o->src, c->len);
+		mg_verdict_start(out, MG_SRC_MODIFIED);
+		out->has |= MG_HAS_WHERE | MG_HAS_ACCESS | MG_HAS_ADDRESS;
+		out->buffer = MG_BUFFER_SRC;
+		out->side = MG_SIDE_INSIDE;
+		out->distance = 0;
+		out->offset = a - o->src;
+		out->access = MG_ACCESS_WRITE;
+		out->address = (unsigned long long)(uintptr_t)a;
+		mg_verdict_say(out,
+			       "wrote src+%lld (len %zu); the source is read-only during the call",
+			       out->offset, c->len);
 		return;
 	}
+	mg_verdict_start(out, is_write ? MG_OOB_WRITE : MG_OOB_READ);
+	out->has |= MG_HAS_ACCESS | MG_HAS_ADDRESS;
+	out->access = o->fault.access;
+	out->address = (unsigned long long)(uintptr_t)a;
 	/* A stray access is blamed on the nearer buffer. */
-	if (has_src && distance(o->src, c->len, a) < distance(o->dst, c->len, a))
-		mg_where(at, sizeof at, "src", o->src, c->len, a);
+	if (blame_src)
+		mg_verdict_locate(out, MG_BUFFER_SRC, o->src, c->len, a);
 	else
-		mg_where(at, sizeof at, "dst", o->dst, c->len, a);
-	mg_verdict_set(out, is_write ? MG_OOB_WRITE : MG_OOB_READ, "%s", at);
+		mg_verdict_locate(out, MG_BUFFER_DST, o->dst, c->len, a);
 }
 
 void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *out)
@@ -152,12 +160,7 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 
 int mg_outcome_abi(const struct mg_outcome *o, struct mg_verdict *out)
 {
-	char what[MG_DETAIL_MAX - 32];
-
-	if (!mg_abi_violation(&o->abi, what, sizeof what))
-		return 0;
-	mg_verdict_set(out, MG_ABI_VIOLATION, "%s", what);
-	return 1;
+	return mg_abi_violation(&o->abi, out);
 }
 
 /* "dst+17", "src+0" or the raw pointer. */
@@ -188,4 +191,19 @@ int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out)
 unsigned mg_outcome_warnings(const struct mg_outcome *o)
 {
 	return mg_abi_dirty_upper(&o->abi) ? MG_WARN_DIRTY_UPPER : 0;
+}
+
+void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
+	      struct mg_verdict *out)
+{
+	out->warnings = 0;
+	if (o->faulted) {
+		mg_outcome_fault(o, owned, out);
+		return;
+	}
+	out->warnings = mg_outcome_warnings(o);
+	if (mg_outcome_abi(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
+	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out))
+		return;
+	mg_verdict_start(out, MG_OK);
 }

@@ -45,11 +45,23 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 int mg_outcome_abi(const struct mg_outcome *o, struct mg_verdict *out);
 int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out);
 
+/* The checks that depend on where the buffers live and how the expected
+ * bytes are known; each returns 1 and fills *out if the call broke its
+ * rule. `memory` (memcheck's) may be NULL. */
+struct mg_judge_checks {
+	int (*red_zones)(void *ctx, struct mg_verdict *out);
+	int (*bytes)(void *ctx, struct mg_verdict *out);
+	int (*memory)(void *ctx, struct mg_verdict *out);
+	void *ctx;
+};
+
+/* The one judge of a call, for the sandbox and the huge-length check alike,
+ * in the README's precedence: fault, ABI, red zones, bytes, (memcheck),
+ * return value. `owned` is as for mg_outcome_fault. */
+void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
+	      struct mg_verdict *out);
+
 /* The warnings a call that returned earns (enum mg_warning bits). */
 unsigned mg_outcome_warnings(const struct mg_outcome *o);
-
-/* "src, 1 byte past the end (at src+17, len 17)" */
-void mg_where(char *out, size_t size, const char *name, const unsigned char *base, size_t len,
-	      const unsigned char *addr);
 
 #endif

@@ -1,35 +1,56 @@
 #include "tally.h"
 #include "check.h"
+#include "fault.h"
 #include "isolate.h"
+#include "finding.h"
+#include "record.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
-static void save_finding(const char *path, const struct mg_case *c, const struct mg_verdict *v,
-			 const char *replay)
+static int save_finding(const char *path, const struct mg_case *c, const struct mg_verdict *v,
+			const char *replay)
 {
 	char words[512];
 	FILE *f = fopen(path, "a");
+	int ok;
 
 	if (!f) {
 		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-		return;
+		return 0;
 	}
 	mg_case_describe(c, words, sizeof words);
-	fprintf(f, "%s: %s\n  case: %s\n  replay: %s\n", mg_class_name(v->cls), v->detail, words,
-		replay);
-	fclose(f);
+	ok = fprintf(f, "%s: %s\n  case: %s\n  replay: %s\n", mg_class_name(v->cls), v->detail,
+		     words, replay) > 0;
+	ok = fflush(f) == 0 && ok;
+	if (fclose(f) != 0 || !ok) {
+		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	return 1;
 }
 
-/* Disk first: if anything goes wrong after this, the finding is kept. */
-static void record_finding(struct mg_tally *t, const char *path, const struct mg_case *c,
-			   const struct mg_verdict *v)
+static void set_error(struct mg_tally *t, const char *why)
+{
+	if (!t->error)
+		snprintf(t->why, sizeof t->why, "%.150s", why);
+	t->error = 1;
+}
+
+/* Disk first: if anything goes wrong after this, the finding is kept. A
+ * finding that could not be saved leaves the stage unjudged. */
+static void record_finding(struct mg_tally *t, const char *path, const char *stage,
+			   const struct mg_case *c, const struct mg_verdict *v)
 {
 	char replay[MG_REPLAY_MAX];
 
-	mg_case_replay(c, replay, sizeof replay);
-	save_finding(path, c, v, replay);
+	mg_finding_replay(c, v, replay, sizeof replay);
+	if (!save_finding(path, c, v, replay))
+		set_error(t, "a finding could not be saved");
+	if (mg_format == MG_FORMAT_JSONL && !mg_record_finding(stdout, c, v, stage, NULL))
+		set_error(t, "a finding record could not be written");
 	t->failures++;
 	t->classes |= MG_CLASS_BIT(v->cls);
 	if (t->shown && c->seed == t->last_shown_seed)
@@ -57,33 +78,39 @@ int mg_tally_case(const struct mg_case *c, void *arg)
 	struct mg_verdict v;
 
 	t->current = *c;
+	mg_call_watch(&t->in_call);
 	mg_check(c, &v);
+	mg_call_watch(NULL);
+	if (v.cls == MG_ERROR) {
+		set_error(t, v.detail);
+		return 1;
+	}
 	t->cases++;
 	if (v.warnings)
 		record_warning(t, c, &v);
 	if (v.cls == MG_OK)
 		return 0;
-	record_finding(t, run->path, c, &v);
+	record_finding(t, run->path, run->stage, c, &v);
 	/* Each timeout costs a full watchdog period: one is enough to know. */
 	return t->shown >= run->max_failures || v.cls == MG_TIMEOUT;
 }
 
-void mg_tally_died(struct mg_tally *t, const char *path, int signo)
+void mg_tally_ended(struct mg_tally *t, const char *path, const char *stage, int status)
 {
 	struct mg_verdict v;
 
-	t->died = signo ? signo : -1;
 	t->state = MG_STAGE_DONE;
-	if (!t->current.variant)
+	if (!t->current.variant) {
+		set_error(t, "its process ended before the first case");
 		return;
-	if (signo) {
-		mg_verdict_died(&v, signo);
-	} else {
-		v.cls = MG_CRASH;
-		snprintf(v.detail, sizeof v.detail,
-			 "the harness process exited early on this case");
 	}
-	record_finding(t, path, &t->current, &v);
+	mg_verdict_ended(&v, status, t->in_call);
+	if (v.cls == MG_ERROR) {
+		set_error(t, v.detail);
+		return;
+	}
+	t->died = WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+	record_finding(t, path, stage, &t->current, &v);
 }
 
 int mg_tally_judge(const struct mg_tally *t, unsigned expect, char *out, size_t size)

@@ -22,13 +22,18 @@ enum mg_stage_state {
 	MG_STAGE_NONE, /* does not apply to this variant */
 	MG_STAGE_PENDING,
 	MG_STAGE_RUNNING,
-	MG_STAGE_DONE,	  /* ran to its end, or its process died (see died) */
-	MG_STAGE_SKIPPED, /* could not run here */
+	MG_STAGE_DONE,	/* ran to its end, or its process died (see died), or
+			 * could not judge a case (see error) */
+	MG_STAGE_NA,	/* does not apply here (a 32-bit size_t): see why */
+	MG_STAGE_ERROR, /* could not run at all: see why */
 };
 
 struct mg_tally {
 	enum mg_stage_state state;
 	int died;		/* the process died of this signal, on `current` */
+	volatile int in_call;	/* the variant is running (mg_call_watch) */
+	int error;		/* a case could not be judged (or a finding not saved): */
+	char why[160];		/* why */
 	struct mg_case current; /* the case being run */
 	unsigned long long cases, failures;
 	unsigned classes; /* the classes it failed with */
@@ -46,15 +51,17 @@ struct mg_tally_run {
 	struct mg_tally *tally;
 	const char *path;      /* findings file */
 	unsigned max_failures; /* stop after this many failing cases */
+	const char *stage;     /* "sweep", "huge": for the records */
 };
 
 /* An mg_case_fn: checks the case and records it; asks to stop after
- * max_failures failing cases or a timeout. */
+ * max_failures failing cases, a timeout or a case it could not judge. With
+ * --format=jsonl each finding is also written to stdout as a record. */
 int mg_tally_case(const struct mg_case *c, void *run);
 
-/* The stage's process died of `signo` (or, for signo 0, exited early): the
- * case it was on becomes a crash finding. */
-void mg_tally_died(struct mg_tally *t, const char *path, int signo);
+/* The stage's process ended (wait status) before finishing: the case it was
+ * on becomes a crash finding, or the stage an error (mg_verdict_ended). */
+void mg_tally_ended(struct mg_tally *t, const char *path, const char *stage, int status);
 
 /* "PASS", "FAIL (expected)", ... for a stage that must pass (expect 0) or fail
  * with only the classes in `expect`; returns 1 when that is what happened. */

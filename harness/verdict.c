@@ -1,4 +1,5 @@
 #include "verdict.h"
+#include "fault.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@ static const char *const class_names[MG_CLASS_COUNT] = {
 	[MG_CRASH] = "crash",
 	[MG_TIMEOUT] = "timeout",
 	[MG_ABI_VIOLATION] = "abi-violation",
+	[MG_ERROR] = "error",
 };
 
 const char *mg_warning_text(unsigned warning)
@@ -24,6 +26,11 @@ const char *mg_warning_text(unsigned warning)
 		       "caller's SSE code slows down";
 	default: return "?";
 	}
+}
+
+const char *mg_warning_name(unsigned warning)
+{
+	return warning == MG_WARN_DIRTY_UPPER ? "dirty-upper" : "?";
 }
 
 const char *mg_class_name(enum mg_class cls)
@@ -50,65 +57,177 @@ void mg_class_mask_format(unsigned mask, char *out, unsigned size)
 						 class_names[c]);
 }
 
+void mg_verdict_start(struct mg_verdict *out, enum mg_class cls)
+{
+	out->cls = cls;
+	out->has = 0;
+	out->memcheck = 0;
+	out->detail[0] = '\0';
+}
+
+static void say(struct mg_verdict *out, const char *format, va_list args)
+{
+	size_t used = strlen(out->detail);
+
+	vsnprintf(out->detail + used, sizeof out->detail - used, format, args);
+}
+
+void mg_verdict_say(struct mg_verdict *out, const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	say(out, format, args);
+	va_end(args);
+}
+
 void mg_verdict_set(struct mg_verdict *out, enum mg_class cls, const char *format, ...)
 {
 	va_list args;
 
-	out->cls = cls;
+	mg_verdict_start(out, cls);
 	va_start(args, format);
-	vsnprintf(out->detail, sizeof out->detail, format, args);
+	say(out, format, args);
 	va_end(args);
 }
 
-/* The words of a detail that say where, without the numbers that say how
- * far: "dst past the end", "src before it", "SIGILL at pc sym+0x4". */
-static void fault_site(const char *detail, char *out, size_t size)
+const char *mg_buffer_name(enum mg_buffer buffer)
 {
-	const char *comma = strchr(detail, ',');
-	const char *side = strstr(detail, "past the end") ? "past the end"
-			   : strstr(detail, "before it")  ? "before it"
-							  : "inside it";
-	int buffer = comma ? (int)(comma - detail) : (int)strlen(detail);
-
-	snprintf(out, size, "%.*s %s", buffer, detail, side);
+	return buffer == MG_BUFFER_SRC ? "src" : "dst";
 }
 
-/* "SIGILL at sym+0x4"; "died of SIGABRT" when the process died of it. */
-static void crash_site(const char *detail, char *out, size_t size)
+const char *mg_side_name(enum mg_side side)
 {
-	const char *sig = strstr(detail, "SIG");
-	const char *pc = strstr(detail, " at pc ");
-	int sig_len = sig ? (int)strcspn(sig, " ),") : 0;
-
-	if (!sig)
-		snprintf(out, size, "-");
-	else if (strstr(detail, "died of"))
-		snprintf(out, size, "died of %.*s", sig_len, sig);
-	else if (!pc)
-		snprintf(out, size, "%.*s", sig_len, sig);
-	else {
-		pc += strlen(" at pc ");
-		snprintf(out, size, "%.*s at %.*s", sig_len, sig, (int)strcspn(pc, ", "), pc);
+	switch (side) {
+	case MG_SIDE_BEFORE: return "before";
+	case MG_SIDE_PAST_END: return "past-end";
+	default: return "inside";
 	}
 }
 
-/* "rbx clobbered", "direction flag left set": the rule, not the values. */
-static void abi_site(const char *detail, char *out, size_t size)
+const char *mg_access_name(enum mg_access access)
 {
-	int n = (int)strcspn(detail, ":(,");
+	switch (access) {
+	case MG_ACCESS_READ: return "read";
+	case MG_ACCESS_WRITE: return "write";
+	default: return NULL;
+	}
+}
 
-	while (n > 0 && detail[n - 1] == ' ')
-		n--;
-	snprintf(out, size, "%.*s", n, detail);
+/* The words for a side, as the detail and the site say it. */
+static const char *side_words(enum mg_side side)
+{
+	switch (side) {
+	case MG_SIDE_BEFORE: return "before it";
+	case MG_SIDE_PAST_END: return "past the end";
+	default: return "inside it";
+	}
+}
+
+/* "src, 1 byte past the end (at src+17, len 17)", from the fields. */
+static void say_where(struct mg_verdict *out, size_t len)
+{
+	const char *name = mg_buffer_name(out->buffer);
+	long long d = out->distance;
+
+	switch (out->side) {
+	case MG_SIDE_BEFORE:
+		mg_verdict_say(out, "%s, %lld byte%s before it (at %s%lld)", name, d,
+			       d == 1 ? "" : "s", name, out->offset);
+		break;
+	case MG_SIDE_PAST_END:
+		mg_verdict_say(out, "%s, %lld byte%s past the end (at %s+%lld, len %zu)", name, d,
+			       d == 1 ? "" : "s", name, out->offset, len);
+		break;
+	default: mg_verdict_say(out, "%s, inside it (at %s+%lld)", name, name, out->offset); break;
+	}
+}
+
+void mg_verdict_locate(struct mg_verdict *out, enum mg_buffer buffer, const unsigned char *base,
+		       size_t len, const unsigned char *addr)
+{
+	out->has |= MG_HAS_WHERE;
+	out->buffer = buffer;
+	out->offset = (long long)(addr - base);
+	if (addr < base) {
+		out->side = MG_SIDE_BEFORE;
+		out->distance = (long long)(base - addr);
+	} else if (addr >= base + len) {
+		out->side = MG_SIDE_PAST_END;
+		out->distance = (long long)(addr - (base + len)) + 1;
+	} else {
+		out->side = MG_SIDE_INSIDE;
+		out->distance = 0;
+	}
+	say_where(out, len);
+}
+
+void mg_verdict_byte(struct mg_verdict *out, long long index, unsigned got, unsigned want)
+{
+	out->has |= MG_HAS_BYTE;
+	out->index = index;
+	out->got = got;
+	out->want = want;
+	out->got_run_len = 0;
+}
+
+void mg_verdict_abi(struct mg_verdict *out, const char *rule, int is_register, int has_values,
+		    unsigned long long old_value, unsigned long long new_value, const char *format,
+		    ...)
+{
+	va_list args;
+
+	mg_verdict_start(out, MG_ABI_VIOLATION);
+	out->has |= MG_HAS_RULE | (has_values ? MG_HAS_VALUES : 0);
+	snprintf(out->rule, sizeof out->rule, "%s", rule);
+	out->rule_is_register = is_register;
+	out->old_value = old_value;
+	out->new_value = new_value;
+	va_start(args, format);
+	say(out, format, args);
+	va_end(args);
+}
+
+static void fault_site(const struct mg_verdict *v, char *out, size_t size)
+{
+	if (v->has & MG_HAS_WHERE)
+		snprintf(out, size, "%s %s", mg_buffer_name(v->buffer), side_words(v->side));
+	else
+		snprintf(out, size, "elsewhere");
+}
+
+/* "SIGILL at sym+0x4"; "died of SIGABRT" when the process died of it. */
+static void crash_site(const struct mg_verdict *v, char *out, size_t size)
+{
+	const char *sig = mg_signal_name(v->signo);
+
+	if (v->has & MG_HAS_EXIT)
+		snprintf(out, size, "exited during the call");
+	else if (!(v->has & MG_HAS_SIGNAL))
+		snprintf(out, size, "-");
+	else if (v->died)
+		snprintf(out, size, "died of %s", sig);
+	else if (v->has & MG_HAS_PC)
+		snprintf(out, size, "%s at %s", sig, v->pc);
+	else
+		snprintf(out, size, "%s", sig);
+}
+
+static void abi_site(const struct mg_verdict *v, char *out, size_t size)
+{
+	if (!(v->has & MG_HAS_RULE))
+		snprintf(out, size, "-");
+	else
+		snprintf(out, size, "%s%s", v->rule, v->rule_is_register ? " clobbered" : "");
 }
 
 void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size)
 {
 	switch (v->cls) {
 	case MG_OOB_READ:
-	case MG_OOB_WRITE: fault_site(v->detail, out, size); break;
-	case MG_CRASH: crash_site(v->detail, out, size); break;
-	case MG_ABI_VIOLATION: abi_site(v->detail, out, size); break;
+	case MG_OOB_WRITE: fault_site(v, out, size); break;
+	case MG_CRASH: crash_site(v, out, size); break;
+	case MG_ABI_VIOLATION: abi_site(v, out, size); break;
 	default: snprintf(out, size, "-"); break;
 	}
 }

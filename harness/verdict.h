@@ -14,6 +14,9 @@ enum mg_class {
 	MG_CRASH,
 	MG_TIMEOUT,
 	MG_ABI_VIOLATION,
+	/* Not a finding: the harness could not judge the case (it could not map
+	 * its memory, fork, ...); the detail says why. */
+	MG_ERROR,
 	MG_CLASS_COUNT
 };
 
@@ -36,19 +39,85 @@ enum mg_class {
 	MG_EXPECT_PICK(__VA_ARGS__, MG_EXPECT_3, MG_EXPECT_2, MG_EXPECT_1)(__VA_ARGS__)
 
 #define MG_DETAIL_MAX 384
+#define MG_RULE_MAX   32
+#define MG_PC_MAX     96
 
 /* Not failures: correct code that costs its caller. */
 enum mg_warning {
 	MG_WARN_DIRTY_UPPER = 1u << 0, /* AVX upper state left dirty: no vzeroupper */
 };
 
+enum mg_access { MG_ACCESS_UNKNOWN, MG_ACCESS_READ, MG_ACCESS_WRITE };
+enum mg_buffer { MG_BUFFER_SRC, MG_BUFFER_DST };
+enum mg_side { MG_SIDE_BEFORE, MG_SIDE_PAST_END, MG_SIDE_INSIDE };
+
+/* Which of the optional fields of a verdict hold something. Only `has` is
+ * cleared per case: a field is read only when its bit is set. */
+enum mg_has {
+	MG_HAS_WHERE = 1u << 0,	  /* buffer, side, distance, offset */
+	MG_HAS_ACCESS = 1u << 1,  /* access */
+	MG_HAS_RULE = 1u << 2,	  /* rule (and rule_is_register) */
+	MG_HAS_VALUES = 1u << 3,  /* old_value, new_value */
+	MG_HAS_SIGNAL = 1u << 4,  /* signo, died */
+	MG_HAS_PC = 1u << 5,	  /* pc */
+	MG_HAS_ADDRESS = 1u << 6, /* address */
+	MG_HAS_BYTE = 1u << 7,	  /* index, got, want */
+	MG_HAS_EXIT = 1u << 8,	  /* exit_status: the process exited during a call */
+};
+
+/* One case's verdict as data; `detail` is the same said for people, rendered
+ * from these fields by whoever set them. */
 struct mg_verdict {
 	enum mg_class cls;
-	unsigned warnings;	    /* enum mg_warning bits, whatever the class */
+	unsigned warnings; /* enum mg_warning bits, whatever the class */
+	unsigned has;	   /* enum mg_has bits */
+	enum mg_buffer buffer;
+	enum mg_side side;
+	long long distance; /* bytes from the buffer: 1 is the first byte outside */
+	long long offset;   /* from the buffer's start, negative before it */
+	enum mg_access access;
+	char rule[MG_RULE_MAX]; /* the ABI rule: "rbx", "direction-flag", ... */
+	int rule_is_register;	/* a callee-saved register, clobbered */
+	unsigned long long old_value, new_value;
+	int signo;
+	int died;	    /* the whole process died of signo */
+	char pc[MG_PC_MAX]; /* "symbol+0x1c" or a raw address */
+	unsigned long long address;
+	long long index; /* the first wrong byte, as an offset from dst */
+	unsigned got, want;
+	unsigned char got_run[8]; /* wrong-result: what dst holds from index on, */
+	unsigned got_run_len;	  /* up to 8 bytes (0: not known) */
+	int exit_status;
+	int memcheck;		    /* only valgrind's memcheck saw it: replays only under it */
 	char detail[MG_DETAIL_MAX]; /* empty for MG_OK */
 };
 
-/* Sets the class and a printf-formatted detail. */
+/* Makes `out` a verdict of class `cls` with no fields and no detail yet;
+ * keeps its warnings. */
+void mg_verdict_start(struct mg_verdict *out, enum mg_class cls);
+/* Appends printf-formatted text to the detail. */
+__attribute__((format(printf, 2, 3))) void mg_verdict_say(struct mg_verdict *out,
+							  const char *format, ...);
+/* Sets where an access fell relative to a buffer [base, base + len) and
+ * appends it in words: "src, 1 byte past the end (at src+17, len 17)". */
+void mg_verdict_locate(struct mg_verdict *out, enum mg_buffer buffer, const unsigned char *base,
+		       size_t len, const unsigned char *addr);
+/* Sets the first wrong byte (index from dst, what it holds, what it should). */
+void mg_verdict_byte(struct mg_verdict *out, long long index, unsigned got, unsigned want);
+/* An ABI violation: the rule, the values before and after when there are
+ * (has_values), and the detail, printf-formatted by the caller from them. */
+__attribute__((format(printf, 7, 8))) void
+mg_verdict_abi(struct mg_verdict *out, const char *rule, int is_register, int has_values,
+	       unsigned long long old_value, unsigned long long new_value, const char *format, ...);
+
+const char *mg_buffer_name(enum mg_buffer buffer);
+/* "before", "past-end", "inside" */
+const char *mg_side_name(enum mg_side side);
+/* "read", "write", or NULL when unknown */
+const char *mg_access_name(enum mg_access access);
+
+/* Starts a verdict of class `cls` (mg_verdict_start) with a printf-formatted
+ * detail: for the classes whose words need no fields. */
 __attribute__((format(printf, 3, 4))) void mg_verdict_set(struct mg_verdict *out, enum mg_class cls,
 							  const char *format, ...);
 
@@ -56,11 +125,12 @@ const char *mg_class_name(enum mg_class cls);
 /* Parses a class name ("wrong-result"); returns MG_CLASS_COUNT if unknown. */
 enum mg_class mg_class_parse(const char *name);
 /* Where a failure happened, without the distances, for telling findings
- * apart: "dst past the end", "SIGILL at sym+0x4"; "-" for classes without
- * a site. */
+ * apart: "dst past the end", "SIGILL at sym+0x4", "rbx clobbered",
+ * "direction-flag"; "-" for classes without a site. From the fields only. */
 void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size);
-/* One line on a warning bit. */
+/* One line on a warning bit, and its name ("dirty-upper"). */
 const char *mg_warning_text(unsigned warning);
+const char *mg_warning_name(unsigned warning);
 /* Writes the names of the classes in `mask`, comma-separated. */
 void mg_class_mask_format(unsigned mask, char *out, unsigned size);
 

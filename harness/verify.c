@@ -5,10 +5,13 @@
  * through shared memory (struct mg_tally); findings go to disk first. */
 #include "verify.h"
 #include "cpu.h"
+#include "fault.h"
 #include "huge.h"
+#include "record.h"
 #include "table.h"
 #include "tally.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +43,10 @@ struct runner {
 	int *skipped; /* the CPU lacks a feature: neither stage runs */
 	pid_t huge_pid;
 	size_t running, next_print;
-	size_t passed, xfail, skipped_rows, unexpected;
+	size_t passed, xfail, skipped_rows, unexpected, errors;
+	unsigned long long cases;
+	char first_error[200];
+	int write_failed; /* a record could not be written */
 };
 
 static double now(void)
@@ -97,7 +103,7 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 		      struct mg_tally *t, int huge)
 {
 	char path[512];
-	struct mg_tally_run run = {t, path, o->max_failures};
+	struct mg_tally_run run = {t, path, o->max_failures, huge ? "huge" : "sweep"};
 	double t0 = now();
 
 	findings_path(o, v, huge, path, sizeof path);
@@ -116,13 +122,16 @@ static void run_huge_child(struct runner *rn)
 	const struct mg_verify_opts *o = rn->o;
 	double t0 = now();
 
-	/* The oracle cases need only the address space, not the mapped regions. */
+	/* The oracle cases need only the address space, not the mapped regions.
+	 * Without a 64-bit size_t the check does not apply; any other reason is
+	 * the harness's: the check could not be judged. */
 	if (o->huge == MG_HUGE_ORACLE_ONLY
 		    ? !mg_huge_possible(rn->huge->why, sizeof rn->huge->why)
 		    : !mg_huge_available(rn->huge->why, sizeof rn->huge->why)) {
 		for (size_t i = 0; i < o->count; i++)
 			if (rn->results[i].huge.state == MG_STAGE_PENDING)
-				rn->results[i].huge.state = MG_STAGE_SKIPPED;
+				rn->results[i].huge.state =
+					MG_HUGE_LENGTHS ? MG_STAGE_ERROR : MG_STAGE_NA;
 		_exit(0);
 	}
 	for (; rn->huge->next < o->count; rn->huge->next++)
@@ -137,15 +146,44 @@ static void run_huge_child(struct runner *rn)
 	_exit(0);
 }
 
+static int huge_pending(const struct runner *rn)
+{
+	for (size_t i = 0; i < rn->o->count; i++)
+		if (rn->results[i].huge.state == MG_STAGE_PENDING)
+			return 1;
+	return 0;
+}
+
+/* Marks the pending huge stages as not judged, for `why`. */
+static void huge_rows_error(struct runner *rn, const char *why)
+{
+	for (size_t i = 0; i < rn->o->count; i++)
+		if (rn->results[i].huge.state == MG_STAGE_PENDING)
+			rn->results[i].huge.state = MG_STAGE_ERROR;
+	if (!rn->huge->why[0])
+		snprintf(rn->huge->why, sizeof rn->huge->why, "%s", why);
+}
+
+/* Returns the child's pid, or 0 when it could not be started (the stage is
+ * then an error). */
 static pid_t start(struct runner *rn, size_t row, int huge)
 {
+	char why[160];
 	pid_t pid;
 
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
-		perror("memgate: fork");
-		exit(3);
+		snprintf(why, sizeof why, "cannot fork: %s", strerror(errno));
+		if (huge) {
+			huge_rows_error(rn, why);
+		} else {
+			struct mg_tally *t = &rn->results[row].sweep;
+			t->state = MG_STAGE_DONE;
+			t->error = 1;
+			snprintf(t->why, sizeof t->why, "%s", why);
+		}
+		return 0;
 	}
 	if (pid == 0) {
 		if (huge)
@@ -177,7 +215,7 @@ static void settle(const struct runner *rn, size_t row, int huge, int status)
 	if (t->state != MG_STAGE_RUNNING && (huge || t->state != MG_STAGE_PENDING))
 		return;
 	findings_path(rn->o, rn->o->variants[row], huge, path, sizeof path);
-	mg_tally_died(t, path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	mg_tally_ended(t, path, huge ? "huge" : "sweep", status);
 }
 
 /* The huge child ends when its work is done, or dies on a variant: then
@@ -194,14 +232,21 @@ static void huge_child_ended(struct runner *rn, int status)
 		start_huge_if_pending(rn);
 		return;
 	}
-	for (size_t i = 0; i < rn->o->count; i++)
-		if (rn->results[i].huge.state == MG_STAGE_PENDING) {
-			rn->results[i].huge.state = MG_STAGE_SKIPPED;
-			if (!rn->huge->why[0])
-				snprintf(rn->huge->why, sizeof rn->huge->why,
-					 "its process ended (status 0x%x) before the first case",
-					 status);
-		}
+	if (!huge_pending(rn))
+		return;
+	if (WIFSIGNALED(status)) {
+		char why[160];
+		snprintf(why, sizeof why, "its process was killed by %s before the first case",
+			 mg_signal_name(WTERMSIG(status)));
+		huge_rows_error(rn, why);
+	} else if (WEXITSTATUS(status) != 0) {
+		char why[160];
+		snprintf(why, sizeof why, "its process exited with status %d before the first case",
+			 WEXITSTATUS(status));
+		huge_rows_error(rn, why);
+	} else {
+		huge_rows_error(rn, "its process ended before the first case");
+	}
 }
 
 static void reap_one(struct runner *rn)
@@ -229,8 +274,9 @@ static const char *huge_column(const struct mg_tally *t)
 {
 	switch (t->state) {
 	case MG_STAGE_NONE: return "-";
-	case MG_STAGE_SKIPPED: return "skip";
-	default: return t->failures ? "FAIL" : "pass";
+	case MG_STAGE_NA: return "skip";
+	case MG_STAGE_ERROR: return "error";
+	default: return t->error ? "error" : t->failures ? "FAIL" : "pass";
 	}
 }
 
@@ -258,7 +304,18 @@ static void print_row(const struct mg_variant *v, const char *status, const stru
 	       huge_column(&r->huge), finding);
 }
 
-enum row_verdict { ROW_UNEXPECTED, ROW_PASSED, ROW_FAILED_AS_EXPECTED, ROW_SKIPPED };
+enum row_verdict { ROW_UNEXPECTED, ROW_PASSED, ROW_FAILED_AS_EXPECTED, ROW_SKIPPED, ROW_ERROR };
+
+static const char *const row_names[] = {"unexpected", "passed", "failed-as-expected", "skipped",
+					"error"};
+
+/* Why a stage could not be judged, or NULL. */
+static const char *stage_error(const struct runner *rn, const struct mg_tally *t)
+{
+	if (t->state == MG_STAGE_ERROR)
+		return rn->huge->why;
+	return t->error ? t->why : NULL;
+}
 
 /* The row's status, from both stages. */
 static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out, size_t size)
@@ -268,13 +325,22 @@ static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out
 	unsigned huge_expect = expect & MG_EXPECT_ONLY_HUGE ? expect & ~MG_EXPECT_ONLY_HUGE : 0;
 	char huge[120];
 
+	/* The reason is in the stage's record and the "could not judge" line. */
+	if (stage_error(rn, &r->sweep)) {
+		snprintf(out, size, "ERROR (could not judge)");
+		return ROW_ERROR;
+	}
+	if (stage_error(rn, &r->huge)) {
+		snprintf(out, size, "ERROR (4GiB+: could not judge)");
+		return ROW_ERROR;
+	}
 	if (!mg_tally_judge(&r->sweep, huge_expect ? 0 : expect, out, size))
 		return ROW_UNEXPECTED;
 	if (rn->o->variants[row]->expect & MG_EXPECT_ONLY_FULL && !expect)
 		snprintf(out, size, "PASS (the full sweep fails it)");
 	/* Wrong only at huge lengths, and those could not run here: whether it
 	 * fails as it should is unknown, so it has not passed. */
-	if (huge_expect && r->huge.state == MG_STAGE_SKIPPED) {
+	if (huge_expect && r->huge.state == MG_STAGE_NA) {
 		snprintf(out, size, "SKIP (4GiB+ check: %.100s)", rn->huge->why);
 		return ROW_SKIPPED;
 	}
@@ -307,6 +373,95 @@ static int row_ready(const struct runner *rn, size_t i)
 		r->huge.state != MG_STAGE_RUNNING);
 }
 
+/* What a stage did, for its record. */
+static const char *stage_status(const struct runner *rn, const struct mg_tally *t)
+{
+	if (stage_error(rn, t))
+		return "error";
+	if (t->state == MG_STAGE_NA)
+		return "n/a";
+	return t->failures ? "fail" : "pass";
+}
+
+static void expected_text(unsigned expect, char *out, size_t size)
+{
+	if (expect)
+		mg_class_mask_format(expect, out, (unsigned)size);
+	else
+		snprintf(out, size, "pass");
+}
+
+static void warnings_member(struct mg_json *j, unsigned bits)
+{
+	mg_json_open_array(j, "warnings");
+	for (unsigned w = 1; w && w <= bits; w <<= 1)
+		if (bits & w) {
+			mg_json_open_object(j, NULL);
+			mg_json_string(j, "name", mg_warning_name(w));
+			mg_json_string(j, "text", mg_warning_text(w));
+			mg_json_close_object(j);
+		}
+	mg_json_close_array(j);
+}
+
+/* One stage's variant record; `t` NULL for a row the CPU cannot run. */
+static void write_stage_record(struct runner *rn, size_t row, const char *stage,
+			       const struct mg_tally *t, unsigned expect, const char *row_status,
+			       enum row_verdict verdict)
+{
+	const struct mg_variant *v = rn->o->variants[row];
+	const char *reason = t ? stage_error(rn, t) : row_status;
+	char expected[96];
+	struct mg_json j;
+
+	if (t && !reason && t->state == MG_STAGE_NA)
+		reason = rn->huge->why;
+	expected_text(expect, expected, sizeof expected);
+	mg_json_start(&j, "variant");
+	mg_json_string(&j, "variant", v->name);
+	mg_json_string(&j, "op", mg_op_name(v->op));
+	mg_json_string(&j, "arch", v->arch);
+	mg_json_string(&j, "stage", stage);
+	mg_json_string(&j, "status", t ? stage_status(rn, t) : "skip");
+	mg_json_string(&j, "expected", expected);
+	mg_json_string(&j, "row", row_names[verdict]);
+	mg_json_string(&j, "row_status", row_status);
+	mg_json_uint(&j, "cases", t ? t->cases : 0);
+	mg_json_uint(&j, "failures", t ? t->failures : 0);
+	mg_json_real(&j, "seconds", t ? t->seconds : 0);
+	mg_json_string(&j, "reason", reason);
+	warnings_member(&j, t ? t->warnings : 0);
+	if (!mg_json_write(&j, stdout))
+		rn->write_failed = 1;
+	if (t && stage_error(rn, t) && !mg_record_error(stdout, stage, v->name, stage_error(rn, t)))
+		rn->write_failed = 1;
+}
+
+static void write_row_records(struct runner *rn, size_t row, const char *status,
+			      enum row_verdict verdict)
+{
+	const struct result *r = &rn->results[row];
+	unsigned expect = expected_classes(rn->o, rn->o->variants[row]);
+	unsigned huge_expect = expect & MG_EXPECT_ONLY_HUGE ? expect & ~MG_EXPECT_ONLY_HUGE : 0;
+
+	if (rn->skipped[row]) {
+		write_stage_record(rn, row, "sweep", NULL, expect, status, verdict);
+		return;
+	}
+	write_stage_record(rn, row, "sweep", &r->sweep, huge_expect ? 0 : expect, status, verdict);
+	if (r->huge.state != MG_STAGE_NONE)
+		write_stage_record(rn, row, "huge", &r->huge, huge_expect, status, verdict);
+}
+
+static void show_row(struct runner *rn, size_t row, const char *status, enum row_verdict verdict)
+{
+	if (mg_format == MG_FORMAT_JSONL)
+		write_row_records(rn, row, status, verdict);
+	else
+		print_row(rn->o->variants[row], status,
+			  rn->skipped[row] ? NULL : &rn->results[row]);
+}
+
 /* Prints finished rows in table order, as far as they go. */
 static void print_ready_rows(struct runner *rn)
 {
@@ -318,16 +473,22 @@ static void print_ready_rows(struct runner *rn)
 		if (rn->skipped[i]) {
 			mg_cpu_missing(v->features, needs, sizeof needs);
 			snprintf(status, sizeof status, "SKIP (needs %s)", needs);
-			print_row(v, status, NULL);
+			show_row(rn, i, status, ROW_SKIPPED);
 			rn->skipped_rows++;
 			continue;
 		}
 		enum row_verdict verdict = judge_row(rn, i, status, sizeof status);
-		print_row(v, status, &rn->results[i]);
+		show_row(rn, i, status, verdict);
+		rn->cases += rn->results[i].sweep.cases + rn->results[i].huge.cases;
 		rn->unexpected += verdict == ROW_UNEXPECTED;
 		rn->passed += verdict == ROW_PASSED;
 		rn->xfail += verdict == ROW_FAILED_AS_EXPECTED;
 		rn->skipped_rows += verdict == ROW_SKIPPED;
+		if (verdict == ROW_ERROR && !rn->errors++)
+			snprintf(rn->first_error, sizeof rn->first_error, "%s: %.150s", v->name,
+				 stage_error(rn, &rn->results[i].sweep)
+					 ? stage_error(rn, &rn->results[i].sweep)
+					 : stage_error(rn, &rn->results[i].huge));
 	}
 	fflush(stdout);
 }
@@ -360,7 +521,7 @@ static void run_all(struct runner *rn)
 		}
 		rn->pids[i] = start(rn, i, 0);
 		rn->started[i] = now();
-		rn->running++;
+		rn->running += rn->pids[i] != 0;
 		print_ready_rows(rn);
 	}
 	while (rn->running || rn->huge_pid) {
@@ -382,8 +543,10 @@ static void print_details(const struct runner *rn)
 		snprintf(title, sizeof title, "%s, lengths of 2 GiB and more", v->name);
 		mg_tally_print(&rn->results[i].huge, title, path);
 	}
-	if (rn->huge->why[0])
-		printf("\nthe 4 GiB+ check was skipped: %s\n", rn->huge->why);
+	if (rn->huge->why[0] && MG_HUGE_LENGTHS)
+		printf("\nthe 4 GiB+ check: could not judge: %s\n", rn->huge->why);
+	else if (rn->huge->why[0])
+		printf("\nthe 4 GiB+ check was skipped (n/a): %s\n", rn->huge->why);
 	else if (rn->huge->seconds > 0)
 		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process%s\n",
 		       rn->huge->cases, rn->huge->seconds,
@@ -394,36 +557,72 @@ static void *shared(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED) {
-		perror("memgate: mmap");
-		exit(3);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The harness could not even start: said as the output's one error. */
+static int cannot_start(const char *why)
+{
+	struct mg_summary sum = {.command = "verify", .errors = 1};
+
+	if (mg_format == MG_FORMAT_JSONL) {
+		mg_record_error(stdout, "verify", NULL, why);
+		mg_record_summary(stdout, &sum);
+	} else {
+		printf("could not judge: %s\n", why);
 	}
-	return p;
+	return MG_EXIT_NOT_JUDGED;
+}
+
+static void print_summary(struct runner *rn)
+{
+	const struct mg_verify_opts *o = rn->o;
+	struct mg_summary sum = {.command = "verify",
+				 .cases = rn->cases,
+				 .passed = rn->passed + rn->xfail,
+				 .failed = rn->unexpected,
+				 .errors = rn->errors + (size_t)rn->write_failed,
+				 .skipped = rn->skipped_rows};
+
+	if (mg_format == MG_FORMAT_JSONL) {
+		if (!mg_record_summary(stdout, &sum))
+			rn->write_failed = 1;
+		return;
+	}
+	print_details(rn);
+	printf("\n%zu variants: %zu passed, %zu failed as expected, %zu skipped, %zu "
+	       "unexpected%s\n",
+	       o->count, rn->passed, rn->xfail, rn->skipped_rows, rn->unexpected,
+	       rn->errors ? ", some not judged" : "");
+	if (rn->errors)
+		printf("could not judge: %zu variant%s, the first %s\n", rn->errors,
+		       rn->errors == 1 ? "" : "s", rn->first_error);
+	if (fflush(stdout) != 0)
+		rn->write_failed = 1;
 }
 
 int mg_verify(const struct mg_verify_opts *o)
 {
 	struct runner rn = {.o = o};
 	size_t rows = o->count + 1;
+	int status;
 
 	rn.results = shared(rows * sizeof *rn.results);
 	rn.huge = shared(sizeof *rn.huge);
 	rn.pids = calloc(rows, sizeof *rn.pids);
 	rn.started = calloc(rows, sizeof *rn.started);
 	rn.skipped = calloc(rows, sizeof *rn.skipped);
-	if (!rn.pids || !rn.started || !rn.skipped) {
-		perror("memgate: verify");
-		return 3;
-	}
-	print_header();
+	if (!rn.results || !rn.huge || !rn.pids || !rn.started || !rn.skipped)
+		return cannot_start("no memory for the results");
+	if (mg_format == MG_FORMAT_TEXT)
+		print_header();
 	run_all(&rn);
-	print_details(&rn);
-	printf("\n%zu variants: %zu passed, %zu failed as expected, %zu skipped, %zu unexpected\n",
-	       o->count, rn.passed, rn.xfail, rn.skipped_rows, rn.unexpected);
+	print_summary(&rn);
+	status = rn.errors || rn.write_failed ? MG_EXIT_NOT_JUDGED : rn.unexpected ? 1 : 0;
 	munmap(rn.results, rows * sizeof *rn.results);
 	munmap(rn.huge, sizeof *rn.huge);
 	free(rn.pids);
 	free(rn.started);
 	free(rn.skipped);
-	return rn.unexpected ? 1 : 0;
+	return status;
 }

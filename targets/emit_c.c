@@ -573,45 +573,27 @@ static void relative(FILE *f, const char *name, const unsigned char *base, size_
 		fputs("(inside it)", f);
 }
 
-/* The fault address of an out-of-bounds or src-modified verdict, which
- * names it relative to one buffer ("at src+17", "wrote src+0"), relative
- * to each buffer. */
+/* The address of an out-of-bounds or src-modified verdict, which names it
+ * relative to one buffer, relative to each buffer. */
 static void emit_fault_address(struct emit *e)
 {
-	const char *d = e->v->detail, *p = strstr(d, "(at ");
 	const struct mg_case *c = e->c;
-	char name[4] = "";
-	ptrdiff_t off;
+	const struct mg_verdict *v = e->v;
+	const unsigned char *a;
 
-	if (p)
-		p += 4;
-	else if ((p = strstr(d, "wrote ")))
-		p += 6;
-	if (!p || sscanf(p, "%3[a-z]%td", name, &off) != 2)
+	if (!(v->has & MG_HAS_WHERE))
 		return;
-	const unsigned char *a = (strcmp(name, "src") ? e->at.dst : e->at.src) + off;
+	a = (v->buffer == MG_BUFFER_SRC ? e->at.src : e->at.dst) + v->offset;
 	/* A red-zone byte changed short of the guard page: not a fault. */
-	fputs(strstr(d, ": changed ") ? " *   changed at: " : " *   fault at: ", e->f);
+	fputs(v->cls == MG_OOB_WRITE && (v->has & MG_HAS_BYTE) ? " *   changed at: "
+							       : " *   fault at: ",
+	      e->f);
 	if (mg_op_has_src(c->variant->op)) {
 		relative(e->f, "src", e->at.src, c->len, a);
 		fputs(", ", e->f);
 	}
 	relative(e->f, "dst", e->at.dst, c->len, a);
 	fputs("\n", e->f);
-}
-
-/* Up to 8 hex bytes ("4f 4f 00") from `s`. */
-static size_t parse_hex(const char *s, unsigned char *out, size_t max)
-{
-	size_t n = 0;
-	unsigned x;
-	int used;
-
-	while (n < max && sscanf(s, " %2x%n", &x, &used) == 1 && (s[used] == ' ' || !s[used])) {
-		out[n++] = (unsigned char)x;
-		s += used;
-	}
-	return n;
 }
 
 static void emit_hex_row(FILE *f, const char *label, const unsigned char *p, size_t n, size_t mark)
@@ -624,18 +606,19 @@ static void emit_hex_row(FILE *f, const char *label, const unsigned char *p, siz
 
 /* The bytes around a wrong-result's first difference dst[i]. Before it, got
  * and want agree (or an earlier byte, or the red zone, would be named), so
- * the reference's bytes show them; from it on, the verdict lists the bytes
+ * the reference's bytes show them; from it on, the verdict holds the bytes
  * the variant wrote. */
 static void emit_around(struct emit *e)
 {
 	const struct mg_case *c = e->c;
-	const char *from = strstr(e->v->detail, "; from dst[");
+	const struct mg_verdict *v = e->v;
 	size_t before = (size_t)(e->at.dst - e->at.win), i, k, n;
 	unsigned char *want, got[16 + 8];
 
-	if (!from || sscanf(e->v->detail, "dst[%zu]", &i) != 1 || i >= c->len ||
-	    !strstr(from, " got "))
+	if (v->cls != MG_WRONG_RESULT || !(v->has & MG_HAS_BYTE) || !v->got_run_len ||
+	    v->index < 0 || (size_t)v->index >= c->len)
 		return;
+	i = (size_t)v->index;
 	want = malloc(e->at.win_len);
 	if (!want)
 		fail("out of memory");
@@ -645,7 +628,8 @@ static void emit_around(struct emit *e)
 			  c->len);
 	k = before + i < 8 ? before + i : 8; /* bytes shown before dst[i] */
 	memcpy(got, want + before + i - k, k);
-	n = parse_hex(strstr(from, " got ") + 5, got + k, 8);
+	n = v->got_run_len;
+	memcpy(got + k, v->got_run, n);
 	fprintf(e->f, " *   bytes from dst%+td, the first difference in [ ]:\n",
 		(ptrdiff_t)i - (ptrdiff_t)k);
 	emit_hex_row(e->f, "  got: ", got, k + n, k);

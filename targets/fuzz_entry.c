@@ -5,22 +5,122 @@
  * A target runs every correct variant of its family, or the one pinned with
  * --variant=NAME (libFuzzer passes flags starting with "--" on untouched) or
  * MEMGATE_VARIANT=NAME. --max-len=N or MEMGATE_MAX_LEN folds lengths below
- * N. MEMGATE_FINDINGS=DIR saves each finding there before aborting. */
+ * N. MEMGATE_FINDINGS=DIR saves each finding there before aborting
+ * (NAME.in, NAME.json, NAME.txt), and keeps the input of the call in
+ * progress in DIR/inflight-PID (docs/records.md): a variant that ends the
+ * process without returning leaves it behind, non-empty. */
 #include "cells.h"
 #include "check.h"
 #include "decode.h"
 #include "finding.h"
 #include "table.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Each target file defines its family: "memcpy", "memmove", ... */
 extern const char mg_fuzz_family[];
 
 static struct mg_target target;
+
+/* The in-flight file: an 8-byte little-endian length, then up to
+ * INFLIGHT_MAX bytes of the input being checked. Length 0: no call. */
+#define INFLIGHT_MAX 4096
+static volatile unsigned char *inflight;
+static char inflight_path[4096];
+static pid_t inflight_owner; /* the process that made it (not fork-server children) */
+
+static void inflight_set_length(uint64_t n)
+{
+	for (int i = 0; i < 8; i++)
+		inflight[i] = (unsigned char)(n >> (8 * i));
+}
+
+static int inflight_busy(void)
+{
+	for (int i = 0; i < 8; i++)
+		if (inflight[i])
+			return 1;
+	return 0;
+}
+
+/* At exit: an exit() from inside a call is a crash the fuzzer must see; a
+ * normal exit removes the file. */
+static void inflight_at_exit(void)
+{
+	if (!inflight)
+		return;
+	if (inflight_busy()) {
+		fprintf(stderr,
+			"memgate fuzz_%s: the process exited during a call of the "
+			"variant: it never returned\n",
+			mg_fuzz_family);
+		abort();
+	}
+	if (getpid() == inflight_owner)
+		unlink(inflight_path);
+}
+
+static void inflight_open(const char *dir)
+{
+	size_t bytes = 8 + INFLIGHT_MAX;
+	void *map;
+	int fd;
+
+	mkdir(dir, 0777);
+	snprintf(inflight_path, sizeof inflight_path, "%s/inflight-%ld", dir, (long)getpid());
+	fd = open(inflight_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
+		fprintf(stderr, "memgate fuzz_%s: could not judge: cannot make %s\n",
+			mg_fuzz_family, inflight_path);
+		exit(2);
+	}
+	map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		fprintf(stderr, "memgate fuzz_%s: could not judge: cannot map %s\n", mg_fuzz_family,
+			inflight_path);
+		exit(2);
+	}
+	inflight = map;
+	inflight_owner = getpid();
+	atexit(inflight_at_exit);
+}
+
+/* The bytes first, then the length: a non-zero length means they are all
+ * there. */
+static void inflight_begin(const uint8_t *data, size_t size)
+{
+	size_t n = size < INFLIGHT_MAX ? size : INFLIGHT_MAX;
+
+	if (!inflight)
+		return;
+	memcpy((unsigned char *)inflight + 8, data, n);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	inflight_set_length(n);
+}
+
+static void inflight_end(void)
+{
+	if (inflight)
+		inflight_set_length(0);
+}
+
+/* No call in progress, and no file left behind by its owner. */
+static void inflight_close(void)
+{
+	if (!inflight)
+		return;
+	inflight_set_length(0);
+	if (getpid() == inflight_owner)
+		unlink(inflight_path);
+}
 
 static const char *flag_value(int argc, char **argv, const char *flag)
 {
@@ -64,6 +164,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (max_len)
 		target.max_len = parse_max_len(max_len);
 	mg_program = "build/memgate";
+	if (getenv("MEMGATE_FINDINGS") && *getenv("MEMGATE_FINDINGS"))
+		inflight_open(getenv("MEMGATE_FINDINGS"));
 	/* Before AFL++'s fork server starts: its children inherit the sandbox
 	 * instead of each building one. */
 	mg_check_init();
@@ -89,10 +191,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	mg_decode(&target, data, size, &c);
 	mg_cells_mark(&target, &c);
+	inflight_begin(data, size);
 	mg_check(&c, &v);
-	if (v.cls == MG_OK)
+	if (v.cls == MG_OK) {
+		inflight_end();
 		return 0;
-	mg_finding_save(getenv("MEMGATE_FINDINGS"), &target, &c, &v, data, size);
+	}
+	if (v.cls == MG_ERROR) {
+		/* Not the variant's fault: no finding, and no input to keep. */
+		inflight_end();
+		fprintf(stderr, "memgate fuzz_%s: could not judge: %s\n", mg_fuzz_family, v.detail);
+		exit(2);
+	}
+	/* Saved: the finding's own files say it, not the in-flight file. */
+	if (mg_finding_save(getenv("MEMGATE_FINDINGS"), &target, &c, &v, data, size))
+		inflight_close();
 	mg_finding_print(stderr, &target, &c, &v);
 	abort();
 }

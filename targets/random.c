@@ -11,9 +11,11 @@
  * at the next case. */
 #include "check.h"
 #include "decode.h"
+#include "fault.h"
 #include "finding.h"
 #include "isolate.h"
 #include "options.h"
+#include "record.h"
 #include "rng.h"
 #include "table.h"
 
@@ -42,7 +44,10 @@ static const char help[] =
 	"  --findings=DIR   where findings are saved, one folder per target\n"
 	"                   (default findings/random)\n"
 	"  --max-findings=N stop after N distinct findings (default 10)\n"
-	"Exit status: 0 no finding, 1 findings, 2 bad usage.\n";
+	"  --format=text|jsonl  what stdout says: text, or the records of\n"
+	"                   docs/records.md (finding, error, summary)\n"
+	"Exit status: 0 no finding, 1 findings, 2 bad usage, or the run could not\n"
+	"be judged (a finding not saved, a worker killed, no fork).\n";
 
 struct options {
 	const char *family, *variant, *findings;
@@ -59,6 +64,11 @@ struct progress {
 	unsigned long long failing_cases;
 	unsigned findings;
 	char signatures[MAX_FINDINGS][SIGNATURE];
+	volatile int in_call; /* the worker is in a call of the variant */
+	int done;	      /* the worker finished its work */
+	int write_failed;     /* a finding could not be saved or written */
+	int errors;	      /* cases or workers that could not be judged */
+	char why[256];	      /* the first of them */
 };
 
 static struct mg_target targets[FAMILIES];
@@ -105,11 +115,36 @@ static int seen(struct progress *p, const char *signature)
 	return 0;
 }
 
+/* The run cannot be judged from here on: say why once, and stop. */
+static void not_judged(struct progress *p, const char *why)
+{
+	if (!p->errors++)
+		snprintf(p->why, sizeof p->why, "%.200s", why);
+	if (mg_format == MG_FORMAT_JSONL)
+		mg_record_error(stdout, "random", opt.variant, why);
+	else
+		printf("could not judge: %s\n", why);
+	fflush(stdout);
+}
+
+static void show(struct progress *p, const struct mg_target *t, const struct mg_case *c,
+		 const struct mg_verdict *v, const char *input)
+{
+	if (mg_format == MG_FORMAT_JSONL) {
+		if (!mg_record_finding(stdout, c, v, "random", input))
+			p->write_failed = 1;
+		return;
+	}
+	printf("case %llu of seed 0x%llx:\n", p->next, opt.seed);
+	mg_finding_print(stdout, t, c, v);
+	fflush(stdout);
+}
+
 /* Saves a new finding (to disk first), prints it, and remembers it. */
 static void record(struct progress *p, const struct mg_target *t, const struct mg_case *c,
 		   const struct mg_verdict *v, const uint8_t *input)
 {
-	char signature[SIGNATURE], dir[4096];
+	char signature[SIGNATURE], dir[4096], saved[4096] = "";
 
 	p->failing_cases++;
 	mg_finding_signature(c, v, signature, sizeof signature);
@@ -117,10 +152,12 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 		return;
 	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
 	make_dirs(dir);
-	mg_finding_save(dir, t, c, v, input, MG_INPUT_BYTES);
-	printf("case %llu of seed 0x%llx:\n", p->next, opt.seed);
-	mg_finding_print(stdout, t, c, v);
-	fflush(stdout);
+	if (!mg_finding_save_as(dir, "random", t, c, v, input, MG_INPUT_BYTES, saved,
+				sizeof saved)) {
+		p->write_failed = 1;
+		saved[0] = '\0';
+	}
+	show(p, t, c, v, saved[0] ? saved : NULL);
 	snprintf(p->signatures[p->findings], SIGNATURE, "%s", signature);
 	p->findings++;
 }
@@ -128,7 +165,7 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 static int finished(const struct progress *p, double deadline)
 {
 	return (opt.cases && p->next >= opt.cases) || p->findings >= opt.max_findings ||
-	       now() >= deadline;
+	       p->errors || now() >= deadline;
 }
 
 static void work(struct progress *p, double deadline)
@@ -137,6 +174,7 @@ static void work(struct progress *p, double deadline)
 	struct mg_case c;
 	struct mg_verdict v;
 
+	mg_call_watch(&p->in_call);
 	for (;;) {
 		/* The clock costs a system call under qemu: read it now and then. */
 		if ((p->next & 63) == 0 && finished(p, deadline))
@@ -146,13 +184,19 @@ static void work(struct progress *p, double deadline)
 		const struct mg_target *t = make_input(p->next, input);
 		mg_decode(t, input, sizeof input, &c);
 		mg_check(&c, &v);
+		if (v.cls == MG_ERROR) {
+			not_judged(p, v.detail);
+			break;
+		}
 		if (v.cls != MG_OK)
 			record(p, t, &c, &v, input);
 		if (p->findings >= opt.max_findings)
 			break;
 		p->next++;
 	}
+	mg_call_watch(NULL);
 	fflush(stdout);
+	p->done = 1;
 	_exit(0);
 }
 
@@ -165,14 +209,11 @@ static void worker_died(struct progress *p, int status)
 	struct mg_verdict v;
 
 	mg_decode(t, input, sizeof input, &c);
-	if (WIFSIGNALED(status))
-		mg_verdict_died(&v, WTERMSIG(status));
-	else {
-		v.cls = MG_CRASH;
-		v.warnings = 0;
-		snprintf(v.detail, sizeof v.detail,
-			 "the harness process exited with status %d on this case",
-			 WEXITSTATUS(status));
+	mg_verdict_ended(&v, status, p->in_call);
+	p->in_call = 0;
+	if (v.cls == MG_ERROR) {
+		not_judged(p, v.detail);
+		return;
 	}
 	record(p, t, &c, &v, input);
 	p->next++;
@@ -185,18 +226,19 @@ static void run(struct progress *p, double deadline)
 		pid_t pid;
 
 		fflush(NULL);
+		p->done = 0;
 		pid = fork();
 		if (pid < 0) {
-			perror("random: fork");
-			exit(3);
+			not_judged(p, "cannot fork a worker");
+			return;
 		}
 		if (pid == 0)
 			work(p, deadline);
 		if (waitpid(pid, &status, 0) < 0) {
-			perror("random: waitpid");
-			exit(3);
+			not_judged(p, "cannot wait for the worker");
+			return;
 		}
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && p->done)
 			return;
 		worker_died(p, status);
 		if (finished(p, deadline))
@@ -227,7 +269,18 @@ static void init_targets(void)
 			       mg_family_names);
 }
 
-enum { O_TARGET = 1, O_VARIANT, O_SECONDS, O_CASES, O_SEED, O_MAXLEN, O_DIR, O_MAXF, O_HELP };
+enum {
+	O_TARGET = 1,
+	O_VARIANT,
+	O_SECONDS,
+	O_CASES,
+	O_SEED,
+	O_MAXLEN,
+	O_DIR,
+	O_MAXF,
+	O_FORMAT,
+	O_HELP
+};
 
 static const struct option long_opts[] = {
 	{"target", required_argument, NULL, O_TARGET},
@@ -238,6 +291,7 @@ static const struct option long_opts[] = {
 	{"max-len", required_argument, NULL, O_MAXLEN},
 	{"findings", required_argument, NULL, O_DIR},
 	{"max-findings", required_argument, NULL, O_MAXF},
+	{"format", required_argument, NULL, O_FORMAT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -260,6 +314,7 @@ static void parse(int argc, char **argv)
 			break;
 		case O_MAXLEN: opt.max_len = mg_parse_max_len("random", optarg); break;
 		case O_DIR: opt.findings = optarg; break;
+		case O_FORMAT: mg_parse_format("random", optarg); break;
 		case O_MAXF:
 			opt.max_findings = (unsigned)mg_parse_u64("random", "max-findings", optarg);
 			if (opt.max_findings == 0 || opt.max_findings > MAX_FINDINGS)
@@ -287,10 +342,48 @@ static void use_build_dir(const char *dir)
 	mg_program = program;
 }
 
+static void print_end(const struct progress *p, double seconds)
+{
+	int saved = p->findings && !p->write_failed;
+
+	printf("random: %llu cases in %.1f s (%.0f cases/s), seed 0x%llx: %u finding%s (%llu "
+	       "failing cases)%s%s\n",
+	       p->next, seconds, (double)p->next / seconds, opt.seed, p->findings,
+	       p->findings == 1 ? "" : "s", p->failing_cases, saved ? ", saved in " : "",
+	       saved ? opt.findings : "");
+	if (p->write_failed)
+		printf("could not judge: a finding could not be written to %s\n", opt.findings);
+}
+
+static int finish(struct progress *p, double seconds)
+{
+	struct mg_summary sum = {"random",
+				 p->next,
+				 p->next - p->failing_cases,
+				 p->failing_cases,
+				 (unsigned long long)p->errors +
+					 (unsigned long long)p->write_failed,
+				 0};
+	int failed_output = 0;
+
+	if (mg_format == MG_FORMAT_JSONL) {
+		if (p->write_failed)
+			mg_record_error(stdout, "random", opt.variant,
+					"a finding could not be saved or written");
+		failed_output = !mg_record_summary(stdout, &sum);
+	} else {
+		print_end(p, seconds);
+		failed_output = fflush(stdout) != 0;
+	}
+	if (p->errors || p->write_failed || failed_output)
+		return MG_EXIT_NOT_JUDGED;
+	return p->findings ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct progress *p;
-	double start, seconds;
+	double start;
 
 	parse(argc, argv);
 	use_build_dir(getenv("MEMGATE_BUILD"));
@@ -298,20 +391,15 @@ int main(int argc, char **argv)
 	p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("random: mmap");
-		return 3;
+		return MG_EXIT_NOT_JUDGED;
 	}
 	memset(p, 0, sizeof *p);
-	printf("random: seed 0x%llx, %u target%s%s%s, %.0f s budget\n", opt.seed, target_count,
-	       target_count == 1 ? "" : "s", opt.variant ? ", variant " : "",
-	       opt.variant ? opt.variant : "", opt.seconds);
+	if (mg_format == MG_FORMAT_TEXT)
+		printf("random: seed 0x%llx, %u target%s%s%s, %.0f s budget\n", opt.seed,
+		       target_count, target_count == 1 ? "" : "s", opt.variant ? ", variant " : "",
+		       opt.variant ? opt.variant : "", opt.seconds);
 	mg_check_init();
 	start = now();
 	run(p, start + opt.seconds);
-	seconds = now() - start;
-	printf("random: %llu cases in %.1f s (%.0f cases/s), seed 0x%llx: %u finding%s (%llu "
-	       "failing cases)%s%s\n",
-	       p->next, seconds, (double)p->next / seconds, opt.seed, p->findings,
-	       p->findings == 1 ? "" : "s", p->failing_cases, p->findings ? ", saved in " : "",
-	       p->findings ? opt.findings : "");
-	return p->findings ? 1 : 0;
+	return finish(p, now() - start);
 }

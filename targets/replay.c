@@ -11,8 +11,10 @@
 #include "decode.h"
 #include "emit_c.h"
 #include "finding.h"
+#include "fault.h"
 #include "isolate.h"
 #include "options.h"
+#include "record.h"
 #include "table.h"
 
 #include <dirent.h>
@@ -37,7 +39,10 @@ static const char help[] =
 	"  --verbose        print every case and verdict, not only the unexpected ones\n"
 	"  --emit-c=OUT.c   write a standalone C program reproducing the (one) input\n"
 	"  --in-process     no child process per case (a crashing variant ends the run)\n"
-	"Exit status: 0 every run as expected, 1 some not, 2 bad usage or input file.\n";
+	"  --format=text|jsonl  what stdout says: text, or the records of docs/records.md\n"
+	"                   (case, finding, error, summary), written as each case ends\n"
+	"Exit status: 0 every run as expected, 1 some not, 2 bad usage, a bad input\n"
+	"file, or a case that could not be judged.\n";
 
 struct options {
 	const char *target, *variant, *emit_c;
@@ -46,7 +51,7 @@ struct options {
 };
 
 struct totals {
-	unsigned passed, failed, skipped;
+	unsigned passed, failed, skipped, errors;
 };
 
 static const struct options *opt;
@@ -55,11 +60,14 @@ __attribute__((noreturn, format(printf, 1, 2))) static void file_error(const cha
 {
 	va_list args;
 
-	fputs("replay: ", stderr);
+	char why[4200];
+
 	va_start(args, format);
-	vfprintf(stderr, format, args);
+	vsnprintf(why, sizeof why, format, args);
 	va_end(args);
-	fputc('\n', stderr);
+	fprintf(stderr, "replay: %s\n", why);
+	if (mg_format == MG_FORMAT_JSONL)
+		mg_record_error(stdout, "replay", NULL, why);
 	exit(MG_EXIT_USAGE);
 }
 
@@ -132,6 +140,60 @@ static void target_for(const char *path, const char *variant, struct mg_target *
 		t->max_len = opt->max_len;
 }
 
+/* The variant is running, in --in-process mode (mg_call_watch). */
+static volatile int in_call;
+
+/* exit() from inside the variant: not a pass. (_exit skips this; then the
+ * summary that never comes says it.) */
+static void exit_during_call(void)
+{
+	if (!in_call)
+		return;
+	fputs("replay: the variant ended the process during a call: it never returned\n", stderr);
+	abort();
+}
+
+static void judge(const struct mg_case *c, struct mg_verdict *v)
+{
+	if (opt->in_process)
+		mg_check(c, v);
+	else
+		mg_check_isolated(c, v);
+}
+
+static void print_case(const char *path, const struct mg_target *t, const struct mg_case *c,
+		       const struct mg_verdict *v, size_t size, int as_expected)
+{
+	char text[512];
+
+	if (!opt->verbose && as_expected)
+		return;
+	printf("%s %s (%zu bytes) on %s\n", as_expected ? "ok  " : "FAIL", path, size,
+	       c->variant->name);
+	if (v->cls != MG_OK) {
+		mg_finding_print(stdout, t, c, v);
+		return;
+	}
+	mg_case_describe(c, text, sizeof text);
+	printf("  case:      %s\n  verdict:   ok%s\n", text,
+	       opt->expect_fail ? " (a failure was expected)" : "");
+}
+
+static void not_judged(const char *path, const struct mg_case *c, const char *why,
+		       struct totals *sum)
+{
+	char line[MG_DETAIL_MAX + 512];
+
+	sum->errors++;
+	snprintf(line, sizeof line, "%s on %s: %s", path, c->variant->name, why);
+	if (mg_format == MG_FORMAT_JSONL) {
+		if (!mg_record_error(stdout, "replay", c->variant->name, line))
+			sum->errors++;
+	} else {
+		printf("could not judge: %s\n", line);
+	}
+}
+
 static void run_case(const char *path, const struct mg_target *t, const uint8_t *data, size_t size,
 		     struct totals *sum)
 {
@@ -143,29 +205,24 @@ static void run_case(const char *path, const struct mg_target *t, const uint8_t 
 	mg_decode(t, data, size, &c);
 	/* A pinned variant this CPU (or valgrind's) cannot run: said, not run. */
 	if (mg_cpu_missing(c.variant->features, needs, sizeof needs)) {
-		printf("SKIP %s on %s (needs %s)\n", path, c.variant->name, needs);
+		if (mg_format == MG_FORMAT_TEXT)
+			printf("SKIP %s on %s (needs %s)\n", path, c.variant->name, needs);
 		sum->skipped++;
 		return;
 	}
-	if (opt->in_process)
-		mg_check(&c, &v);
-	else
-		mg_check_isolated(&c, &v);
+	judge(&c, &v);
+	if (v.cls == MG_ERROR) {
+		not_judged(path, &c, v.detail, sum);
+		return;
+	}
 	failed = v.cls != MG_OK;
 	as_expected = failed == opt->expect_fail;
 	sum->passed += as_expected;
 	sum->failed += !as_expected;
-	if (opt->verbose || !as_expected)
-		printf("%s %s (%zu bytes) on %s\n", as_expected ? "ok  " : "FAIL", path, size,
-		       c.variant->name);
-	if (failed && (opt->verbose || !as_expected))
-		mg_finding_print(stdout, t, &c, &v);
-	else if (opt->verbose || !as_expected) {
-		char text[512];
-		mg_case_describe(&c, text, sizeof text);
-		printf("  case:      %s\n  verdict:   ok%s\n", text,
-		       opt->expect_fail ? " (a failure was expected)" : "");
-	}
+	if (mg_format == MG_FORMAT_TEXT)
+		print_case(path, t, &c, &v, size, as_expected);
+	else if (!mg_record_case(stdout, &c, &v, "replay", path, as_expected))
+		sum->errors++;
 	if (opt->emit_c)
 		mg_emit_c(opt->emit_c, &c, &v);
 }
@@ -226,7 +283,18 @@ static void replay_path(const char *path, struct totals *sum)
 	free(entries);
 }
 
-enum { O_TARGET = 1, O_VARIANT, O_EACH, O_EXPECT, O_MAXLEN, O_VERBOSE, O_EMIT, O_INPROC, O_HELP };
+enum {
+	O_TARGET = 1,
+	O_VARIANT,
+	O_EACH,
+	O_EXPECT,
+	O_MAXLEN,
+	O_VERBOSE,
+	O_EMIT,
+	O_INPROC,
+	O_FORMAT,
+	O_HELP
+};
 
 static const struct option long_opts[] = {
 	{"target", required_argument, NULL, O_TARGET},
@@ -237,6 +305,7 @@ static const struct option long_opts[] = {
 	{"verbose", no_argument, NULL, O_VERBOSE},
 	{"emit-c", required_argument, NULL, O_EMIT},
 	{"in-process", no_argument, NULL, O_INPROC},
+	{"format", required_argument, NULL, O_FORMAT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -260,6 +329,7 @@ static void parse(int argc, char **argv, struct options *o)
 		case O_VERBOSE: o->verbose = 1; break;
 		case O_EMIT: o->emit_c = optarg; break;
 		case O_INPROC: o->in_process = 1; break;
+		case O_FORMAT: mg_parse_format("replay", optarg); break;
 		case O_HELP: fputs(help, stdout); exit(0);
 		}
 	}
@@ -281,20 +351,41 @@ static void use_build_dir(const char *dir)
 	mg_program = program;
 }
 
+static int finish(const struct totals *sum)
+{
+	struct mg_summary rec = {"replay",    sum->passed + sum->failed,
+				 sum->passed, sum->failed,
+				 sum->errors, sum->skipped};
+	int errors = sum->errors;
+
+	if (mg_format == MG_FORMAT_JSONL) {
+		errors += !mg_record_summary(stdout, &rec);
+	} else {
+		if (sum->skipped)
+			printf("%u passed, %u failed, %u skipped", sum->passed, sum->failed,
+			       sum->skipped);
+		else
+			printf("%u passed, %u failed", sum->passed, sum->failed);
+		printf(sum->errors ? ", %u not judged\n" : "\n", sum->errors);
+		errors += fflush(stdout) != 0;
+	}
+	return errors ? MG_EXIT_NOT_JUDGED : sum->failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
-	struct totals sum = {0, 0, 0};
+	struct totals sum = {0, 0, 0, 0};
 
 	parse(argc, argv, &o);
 	opt = &o;
 	use_build_dir(getenv("MEMGATE_BUILD"));
 	mg_check_init();
+	if (o.in_process) {
+		mg_call_watch(&in_call);
+		atexit(exit_during_call);
+	}
 	for (int i = optind; i < argc; i++)
 		replay_path(argv[i], &sum);
-	if (sum.skipped)
-		printf("%u passed, %u failed, %u skipped\n", sum.passed, sum.failed, sum.skipped);
-	else
-		printf("%u passed, %u failed\n", sum.passed, sum.failed);
-	return sum.failed ? 1 : 0;
+	return finish(&sum);
 }

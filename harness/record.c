@@ -1,0 +1,178 @@
+#include "record.h"
+#include "fault.h"
+#include "finding.h"
+#include "options.h"
+#include "table.h"
+
+#include <string.h>
+
+enum mg_format mg_format = MG_FORMAT_TEXT;
+
+void mg_parse_format(const char *cmd, const char *text)
+{
+	if (strcmp(text, "text") == 0)
+		mg_format = MG_FORMAT_TEXT;
+	else if (strcmp(text, "jsonl") == 0)
+		mg_format = MG_FORMAT_JSONL;
+	else
+		mg_usage_error(cmd, "unknown format '%s' (valid: text, jsonl)", text);
+}
+
+void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
+{
+	mg_json_open_object(j, key);
+	mg_json_uint(j, "len", c->len);
+	mg_json_uint(j, "src_align", c->src_align);
+	mg_json_uint(j, "dst_align", c->dst_align);
+	mg_json_bool(j, "overlap", c->overlap);
+	mg_json_int(j, "dist", c->dist);
+	mg_json_int(j, "value", c->value);
+	mg_json_uint(j, "seed", c->seed);
+	mg_json_string(j, "place", mg_place_name(c->place));
+	mg_json_bool(j, "src_above", c->src_above);
+	mg_json_bool(j, "oracle", c->oracle);
+	mg_json_close_object(j);
+}
+
+static void hex(struct mg_json *j, const char *key, int has, unsigned long long value)
+{
+	char text[24];
+
+	snprintf(text, sizeof text, "0x%llx", value);
+	mg_json_string(j, key, has ? text : NULL);
+}
+
+static void integer(struct mg_json *j, const char *key, int has, long long value)
+{
+	if (has)
+		mg_json_int(j, key, value);
+	else
+		mg_json_null(j, key);
+}
+
+/* The fields of the verdict; null where the class has none. */
+static void verdict_fields(struct mg_json *j, const struct mg_verdict *v)
+{
+	unsigned has = v->has;
+	int where = (has & MG_HAS_WHERE) != 0, byte = (has & MG_HAS_BYTE) != 0;
+
+	mg_json_string(j, "buffer", where ? mg_buffer_name(v->buffer) : NULL);
+	mg_json_string(j, "side", where ? mg_side_name(v->side) : NULL);
+	integer(j, "distance", where, v->distance);
+	integer(j, "offset", where, v->offset);
+	mg_json_string(j, "access", has & MG_HAS_ACCESS ? mg_access_name(v->access) : NULL);
+	mg_json_string(j, "rule", has & MG_HAS_RULE ? v->rule : NULL);
+	hex(j, "old", has & MG_HAS_VALUES, v->old_value);
+	hex(j, "new", has & MG_HAS_VALUES, v->new_value);
+	mg_json_string(j, "signal", has & MG_HAS_SIGNAL ? mg_signal_name(v->signo) : NULL);
+	mg_json_bool(j, "died", (has & MG_HAS_SIGNAL) && v->died);
+	mg_json_string(j, "pc", has & MG_HAS_PC ? v->pc : NULL);
+	hex(j, "address", has & MG_HAS_ADDRESS, v->address);
+	integer(j, "index", byte, v->index);
+	integer(j, "got", byte, v->got);
+	integer(j, "want", byte, v->want);
+	integer(j, "exit_status", has & MG_HAS_EXIT, v->exit_status);
+	mg_json_bool(j, "memcheck", v->memcheck);
+}
+
+static void warnings(struct mg_json *j, unsigned bits)
+{
+	mg_json_open_array(j, "warnings");
+	for (unsigned w = 1; w && w <= bits; w <<= 1)
+		if (bits & w) {
+			mg_json_open_object(j, NULL);
+			mg_json_string(j, "name", mg_warning_name(w));
+			mg_json_string(j, "text", mg_warning_text(w));
+			mg_json_close_object(j);
+		}
+	mg_json_close_array(j);
+}
+
+static void variant_fields(struct mg_json *j, const struct mg_case *c)
+{
+	mg_json_string(j, "variant", c->variant->name);
+	mg_json_string(j, "op", mg_op_name(c->variant->op));
+	mg_json_string(j, "arch", c->variant->arch);
+}
+
+void mg_record_finding_build(struct mg_json *j, const struct mg_case *c, const struct mg_verdict *v,
+			     const char *stage, const char *input)
+{
+	char text[MG_DETAIL_MAX + 128];
+	struct mg_argv replay = {.argc = 0};
+
+	mg_json_start(j, "finding");
+	variant_fields(j, c);
+	mg_json_string(j, "class", mg_class_name(v->cls));
+	mg_json_string(j, "level", "error");
+	mg_json_string(j, "detail", v->detail);
+	mg_finding_signature(c, v, text, sizeof text);
+	mg_json_string(j, "signature", text);
+	mg_verdict_site(v, text, sizeof text);
+	mg_json_string(j, "site", text);
+	verdict_fields(j, v);
+	warnings(j, v->warnings);
+	mg_json_case(j, "case", c);
+	mg_json_string(j, "stage", stage);
+	mg_finding_replay_argv(c, v, &replay);
+	mg_json_open_array(j, "replay");
+	for (int i = 0; i < replay.argc; i++)
+		mg_json_string(j, NULL, replay.argv[i]);
+	mg_json_close_array(j);
+	mg_json_string(j, "input", input);
+}
+
+int mg_record_finding(FILE *out, const struct mg_case *c, const struct mg_verdict *v,
+		      const char *stage, const char *input)
+{
+	struct mg_json j;
+
+	mg_record_finding_build(&j, c, v, stage, input);
+	return mg_json_write(&j, out);
+}
+
+int mg_record_case(FILE *out, const struct mg_case *c, const struct mg_verdict *v,
+		   const char *stage, const char *input, int as_expected)
+{
+	struct mg_json j;
+	int failed = v->cls != MG_OK;
+
+	mg_json_start(&j, "case");
+	mg_json_string(&j, "input", input);
+	variant_fields(&j, c);
+	mg_json_string(&j, "class", mg_class_name(v->cls));
+	mg_json_string(&j, "level", failed ? "error" : v->warnings ? "warning" : "none");
+	mg_json_bool(&j, "as_expected", as_expected);
+	warnings(&j, v->warnings);
+	mg_json_case(&j, "case", c);
+	mg_json_string(&j, "stage", stage);
+	if (!mg_json_write(&j, out))
+		return 0;
+	return !failed || mg_record_finding(out, c, v, stage, input);
+}
+
+int mg_record_error(FILE *out, const char *stage, const char *variant, const char *reason)
+{
+	struct mg_json j;
+
+	mg_json_start(&j, "error");
+	mg_json_string(&j, "reason", reason);
+	mg_json_string(&j, "stage", stage);
+	mg_json_string(&j, "variant", variant);
+	return mg_json_write(&j, out);
+}
+
+int mg_record_summary(FILE *out, const struct mg_summary *s)
+{
+	struct mg_json j;
+
+	mg_json_start(&j, "summary");
+	mg_json_string(&j, "command", s->command);
+	mg_json_bool(&j, "complete", 1);
+	mg_json_uint(&j, "cases", s->cases);
+	mg_json_uint(&j, "passed", s->passed);
+	mg_json_uint(&j, "failed", s->failed);
+	mg_json_uint(&j, "errors", s->errors);
+	mg_json_uint(&j, "skipped", s->skipped);
+	return mg_json_write(&j, out);
+}
