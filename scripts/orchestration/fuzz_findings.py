@@ -399,6 +399,8 @@ class Analysis:
     def set_aside(self, contents):
         """Inputs of calls our own SIGTERM/SIGKILL ended: out of raw/ (into
         work/ended-by-stop/), so no later session reads them as findings."""
+        if not contents:
+            return
         dst = os.path.join(self.work, "ended-by-stop")
         os.makedirs(dst, exist_ok=True)
         for s in contents:
