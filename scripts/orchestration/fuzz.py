@@ -242,19 +242,21 @@ class Context:
         return prefix + argv
 
     def repro_argv(self, target, path):
+        """scripts/repro's argv for an input (run from the repository's
+        root, with repro_env() in the environment)."""
         argv = ["scripts/repro", f"--target={target}"]
         if self.variant:
             argv.append(f"--variant={self.variant}")
-        argv.append(path)
-        if self.bin_root != "build":
-            argv = ["env", f"MEMGATE_BUILD={self.bin_root}"] + argv
-        return argv
+        return argv + [path]
+
+    def repro_env(self):
+        """What scripts/repro needs in its environment: the build the run
+        used, when not build/."""
+        return {"MEMGATE_BUILD": self.bin_root} if self.bin_root != "build" else {}
 
     def repro_text(self, target, path):
-        argv = self.repro_argv(target, path)
-        if argv[0] == "env":
-            argv = argv[1:]  # MEMGATE_BUILD=DIR scripts/repro ...: a shell line
-        return shlex.join(argv)
+        env = "".join(f"{k}={shlex.quote(v)} " for k, v in self.repro_env().items())
+        return env + shlex.join(self.repro_argv(target, path))
 
 
 class Lock:

@@ -46,6 +46,8 @@ class Report:
         record["target"] = target
         record["input"] = ctx.show(path)
         record["repro"] = ctx.repro_argv(target, ctx.show(path))
+        if ctx.repro_env():
+            record["repro_env"] = ctx.repro_env()
         record["found_as"] = ctx.show(finding.kept)
         record["note"] = finding.note
         self.findings.append((target, finding, record))

@@ -96,7 +96,8 @@ class FuzzRun(unittest.TestCase):
             self.assertTrue(os.path.isfile(f["input"]))
             with open(f["input"], "rb") as g:
                 self.assertEqual(len(g.read()), 4)  # BUG<d>: the minimiser's cut
-            self.assertEqual(f["repro"][-4:], ["scripts/repro", "--target=memcpy", f"--variant={VARIANT}", f["input"]])
+            self.assertEqual(f["repro"], ["scripts/repro", "--target=memcpy", f"--variant={VARIANT}", f["input"]])
+            self.assertEqual(f["repro_env"], {"MEMGATE_BUILD": self.build})
             for key in ("variant", "op", "arch", "class", "level", "detail", "site", "case", "replay"):
                 self.assertIn(key, f)
         # One raw input kept per signature, with its record beside it.
@@ -117,7 +118,7 @@ class FuzzRun(unittest.TestCase):
         self.assertEqual(f["fuzzer"][:2], ["env", f"MEMGATE_VARIANT={VARIANT}"])
         self.assertTrue(f["fuzzer"][2].endswith("fuzz/libfuzzer/fuzz_memcpy"))
         self.assertTrue(f["replay"][0].endswith("/replay"))
-        self.assertEqual(f["repro"][2], "scripts/repro")
+        self.assertEqual(f["repro"][0], "scripts/repro")
         self.assertTrue(os.path.isfile(f["input"]))
         self.assertIn("rerun:", out)
 
