@@ -488,7 +488,8 @@ class Session:
         analysis = Analysis(ctx, engine, t, target_dir, raw, work)
         findings = analysis.run(earlier, session_start, deadline, engine.stopped)
         if status == "ran" and started and execs == 0 and not findings:
-            status, reason = "error", f"{engine.name} ran no input in {round(elapsed)} s (the machine too busy, or the budget too short)"
+            status, reason = "error", (f"{engine.name} did not get to run an input in {round(elapsed)} s "
+                                       f"(not past its corpus of {corpus_size}: the machine too busy, or the budget too short)")
         shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)
         self.report.add_engine(t, engine.name, execs, elapsed, corpus_size, status, reason)
         for f in findings:

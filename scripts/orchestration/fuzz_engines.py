@@ -156,6 +156,11 @@ class LibFuzzer(Engine):
             execs = max(execs, int(m.group(1)))
         for m in re.finditer(r"^stat::number_of_executed_units:\s*(\d+)", tail, re.M):
             execs = max(execs, int(m.group(1)))
+        # -fork runs the seeds first (a merge, in a process of its own), and
+        # reports them with "#0: cov: ..." once done: executed inputs too.
+        seeds = re.search(r"^INFO: -fork=\d+: (\d+) seed inputs", tail, re.M)
+        if seeds and re.search(r"^#\d+: cov:", tail, re.M):
+            execs += int(seeds.group(1))
         crashes = 0
         try:
             crashes = sum(
