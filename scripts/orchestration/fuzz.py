@@ -421,7 +421,7 @@ class Session:
                 check_input_file(path)
                 if os.path.exists(os.path.join(corp, name)) or os.path.exists(os.path.join(raw, f"seed-{name}")):
                     continue
-                shutil.copyfile(path, os.path.join(stage, name))
+                copy_file(path, os.path.join(stage, name))
         self.screen(t, stage, raw, work, deadline)
         for name in sorted(os.listdir(stage)):
             dst = os.path.join(corp, name)
@@ -565,6 +565,13 @@ class Session:
             pass
 
 
+def copy_file(src, dst):
+    try:
+        shutil.copyfile(src, dst)
+    except OSError as e:
+        raise CouldNotJudge(f"cannot copy {src} to {dst}: {e.strerror or e}") from None
+
+
 def _all_files(top):
     out = []
     for d, _, files in os.walk(top):
@@ -623,8 +630,8 @@ def main(argv):
     except CouldNotJudge as e:
         return could_not_judge(session, str(e))
     except OSError as e:
-        where = f" {e.filename}" if e.filename else ""
-        return could_not_judge(session, f"{e.strerror or e}{':' if where else ''}{where}")
+        where = f" ({e.filename})" if e.filename else ""
+        return could_not_judge(session, f"{e.strerror or e}{where}")
     except Exception as e:  # a bug here must never read as a pass
         import traceback
 

@@ -19,6 +19,7 @@ import shutil
 import time
 
 from . import procs
+from .fuzz_engines import signal_name
 from .records import FAILURE_CLASSES, CouldNotJudge, of_kind, parse_lines, read
 
 INPUT_MAX = 4096  # build/replay rejects longer files: not one of our inputs
@@ -152,6 +153,9 @@ class Replayer:
     def read_batch(self, child, out, err, part):
         rc = child.returncode
         said = last_line(err)
+        if rc < 0:
+            why = {"SIGXFSZ": " (over the file size limit: ulimit -f)"}.get(signal_name(-rc), "")
+            raise CouldNotJudge(f"build/replay was killed by {signal_name(-rc)}{why}" + (f": {said}" if said else ""))
         try:
             records = read(out)  # a missing summary or an error record raises
         except CouldNotJudge as e:
@@ -160,8 +164,7 @@ class Replayer:
                 why += f" (it said: {said})"
             raise CouldNotJudge(f"build/replay: {why}") from None
         if rc not in (0, 1):
-            how = f"exited with status {rc}" if rc >= 0 else f"was killed by signal {-rc}"
-            raise CouldNotJudge(f"build/replay {how}" + (f": {said}" if said else ""))
+            raise CouldNotJudge(f"build/replay exited with status {rc}" + (f": {said}" if said else ""))
         verdicts = parse_replay(records, "build/replay")
         result = {}
         for p in part:

@@ -128,6 +128,20 @@ if [ "$fuzz_ready" = 1 ]; then
 		summary_of "$TMP/fuzz-ok"
 	rm -f "$TMP/fuzz-ok/corpus/memcpy/corrupt"
 
+	# A full disk (a 64 KiB tmpfs when we may mount one, else a file size
+	# limit): could not judge, exit 2; a correct routine is not passed on
+	# what could not be written.
+	full=$TMP/fuzz-full
+	mkdir -p "$full"
+	if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; then
+		expect "a full disk: could not judge, exit 2" 2 "^fuzz: could not judge: .*No space left on device" \
+			$FUZZ --variant=memcpy_erms --seconds=2 --out="$full/run"
+		umount "$full"
+	else
+		expect "a file size limit (ulimit -f): could not judge, exit 2" 2 "^fuzz: could not judge: " \
+			bash -c "ulimit -f 4; $FUZZ --variant=memcpy_erms --seconds=2 --out='$full/run'"
+	fi
+
 	# Two runs on one directory: the second refuses with one line, while
 	# the first goes on.
 	conc=$TMP/fuzz-conc
