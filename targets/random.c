@@ -352,7 +352,7 @@ static void print_end(const struct progress *p, double seconds)
 	       p->findings == 1 ? "" : "s", p->failing_cases, saved ? ", saved in " : "",
 	       saved ? opt.findings : "");
 	if (p->write_failed)
-		printf("could not judge: a finding could not be saved in %s\n", opt.findings);
+		printf("could not judge: a finding could not be written to %s\n", opt.findings);
 }
 
 static int finish(struct progress *p, double seconds)

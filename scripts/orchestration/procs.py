@@ -57,11 +57,27 @@ def kill_group(pgid, grace=GRACE_SECONDS):
 
 
 def group_alive(pgid):
+    """Whether a member of the group still runs. A zombie does not count:
+    where init does not reap orphans (some containers), a killed group's
+    members stay zombies for good."""
     try:
         os.killpg(pgid, 0)
-        return True
     except (ProcessLookupError, PermissionError):
         return False
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # fields: state, ppid, pgrp, ...
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
 
 
 def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeout=None):
@@ -89,13 +105,89 @@ def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeo
         for f, given in ((out, stdout), (err, stderr)):
             if isinstance(given, str) and f is not None:
                 f.close()
+    RUNNING[child.pid] = child
     timed_out = False
     try:
-        child.wait(timeout=limit)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-    # The leader has exited or timed out: its group goes either way, so a
-    # forked child cannot hold a file or keep running past the check.
-    kill_group(child.pid)
-    child.wait()
+        try:
+            child.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    finally:
+        # The leader has exited or timed out (or the caller was interrupted):
+        # its group goes either way, so a forked child cannot hold a file or
+        # keep running past the check.
+        stop(child)
     return Result(argv, child.returncode, timed_out, time.monotonic() - start)
+
+
+# Every process group started here and not yet stopped, by its leader's pid:
+# what stop_all() ends when the program is interrupted.
+RUNNING = {}
+
+
+def start(argv, stdout=None, stderr=None, env=None, cwd=None):
+    """Starts argv in a new session (its output to the open files or paths
+    given) and returns its Popen without waiting: for a process watched
+    while it runs, ended with stop(). Raises OSError if it cannot start."""
+    out = open(stdout, "ab") if isinstance(stdout, str) else stdout
+    err = open(stderr, "ab") if isinstance(stderr, str) else stderr
+    try:
+        child = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=out if out is not None else subprocess.DEVNULL,
+            stderr=err if err is not None else subprocess.DEVNULL,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+    finally:
+        for f, given in ((out, stdout), (err, stderr)):
+            if isinstance(given, str) and f is not None:
+                f.close()
+    RUNNING[child.pid] = child
+    return child
+
+
+def stop(child, grace=GRACE_SECONDS):
+    """Ends the group `child` leads (SIGTERM, then SIGKILL after `grace`
+    seconds to whatever is left) and reaps the leader. Its exit status stays
+    in child.returncode; a leader that had already exited keeps its own."""
+    pgid = child.pid
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        pass
+    end = time.monotonic() + grace
+    # The leader is reaped as soon as it exits: a zombie still counts as a
+    # member of its group.
+    while time.monotonic() < end:
+        if child.poll() is not None and not group_alive(pgid):
+            break
+        time.sleep(0.02)
+    else:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    child.wait()
+    # Members outside our reach of wait() (reparented to init) take a moment
+    # to be reaped after SIGKILL: gone before we say they are.
+    end = time.monotonic() + 1.0
+    while group_alive(pgid) and time.monotonic() < end:
+        time.sleep(0.02)
+    RUNNING.pop(pgid, None)
+    return child.returncode
+
+
+def stop_all(grace=GRACE_SECONDS):
+    """Ends every group started here that is still running: all get SIGTERM
+    at once, then each its SIGKILL."""
+    children = list(RUNNING.values())
+    for child in children:
+        try:
+            os.killpg(child.pid, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for child in children:
+        stop(child, grace)

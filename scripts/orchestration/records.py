@@ -23,7 +23,8 @@ FAILURE_CLASSES = (
 GATE_CLASSES = ("build-error", "slowdown", "flaky")
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
-RECORD_KINDS = ("finding", "variant", "case", "error", "summary")
+# "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).
+RECORD_KINDS = ("finding", "variant", "case", "error", "summary", "engine")
 
 
 class CouldNotJudge(Exception):

@@ -30,12 +30,38 @@ dedupes() {
 	sigs=$(grep -c '^  signature: ' "$run/summary.txt" 2>/dev/null)
 	saved=$(sed -nE 's/.*; ([0-9]+) saved input\(s\) had this signature.*/\1/p' \
 		"$run/summary.txt" 2>/dev/null)
-	kept=$(find "$run/memcpy/raw" -type f ! -name '*.txt' 2>/dev/null | wc -l)
+	kept=$(find "$run/memcpy/raw" -type f ! -name '*.txt' ! -name '*.json' 2>/dev/null | wc -l)
 	if [ "$sigs" = 1 ] && [ -n "$saved" ] && [ "$saved" -ge 2 ] && [ "$kept" -eq 1 ]; then
 		pass "$name ($saved saved inputs, one signature, one input kept)"
 	else
 		fail "$name" "signatures '$sigs', saved inputs '$saved', raw inputs kept '$kept'"
 	fi
+}
+
+# summary_of RUN: what RUN/summary.jsonl says, read as the gate reads it
+# (records.read: complete, no error record), in one line:
+# "complete findings=N classes=C,... engines=E:STATUS,..." or "could not
+# judge: REASON".
+summary_of() {
+	PYTHONPATH=scripts python3 - "$1/summary.jsonl" <<'PY'
+import sys
+from orchestration import records
+try:
+    recs = records.read(sys.argv[1])
+except records.CouldNotJudge as e:
+    print(f"could not judge: {e}")
+    sys.exit(0)
+found = records.of_kind(recs, "finding")
+for f in found:
+    assert f["engine"] in ("libfuzzer", "afl") and f["repro"][0] == "scripts/repro", f
+    assert f["input"] and isinstance(f["replay"], list), f
+    if f["class"] == "flaky":
+        assert f["fuzzer"] and f["replay"][0].endswith("replay"), f
+assert recs[-1]["findings"] == len(found)
+print("complete findings=%d classes=%s engines=%s" % (len(found),
+      ",".join(sorted({f["class"] for f in found})) or "-",
+      ",".join(f'{e["engine"]}:{e["status"]}' for e in records.of_kind(recs, "engine"))))
+PY
 }
 
 if [ "$fuzz_ready" = 1 ]; then
@@ -51,6 +77,8 @@ if [ "$fuzz_ready" = 1 ]; then
 		build/replay --target=memcpy --variant=bad_memcpy_tail_overwrite --verbose \
 		"$TMP/fuzz-lf/memcpy/$TAIL_IN"
 	dedupes "libFuzzer: repeated crashes of one bug are one finding" "$TMP/fuzz-lf"
+	expect "libFuzzer: summary.jsonl holds the engine run, the finding and a complete summary" 0 \
+		"^complete findings=1 classes=out-of-bounds-write engines=libfuzzer:ran$" summary_of "$TMP/fuzz-lf"
 
 	if command -v afl-fuzz >/dev/null 2>&1 && [ -x build/fuzz/afl/fuzz_memcpy ]; then
 		expect "AFL++ finds a planted over-read and names its signature" 1 \
@@ -60,6 +88,15 @@ if [ "$fuzz_ready" = 1 ]; then
 			"^  repro: +scripts/repro --target=memcpy --variant=bad_memcpy_overread_src $TMP/fuzz-afl/memcpy/$OVERREAD_IN$" \
 			cat "$TMP/fuzz-afl/summary.txt"
 		dedupes "AFL++: repeated crashes of one bug are one finding" "$TMP/fuzz-afl"
+		expect "AFL++: summary.jsonl holds the engine run and the finding" 0 \
+			"^complete findings=1 classes=out-of-bounds-read engines=afl:ran$" summary_of "$TMP/fuzz-afl"
+		# AFL++'s fork server cannot start with 20 file descriptors: the
+		# fuzzer could not run, which says nothing about the routine.
+		expect "AFL++ that cannot start (ulimit -n 20): could not judge, exit 2, no finding" 2 \
+			"^fuzz: could not judge: afl-fuzz .*" \
+			bash -c "ulimit -n 20; $FUZZ --engine=afl --variant=memcpy_erms --seconds=2 --jobs=1 --out='$TMP/fuzz-afl-fd'"
+		expect "AFL++ that cannot start: summary.jsonl says it could not judge" 0 "^could not judge: afl-fuzz " \
+			summary_of "$TMP/fuzz-afl-fd"
 	else
 		echo "SKIP AFL++ finds a planted over-read: afl-fuzz is not installed (scripts/install-deps installs AFL++)"
 	fi
@@ -68,6 +105,60 @@ if [ "$fuzz_ready" = 1 ]; then
 		$FUZZ --variant=memcpy_erms --seconds=2 --out="$TMP/fuzz-ok"
 	expect "the working corpus is kept in the run directory" 0 "^[1-9][0-9]*$" \
 		bash -c "find '$TMP/fuzz-ok/corpus/memcpy' -type f | wc -l"
+	expect "no findings: summary.jsonl is complete with none" 0 "^complete findings=0 classes=- engines=libfuzzer:ran$" \
+		summary_of "$TMP/fuzz-ok"
+
+	# A crash a fuzzer saved that build/replay passes (planted: a passing
+	# seed saved as a libFuzzer crash file): a `flaky` finding with the
+	# fuzzer's command and the replay command, never dropped, never a pass.
+	cp corpus/memcpy/len17.in "$TMP/fuzz-ok/memcpy/raw/crash-0123456789abcdef0123456789abcdef01234567"
+	expect_all "a crash that does not replay is a flaky finding with both commands" 1 \
+		"^  signature: memcpy_erms flaky fuzz_memcpy under libfuzzer$" "^  diagnosis: flaky: crashed under libfuzzer but passes build/replay" \
+		"^  rerun: +env MEMGATE_VARIANT=memcpy_erms build/fuzz/libfuzzer/fuzz_memcpy " -- \
+		$FUZZ --resume="$TMP/fuzz-ok" --seconds=1
+	expect "flaky: its record has class flaky, both commands" 0 "^complete findings=1 classes=flaky " \
+		summary_of "$TMP/fuzz-ok"
+	# A corrupt file in the working corpus (longer than any input) is not a
+	# finding against the routine: the run could not judge.
+	head -c 5000 /dev/zero >"$TMP/fuzz-ok/corpus/memcpy/corrupt"
+	expect "a corrupt corpus file: could not judge, exit 2" 2 \
+		"^fuzz: could not judge: corpus file .*/corrupt is not a memgate fuzz input" \
+		$FUZZ --resume="$TMP/fuzz-ok" --seconds=1
+	expect "a corrupt corpus file: no finding in summary.jsonl" 0 "^could not judge: corpus file " \
+		summary_of "$TMP/fuzz-ok"
+	rm -f "$TMP/fuzz-ok/corpus/memcpy/corrupt"
+
+	# A full disk (a 64 KiB tmpfs when we may mount one, else a file size
+	# limit): could not judge, exit 2; a correct routine is not passed on
+	# what could not be written.
+	full=$TMP/fuzz-full
+	mkdir -p "$full"
+	if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; then
+		expect "a full disk: could not judge, exit 2" 2 "^fuzz: could not judge: .*No space left on device" \
+			$FUZZ --variant=memcpy_erms --seconds=2 --out="$full/run"
+		umount "$full"
+	else
+		expect "a file size limit (ulimit -f): could not judge, exit 2" 2 "^fuzz: could not judge: " \
+			bash -c "ulimit -f 4; $FUZZ --variant=memcpy_erms --seconds=2 --out='$full/run'"
+	fi
+
+	# Two runs on one directory: the second refuses with one line, while
+	# the first goes on.
+	conc=$TMP/fuzz-conc
+	setsid $FUZZ --variant=memcpy_erms --seconds=30 --jobs=1 --out="$conc" >"$conc.out" 2>&1 &
+	conc_pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q '^\[1/1\] memcpy: [0-9]*s of ' "$conc.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	usage_error "fuzz: --resume of a running run is refused" \
+		"^fuzz: .*/fuzz-conc is in use by another scripts/fuzz run \(pid $conc_pid\)" \
+		$FUZZ --resume="$conc" --seconds=1
+	usage_error "fuzz: a second run with --out on a running run's directory is refused" \
+		"^fuzz: .*/fuzz-conc is in use by another scripts/fuzz run" \
+		$FUZZ --variant=memcpy_erms --seconds=1 --out="$conc"
+	kill -TERM -- "-$conc_pid" 2>/dev/null
+	wait "$conc_pid"
 
 	# Stopped halfway by SIGTERM to its process group (as a CI runner or a
 	# terminal stops a job), once the fuzzers run and have saved a finding:

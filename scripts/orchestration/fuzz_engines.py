@@ -1,0 +1,417 @@
+"""The two fuzzers scripts/fuzz drives: libFuzzer (-fork=N) and AFL++ (one -M
+and N-1 -S instances sharing an output directory).
+
+An engine starts its processes (each in a session of its own, through
+procs), reports progress figures while they run, and afterwards says
+whether it ran or could not run, and why. Whether it found anything is
+never taken from here: that comes from the records of what it saved
+(fuzz_findings). The figures read from the fuzzers' logs (execs, corpus
+size) are statistics for people and the summary, not verdicts.
+"""
+
+import os
+import re
+import shutil
+import signal
+import time
+
+from . import procs
+
+# The length of input the fuzzers make: a case is decoded from 24 bytes
+# (harness/decode.h); the rest is room to mutate.
+INPUT_LEN = 64
+
+# A few seeds of lengths and alignments most variants get right, for AFL++,
+# which cannot start without one. 24 bytes each, the fields read from the
+# end (harness/decode.h): seed 8, value 4, dist 4, dst, src, length 4,
+# length class, selector.
+GENERATED_SEEDS = (
+    # seed            value    dist     dst src length   cls sel
+    "0000000000000000 00000000 00000000 03  05  00000011 00  00",  # 17 bytes, src%64 5, dst%64 3
+    "0000000000000000 00000041 00000000 02  01  00000064 00  01",  # 100 bytes, memset c 0x41
+    "0000000000000000 00000000 00000005 43  00  00000021 00  02",  # 33 bytes, memmove dst = src + 5
+    "0000000000000000 000000ff 00000000 07  45  000003e8 00  03",  # 1000 bytes, place before
+    "0000000000000000 00000000 00000000 00  00  00001000 00  00",  # a page
+)
+
+# libFuzzer's exit statuses for a crash, a timeout, an out-of-memory and an
+# interrupt (-error_exitcode, -timeout_exitcode, ...): with -fork and the
+# -ignore_* flags it goes on after those, so they mean it stopped early.
+LIBFUZZER_STOPPED_ON_FINDING = (70, 71, 72, 77)
+
+
+def rotate(path):
+    """Keeps a log of an earlier session beside the new one."""
+    if os.path.exists(path):
+        base, ext = os.path.splitext(path)
+        os.replace(path, f"{base}-{time.strftime('%Y%m%d-%H%M%S')}{ext}")
+
+
+def count_files(top):
+    n = 0
+    for _, _, files in os.walk(top):
+        n += len(files)
+    return n
+
+
+def signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def describe_exit(returncode):
+    if returncode is not None and returncode < 0:
+        return f"was killed by {signal_name(-returncode)}"
+    return f"exited with status {returncode}"
+
+
+class Outcome:
+    """How an engine's run ended: `status` "ran" or "error", and why."""
+
+    def __init__(self, status, reason=None):
+        self.status = status
+        self.reason = reason
+
+
+class Engine:
+    name = "?"
+    # Seconds past the budget before the fuzzers are stopped: a backstop for
+    # an engine that stops by itself.
+    grace = 1.0
+
+    def __init__(self, ctx, target, work, raw, corpus):
+        self.ctx = ctx
+        self.target = target
+        self.work = work
+        self.raw = raw
+        self.corpus = corpus
+        self.children = []  # (name, Popen, log path)
+        self.stopped = False  # stopped by us at the deadline
+
+    def running(self):
+        return any(child.poll() is None for _, child, _ in self.children)
+
+    def stop(self):
+        """Stops every process of this engine (we did: not an error)."""
+        if any(child.returncode is None for _, child, _ in self.children):
+            self.stopped = True
+        for _, child, _ in self.children:
+            procs.stop(child)
+
+    def fuzz_env(self):
+        env = self.ctx.env()
+        env["MEMGATE_FINDINGS"] = self.raw
+        return env
+
+
+class LibFuzzer(Engine):
+    name = "libfuzzer"
+    grace = 1.0  # -fork overruns -max_total_time by up to a job's length
+
+    def binary(self):
+        return self.ctx.fuzz_binary(self.ctx.flavor, self.target)
+
+    def start(self, seconds):
+        log = os.path.join(self.work, "fuzzer.log")
+        rotate(log)
+        tmp = os.path.join(self.work, "tmp")
+        shutil.rmtree(tmp, ignore_errors=True)  # half-done jobs of an earlier session
+        os.makedirs(tmp, exist_ok=True)
+        env = self.fuzz_env()
+        env["TMPDIR"] = tmp
+        t = self.ctx.timeout_s
+        # -fork: one process per job, so the run goes on after a crash; each
+        # crashing input is written with -artifact_prefix, and the target
+        # writes its own record of it to MEMGATE_FINDINGS first.
+        argv = [
+            self.binary(),
+            f"-fork={self.ctx.jobs}",
+            "-ignore_crashes=1",
+            "-ignore_timeouts=1",
+            "-ignore_ooms=1",
+            f"-max_len={INPUT_LEN}",
+            f"-timeout={t}",
+            f"-report_slow_units={2 * t}",
+            f"-max_total_time={seconds}",
+            "-print_final_stats=1",
+            f"-artifact_prefix={self.raw}/",
+            self.corpus,
+        ]
+        self.children.append(("fuzzer", procs.start(argv, stdout=log, stderr=log, env=env), log))
+        return True
+
+    def stats(self):
+        """(execs, corpus entries, crash inputs) so far."""
+        execs = 0
+        log = os.path.join(self.work, "fuzzer.log")
+        try:
+            with open(log, "rb") as f:
+                f.seek(max(0, os.path.getsize(log) - 65536))
+                tail = f.read().decode("utf-8", "replace")
+        except OSError:
+            tail = ""
+        for m in re.finditer(r"^#(\d+):", tail, re.M):
+            execs = max(execs, int(m.group(1)))
+        for m in re.finditer(r"^stat::number_of_executed_units:\s*(\d+)", tail, re.M):
+            execs = max(execs, int(m.group(1)))
+        # -fork runs the seeds first (a merge, in a process of its own), and
+        # reports them with "#0: cov: ..." once done: executed inputs too.
+        seeds = re.search(r"^INFO: -fork=\d+: (\d+) seed inputs", tail, re.M)
+        if seeds and re.search(r"^#\d+: cov:", tail, re.M):
+            execs += int(seeds.group(1))
+        crashes = 0
+        try:
+            crashes = sum(
+                1 for n in os.listdir(self.raw) if n.split("-")[0] in ("crash", "timeout", "oom", "leak")
+            )
+        except OSError:
+            pass
+        return execs, count_files(self.corpus), crashes
+
+    def outcome(self):
+        if not self.children:
+            return Outcome("error", "libFuzzer did not start")
+        _, child, log = self.children[0]
+        rc = child.returncode
+        if self.stopped or rc == 0:
+            return Outcome("ran")
+        if rc in LIBFUZZER_STOPPED_ON_FINDING and self.saved_something():
+            return Outcome("ran")
+        line = first_line(log, r"^(memgate fuzz_|ERROR|==\d+==\s*ERROR|INFO: .*(error|fail))")
+        return Outcome("error", f"libFuzzer {describe_exit(rc)}: {line or 'see ' + self.ctx.show(log)}")
+
+    def saved_something(self):
+        try:
+            return bool(os.listdir(self.raw))
+        except OSError:
+            return False
+
+    def collect(self):
+        """libFuzzer writes into the run directory as it goes."""
+
+    def minimise_argv(self, src, dst):
+        # Minimizing uses the build without sanitizers: it is faster.
+        return [
+            self.ctx.fuzz_binary("libfuzzer", self.target),
+            "-minimize_crash=1",
+            "-runs=10000",
+            f"-max_len={INPUT_LEN}",
+            f"-timeout={self.ctx.timeout_s}",
+            f"-exact_artifact_path={dst}",
+            src,
+        ]
+
+    def rerun_argv(self, path):
+        return [self.binary(), path]
+
+
+class AFL(Engine):
+    name = "afl"
+    grace = 3.0  # afl-fuzz -V stops by itself; this is a backstop
+
+    def binary(self):
+        return self.ctx.fuzz_binary("afl", self.target)
+
+    def instance_names(self):
+        return ["main"] + [f"s{i}" for i in range(1, self.ctx.jobs)]
+
+    def prepare_input(self, screen):
+        """AFL++'s -i: the whole working corpus (the queues of an earlier
+        session too), or generated seeds if it is empty. `screen` moves the
+        ones that fail into raw/. False if nothing is left to start from."""
+        afl_in = os.path.join(self.work, "afl-in")
+        shutil.rmtree(afl_in, ignore_errors=True)
+        os.makedirs(afl_in)
+        n = 0
+        for top, _, files in os.walk(self.corpus):
+            for name in sorted(files):
+                n += 1
+                shutil.copyfile(os.path.join(top, name), os.path.join(afl_in, f"{n:06d}-{name}"))
+        if n == 0:
+            for i, hexline in enumerate(GENERATED_SEEDS):
+                data = bytes.fromhex(hexline.replace(" ", ""))
+                with open(os.path.join(afl_in, f"generated-{i}"), "wb") as f:
+                    f.write(data)
+            screen(afl_in)
+        return bool(os.listdir(afl_in))
+
+    def start(self, seconds):
+        afl_in = os.path.join(self.work, "afl-in")
+        out = os.path.join(self.work, "afl")
+        for name in self.instance_names():
+            role = ["-M", "main"] if name == "main" else ["-S", name]
+            env = self.fuzz_env()
+            env.update(AFL_ENV)
+            if self.ctx.resuming:
+                # An instance whose output directory exists continues from
+                # its queue (AFL++ 4.04c); a new one reads -i.
+                env["AFL_AUTORESUME"] = "1"
+            log = os.path.join(self.work, f"afl-{name}.log")
+            rotate(log)
+            argv = (
+                ["afl-fuzz", "-i", afl_in, "-o", out]
+                + role
+                + ["-V", str(seconds), "-G", str(INPUT_LEN), "-t", str(self.ctx.timeout_s * 1000)]
+                + ["--", self.binary()]
+            )
+            self.children.append((name, procs.start(argv, stdout=log, stderr=log, env=env), log))
+        return True
+
+    def instances(self):
+        top = os.path.join(self.work, "afl")
+        try:
+            names = sorted(os.listdir(top))
+        except OSError:
+            return []
+        return [(n, os.path.join(top, n)) for n in names if os.path.isdir(os.path.join(top, n))]
+
+    def stats(self):
+        execs = corpus = crashes = 0
+        for _, inst in self.instances():
+            st = read_fuzzer_stats(os.path.join(inst, "fuzzer_stats"))
+            e = whole(st.get("execs_done"))
+            c = whole(st.get("corpus_count"))
+            pe, pc = plot_data_counts(os.path.join(inst, "plot_data"))
+            execs += max(e, pe)
+            corpus = max(corpus, c, pc)
+            for kind in ("crashes", "hangs"):
+                try:
+                    crashes += sum(1 for n in os.listdir(os.path.join(inst, kind)) if n.startswith("id:"))
+                except OSError:
+                    pass
+        if corpus == 0:
+            corpus = count_files(self.corpus)
+        return execs, corpus, crashes
+
+    def outcome(self):
+        if not self.children:
+            return Outcome("error", "afl-fuzz did not start")
+        for name, child, log in self.children:
+            abort = afl_abort(log)
+            if abort:
+                return Outcome("error", f"afl-fuzz {name} could not run: {abort} (see {self.ctx.show(log)})")
+            if not self.stopped and child.returncode != 0:
+                return Outcome("error", f"afl-fuzz {name} {describe_exit(child.returncode)} (see {self.ctx.show(log)})")
+            stats = os.path.join(self.work, "afl", name, "fuzzer_stats")
+            if not os.path.exists(stats):
+                return Outcome("error", f"afl-fuzz {name} stopped before it started fuzzing (see {self.ctx.show(log)})")
+        return Outcome("ran")
+
+    def collect(self):
+        """AFL++'s crashes and hangs go to raw/afl-INSTANCE-{crashes,hangs}/,
+        its queues into the working corpus (corpus/<target>/afl-INSTANCE/;
+        libFuzzer, AFL++ and build/replay read corpus directories
+        recursively). AFL++ exits 0 after crashes: what it found is only
+        ever taken from these directories."""
+        for name, inst in self.instances():
+            for kind in ("crashes", "hangs", "queue"):
+                src = os.path.join(inst, kind)
+                try:
+                    entries = sorted(n for n in os.listdir(src) if n.startswith("id:"))
+                except OSError:
+                    continue
+                if not entries:
+                    continue
+                if kind == "queue":
+                    dst = os.path.join(self.corpus, f"afl-{name}")
+                else:
+                    dst = os.path.join(self.raw, f"afl-{name}-{kind}")
+                os.makedirs(dst, exist_ok=True)
+                for e in entries:
+                    shutil.copy2(os.path.join(src, e), os.path.join(dst, e))
+                if kind == "queue":
+                    # The queue starts with the seeds: once it is copied,
+                    # they need no copy of their own. (Copied first: a run
+                    # stopped between the two steps keeps both.)
+                    for n in os.listdir(self.corpus):
+                        p = os.path.join(self.corpus, n)
+                        if os.path.isfile(p):
+                            os.unlink(p)
+
+    def minimise_argv(self, src, dst):
+        return ["afl-tmin", "-i", src, "-o", dst, "-t", str(self.ctx.timeout_s * 1000), "--", self.binary()]
+
+    def rerun_argv(self, path):
+        return [self.binary(), path]
+
+
+# What AFL++ needs in a container, and what keeps it quiet and quick to start.
+AFL_ENV = {
+    "AFL_SKIP_CPUFREQ": "1",
+    "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES": "1",
+    "AFL_NO_UI": "1",
+    "AFL_TRY_AFFINITY": "1",
+    "AFL_FAST_CAL": "1",
+    "AFL_NO_CRASH_README": "1",
+    "AFL_SYNC_TIME": "1",
+}
+
+
+def read_fuzzer_stats(path):
+    stats = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, sep, value = line.partition(":")
+                if sep:
+                    stats[key.strip()] = value.strip()
+    except OSError:
+        pass
+    return stats
+
+
+def whole(text):
+    return int(text) if text and text.isdigit() else 0
+
+
+def plot_data_counts(path):
+    """(total_execs, corpus_count) from the last line of AFL++'s plot_data:
+    relative_time, cycles_done, cur_item, corpus_count, ... total_execs (12)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, os.path.getsize(path) - 4096))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return 0, 0
+    for line in reversed(lines):
+        fields = [x.strip() for x in line.split(",")]
+        if fields and fields[0].isdigit() and len(fields) >= 12:
+            try:
+                return int(fields[11]), int(fields[3])
+            except ValueError:
+                return 0, 0
+    return 0, 0
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def afl_abort(log):
+    """AFL++'s "PROGRAM ABORT" message and the line after it, if it gave up."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            lines = [ANSI.sub("", line).strip() for line in f]
+    except OSError:
+        return None
+    for i, line in enumerate(lines):
+        if "PROGRAM ABORT" in line:
+            text = " ".join(x for x in lines[i : i + 2] if x)
+            text = re.sub(r"\[-\]\s*", "", text)
+            return re.sub(r"\s+", " ", text).strip()
+    return None
+
+
+def first_line(path, pattern):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if re.search(pattern, line):
+                    return line.strip()
+    except OSError:
+        pass
+    return None
+
+
+ENGINES = {"libfuzzer": LibFuzzer, "afl": AFL}

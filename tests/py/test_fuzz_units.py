@@ -1,0 +1,146 @@
+"""The parts of scripts/fuzz on their own: options, build/replay's records,
+names, the run-directory lock, process groups."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts"))
+
+from orchestration import fuzz, fuzz_engines, fuzz_findings, procs  # noqa: E402
+from orchestration.records import CouldNotJudge  # noqa: E402
+
+
+class Options(unittest.TestCase):
+    def test_both_spellings_and_defaults(self):
+        opts, given = fuzz.parse_args(["--target", "memset", "--seconds=5", "--sanitize"])
+        self.assertEqual((opts["target"], opts["seconds"], opts["sanitize"], opts["engine"]),
+                         ("memset", "5", "1", "libfuzzer"))
+        self.assertEqual(given, {"target", "seconds", "sanitize"})
+
+    def test_bad_usage_is_one_line(self):
+        for argv, message in (
+            (["--bogus"], "unknown option '--bogus' (valid: --target, "),
+            (["stray"], "unexpected argument 'stray'"),
+            (["--seconds"], "--seconds needs a value"),
+            (["--sanitize=yes"], "--sanitize takes no value"),
+        ):
+            with self.assertRaises(fuzz.Usage) as e:
+                fuzz.parse_args(argv)
+            self.assertIn(message, str(e.exception))
+            self.assertNotIn("\n", str(e.exception))
+
+    def test_values_checked(self):
+        for key, value, message in (
+            ("seconds", "99999999999999999999", "bad value"),
+            ("seconds", "0", "bad value"),
+            ("jobs", "1000", "bad value"),
+            ("engine", "honggfuzz", "unknown engine"),
+            ("target", "strcpy", "unknown target"),
+        ):
+            opts, _ = fuzz.parse_args([])
+            opts[key] = value
+            with self.assertRaises(fuzz.Usage) as e:
+                fuzz.check_options(opts)
+            self.assertIn(message, str(e.exception))
+
+    def test_variant_family_from_the_tables(self):
+        self.assertEqual(fuzz.variant_family("bad_memcpy_tail_overwrite"), "memcpy")
+        self.assertEqual(fuzz.variant_family("memset_libc"), "memset")
+        self.assertIsNone(fuzz.variant_family("nope"))
+
+
+def finding(path, sig="v out-of-bounds-read src past the end", cls="out-of-bounds-read"):
+    return {"record": "finding", "class": cls, "signature": sig, "input": path, "variant": "v"}
+
+
+class ReplayRecords(unittest.TestCase):
+    def test_cases_and_their_findings(self):
+        recs = [
+            {"record": "case", "input": "a", "class": "ok"},
+            {"record": "case", "input": "b", "class": "out-of-bounds-read"},
+            finding("b"),
+            {"record": "summary", "complete": True},
+        ]
+        v = fuzz_findings.parse_replay(recs, "t")
+        self.assertFalse(v["a"].failed)
+        self.assertTrue(v["b"].failed)
+        self.assertEqual(v["b"].signature, "v out-of-bounds-read src past the end")
+
+    def test_a_failure_without_its_record_is_no_verdict(self):
+        with self.assertRaises(CouldNotJudge):
+            fuzz_findings.parse_replay([{"record": "case", "input": "b", "class": "crash"}], "t")
+
+    def test_an_unknown_class_is_no_verdict(self):
+        with self.assertRaises(CouldNotJudge):
+            fuzz_findings.parse_replay([{"record": "case", "input": "b", "class": "skip"}], "t")
+
+    def test_the_target_record_beside_an_input(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "x.in")
+            open(p, "wb").close()
+            self.assertIsNone(fuzz_findings.read_target_record(p))
+            with open(os.path.join(d, "x.json"), "w") as f:
+                f.write('{"record": "finding", "signature": "s"')  # cut short
+            self.assertIsNone(fuzz_findings.read_target_record(p))
+            with open(os.path.join(d, "x.json"), "w") as f:
+                f.write('{"record": "finding", "signature": "s"}\n')
+            self.assertEqual(fuzz_findings.read_target_record(p)["signature"], "s")
+
+
+class Names(unittest.TestCase):
+    def test_slug(self):
+        self.assertEqual(fuzz_findings.slug("bad_memcpy_tail_overwrite out-of-bounds-write dst past the end"),
+                         "bad_memcpy_tail_overwrite-out-of-bounds-write-dst-past-the-end")
+        self.assertEqual(fuzz_findings.slug("v crash SIGILL at v+0x4 "), "v-crash-SIGILL-at-v-0x4")
+
+    def test_sibling_paths(self):
+        self.assertEqual(fuzz_findings.record_path("r/a-b.in"), "r/a-b.json")
+        self.assertEqual(fuzz_findings.record_path("r/crash-12"), "r/crash-12.json")
+        self.assertEqual(fuzz_findings.text_path("r/a.in"), "r/a.txt")
+
+    def test_afl_abort_line(self):
+        with tempfile.NamedTemporaryFile("w", delete=False) as f:
+            f.write("[*] ok\n\x1b[1;91m[-] PROGRAM ABORT : \x1b[0mFork server handshake failed\x1b[1;91m\n"
+                    "         Location : afl_fsrv_start()\n")
+        try:
+            self.assertEqual(fuzz_engines.afl_abort(f.name),
+                             "PROGRAM ABORT : Fork server handshake failed Location : afl_fsrv_start()")
+        finally:
+            os.unlink(f.name)
+
+
+class RunLock(unittest.TestCase):
+    def test_second_lock_refused_while_the_first_is_held(self):
+        with tempfile.TemporaryDirectory() as d:
+            first = fuzz.Lock(d)
+            with self.assertRaises(fuzz.Usage) as e:
+                fuzz.Lock(d)
+            self.assertIn(f"(pid {os.getpid()})", str(e.exception))
+            os.close(first.fd)
+            os.close(fuzz.Lock(d).fd)  # free again
+
+
+class ProcessGroups(unittest.TestCase):
+    def test_stop_all_ends_a_group_that_ignores_sigterm(self):
+        child = procs.start(["sh", "-c", "trap '' TERM; sleep 60 & sleep 60"])
+        time.sleep(0.2)
+        start = time.monotonic()
+        procs.stop_all(grace=0.5)
+        self.assertLess(time.monotonic() - start, 5)
+        self.assertIsNotNone(child.returncode)
+        self.assertFalse(procs.group_alive(child.pid))
+        self.assertEqual(procs.RUNNING, {})
+
+    def test_run_stops_at_its_timeout(self):
+        r = procs.run(["sleep", "30"], timeout=0.3)
+        self.assertTrue(r.timed_out)
+        self.assertEqual(r.signal, 15)
+
+
+if __name__ == "__main__":
+    unittest.main()
