@@ -384,7 +384,7 @@ def fuzz_summary(ctx, path, engine):
     execs, found = 0, []
     for r in recs:
         if r.get("record") == "engine":
-            if r.get("status") not in ("ok", "pass", "done", "complete"):
+            if r.get("status") != "ran":
                 raise CouldNotJudge(f"{r.get('engine', engine)}: {r.get('reason') or 'the fuzzer did not run to its end'}")
             execs += int(r.get("execs") or 0)
         elif r.get("record") == "error":

@@ -139,10 +139,10 @@ class Fuzz(unittest.TestCase):
         d = tmpdir(self)
         ctx = context(d)
         path = self.write(d, [
-            {"record": "engine", "engine": "libfuzzer", "execs": 1000, "seconds": 5, "status": "ok", "reason": None},
+            {"record": "engine", "engine": "libfuzzer", "execs": 1000, "seconds": 5, "status": "ran", "reason": None},
             finding("wrong-return", stage="fuzz", engine="libfuzzer", input="x.in", repro=["scripts/repro", "x.in"]),
             finding("flaky", stage="fuzz", engine="libfuzzer", input="y.in", repro=["scripts/repro", "y.in"],
-                    fuzz_command="build/fuzz/libfuzzer/fuzz_memcpy y.in"),
+                    fuzzer=["build/fuzz/libfuzzer/fuzz_memcpy", "y.in"]),
             {"record": "summary", "complete": True}])
         execs, found = checks.fuzz_summary(ctx, path, "libfuzzer")
         self.assertEqual(execs, 1000)
@@ -160,7 +160,7 @@ class Fuzz(unittest.TestCase):
 
     def test_cut_short(self):
         d = tmpdir(self)
-        path = self.write(d, [{"record": "engine", "engine": "afl", "execs": 5, "seconds": 1, "status": "ok"}])
+        path = self.write(d, [{"record": "engine", "engine": "afl", "execs": 5, "seconds": 1, "status": "ran"}])
         with self.assertRaises(CouldNotJudge):
             checks.fuzz_summary(context(d), path, "afl")
 
