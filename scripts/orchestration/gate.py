@@ -14,9 +14,7 @@ import datetime
 import fcntl
 import os
 import re
-import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -447,7 +445,8 @@ def build(ctx, given):
     except submission.BuildProblem as e:
         die(str(e))
     if problems:
-        die("\n".join(f"gate: {names} {p}" for p in problems)[len("gate: "):])
+        # One line each; main() puts "gate: " before the first.
+        die("\ngate: ".join(f"{names} {p}" for p in problems))
     with Lock():
         if not make(ctx, ["gate-shared"], log, gate):
             die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
@@ -628,7 +627,12 @@ def main(argv):
         build_check = build(ctx, opts["files"])
         ctx.start_clock()
         results, findings, warnings = run_checks(ctx)
-        return finish(ctx, [build_check] + results, findings, warnings)
+        status = finish(ctx, [build_check] + results, findings, warnings)
+        if status == 0:
+            # No finding names this build in a repro command: it goes, so
+            # that accepted runs do not pile up a build each.
+            shutil.rmtree(ctx.W, ignore_errors=True)
+        return status
     except Usage as e:
         print(f"gate: {e}", file=sys.stderr)
         return 2
