@@ -31,6 +31,9 @@ else
 		scripts/gate --op memcpy --quick --seconds=10 --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
+	usage_error "gate: an aarch64 svc instruction is refused at build time" \
+		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
+		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/svc_aarch64.S
 	expect "gate: the replay command of an aarch64 random-case finding reproduces it" 1 \
 		"REPRODUCED: mg_aarch64_bad_memcpy_clobbers_x19 fails this case \(abi-violation\)" \
 		bash -c "eval \"\$(jq -r '.findings[] | select(.check == \"fuzz\") | .repro' $TMP/gax19.json | head -n1)\""
@@ -47,4 +50,7 @@ else
 		"^huge +N/A .*need a 64-bit size_t" "^valgrind +N/A .*the host's build only" -- \
 		scripts/gate --arch=i386 --op memcpy --quick --seconds=3 --skip=regressions \
 		--symbol=mg_i386_bad_memcpy_tail_off_by_one tests/bad/i386/bad_memcpy_tail_off_by_one.S
+	usage_error "gate: an i386 int \$0x80 is refused at build time" \
+		"^gate: tests/gate/int80_i386.S makes system calls: int \\\$0x80 at int80_i386\+0x7$" \
+		scripts/gate --arch=i386 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/int80_i386.S
 fi
