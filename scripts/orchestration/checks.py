@@ -401,31 +401,6 @@ def fuzz_summary(ctx, path, engine):
     return execs, found
 
 
-def crash_files(out_dir, family):
-    d = os.path.join(out_dir, family)
-    try:
-        return sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith(".in"))
-    except OSError:
-        return []
-
-
-def replay_crash(ctx, path):
-    """A fuzzer's saved input, replayed alone on this build: its finding, or
-    a flaky one when it passes."""
-    out = os.path.join(ctx.R, "fuzz-replay.jsonl")
-    result = launch(ctx, [ctx.W + "/replay", f"--variant={ctx.name}", "--format=jsonl", path], out,
-                    os.path.join(ctx.R, "fuzz-replay.log"), "the replay of a fuzz finding")
-    recs = read_complete(result, "the replay of a fuzz finding", out, os.path.join(ctx.R, "fuzz-replay.log"))
-    summary, found = judge_replay(ctx, "fuzz", recs)
-    if found:
-        return found
-    repro = repro_text(ctx, {}, path)
-    return [{"check": "fuzz", "kind": "flaky", "input": path, "repro": repro,
-             "detail": "the fuzzer saw this input fail, but it passes when run again (flaky: state left by earlier calls, or timing)",
-             "fuzz_command": f"MEMGATE_BUILD={ctx.W} scripts/fuzz --variant={ctx.name} (saved {path})",
-             "signature": f"{ctx.name} flaky fuzz"}]
-
-
 def run_fuzz_engine(ctx, engine, seconds):
     out_dir = os.path.join(ctx.R, f"fuzz-{engine}")
     argv = ["scripts/fuzz", f"--variant={ctx.name}", f"--engine={engine}", f"--seconds={seconds}", f"--out={out_dir}"]
@@ -434,24 +409,14 @@ def run_fuzz_engine(ctx, engine, seconds):
     ran_to_end(result, f"scripts/fuzz --engine={engine}")
     said = last_line(os.path.join(ctx.R, f"fuzz-{engine}.err")) or last_line(os.path.join(ctx.R, f"fuzz-{engine}.log"))
     status = f"exited with status {result.returncode}" + (f": {said}" if said else "")
+    # scripts/fuzz writes its summary.jsonl only when it ran to its end.
     summary = os.path.join(out_dir, "summary.jsonl")
-    if os.path.exists(summary):
-        execs, found = fuzz_summary(ctx, summary, engine)
-        if result.returncode not in (0, 1) or (result.returncode == 1 and not found):
-            raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}")
-        return execs, found
-    # An older scripts/fuzz without records: its exit status and the inputs
-    # it saved, each replayed here for its verdict.
-    if result.returncode == 0 and not crash_files(out_dir, ctx.family):
-        return 0, []
-    if result.returncode != 1:
-        raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}")
-    found = []
-    for path in crash_files(out_dir, ctx.family):
-        found += replay_crash(ctx, path)
-    if not found:
-        raise CouldNotJudge(f"scripts/fuzz --engine={engine} reported findings but saved no input")
-    return 0, found
+    if not os.path.exists(summary):
+        raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}, and wrote no summary.jsonl")
+    execs, found = fuzz_summary(ctx, summary, engine)
+    if result.returncode not in (0, 1) or (result.returncode == 1) != bool(found):
+        raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}, which its records do not bear out")
+    return execs, found
 
 
 def run_random(ctx, seconds):
