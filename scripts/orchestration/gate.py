@@ -76,7 +76,10 @@ def parse(argv):
     while i < len(argv):
         arg = argv[i]
         if arg in ("-h", "--help"):
-            print(USAGE)
+            try:
+                print(USAGE, flush=True)
+            except BrokenPipeError:  # `| head`: what was read is enough
+                pass
             sys.exit(0)
         if arg == "--":
             opts["files"] += argv[i + 1:]
