@@ -366,6 +366,19 @@ def prepare(ctx, opts):
         raise CouldNotJudge(f"cannot create the results directory under {results}: {e.strerror or e}") from None
 
 
+def copy_checked(src, dst):
+    """Copies a file into the results and reads it back: the evidence is
+    there, or the run could not be judged."""
+    try:
+        shutil.copyfile(src, dst)
+        with open(src, "rb") as a, open(dst, "rb") as b:
+            same = a.read() == b.read()
+    except OSError as e:
+        raise CouldNotJudge(f"cannot copy {src} into {dst}: {e.strerror or e}") from None
+    if not same:
+        raise CouldNotJudge(f"{dst}: what was read back differs from {src}")
+
+
 def copy_sources(ctx, given):
     """Each file twice: into the build under a name make and the shell take
     as it is, and (when it is outside the tree) into the results, so the
@@ -381,10 +394,9 @@ def copy_sources(ctx, given):
         if rel.startswith(".."):
             os.makedirs(os.path.join(ctx.R, "sources"), exist_ok=True)
             kept = os.path.join(ctx.R, "sources", os.path.basename(path))
-            try:
-                records.write_text(kept, open(path, encoding="utf-8", errors="surrogateescape").read())
-            except UnicodeEncodeError:
-                shutil.copyfile(path, kept)
+            if os.path.exists(kept):  # two files of one name
+                kept = os.path.join(ctx.R, "sources", f"{index}-{os.path.basename(path)}")
+            copy_checked(path, kept)
             rel = os.path.relpath(os.path.abspath(kept), ROOT)
         ctx.files.append(rel)
     if ctx.opts["extern"]:
