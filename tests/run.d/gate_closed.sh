@@ -165,3 +165,9 @@ print(s["version"], len(s["runs"][0]["results"]) >= len(r["findings"]) > 0)' "$T
 		python3 -c 'import sys, xml.etree.ElementTree as E
 print(E.parse(sys.argv[1]).find(".//testcase[@name=\"abi\"]/failure").get("type"))' "$TMP/df.xml"
 fi
+if [ "$(uname -m)" = x86_64 ]; then
+	gc_df=$(ls -td findings/gate/mg_x86_64_bad_memmove_leaves_df_set-* 2>/dev/null | head -n1) # the run above
+	expect "gate-report makes the DF routine's reports again from its results directory (gate.json)" 0 "^$" \
+		scripts/gate-report "$gc_df" --json "$TMP/df2.json" --sarif "$TMP/df2.sarif" --junit "$TMP/df2.xml"
+	expect "gate-report: the same JSON report as the gate's" 0 "^$" cmp "$TMP/df.json" "$TMP/df2.json"
+fi
