@@ -152,7 +152,8 @@ if [ "$(uname -m)" = x86_64 ]; then
 	echo "-- the DF routine's reports"
 	expect_all "gate: a routine that leaves DF set is REJECTED with its three reports" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: direction flag left set" "^reports: " "^REJECTED: " -- \
-		scripts/gate --op memmove --quick --skip=huge,valgrind,regressions --no-bench --seconds=8 \
+		bash -c 'scripts/gate "$@" | tee "$0"; exit "${PIPESTATUS[0]}"' "$TMP/df.out" \
+		--op memmove --quick --skip=huge,valgrind,regressions --no-bench --seconds=8 \
 		--symbol=mg_x86_64_bad_memmove_leaves_df_set --report="$TMP/df.json" --sarif="$TMP/df.sarif" \
 		--junit="$TMP/df.xml" tests/bad/x86_64/bad_memmove_leaves_df_set.S
 	expect "gate: the DF routine's JSON report is rejected with its abi-violation" 0 "^rejected True$" \
@@ -166,7 +167,7 @@ print(s["version"], len(s["runs"][0]["results"]) >= len(r["findings"]) > 0)' "$T
 print(E.parse(sys.argv[1]).find(".//testcase[@name=\"abi\"]/failure").get("type"))' "$TMP/df.xml"
 fi
 if [ "$(uname -m)" = x86_64 ]; then
-	gc_df=$(ls -td findings/gate/mg_x86_64_bad_memmove_leaves_df_set-* 2>/dev/null | head -n1) # the run above
+	gc_df=$(sed -n 's/^results: //p' "$TMP/df.out")
 	expect "gate-report makes the DF routine's reports again from its results directory (gate.json)" 0 "^$" \
 		scripts/gate-report "$gc_df" --json "$TMP/df2.json" --sarif "$TMP/df2.sarif" --junit "$TMP/df2.xml"
 	expect "gate-report: the same JSON report as the gate's" 0 "^$" cmp "$TMP/df.json" "$TMP/df2.json"
