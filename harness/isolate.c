@@ -38,18 +38,28 @@ void mg_verdict_ended(struct mg_verdict *out, int status, int in_call)
 		mg_verdict_say(out, "the harness process died of %s (%s) on this case",
 			       mg_signal_name(out->signo), strsignal(out->signo));
 	} else if (in_call) {
-		mg_verdict_start(out, MG_CRASH);
-		out->has |= MG_HAS_EXIT;
-		out->exit_status = WEXITSTATUS(status);
-		mg_verdict_say(out,
-			       "the variant ended the process (exit status %d) during the call: "
-			       "it never returned",
-			       out->exit_status);
+		mg_verdict_never_returned(out, WEXITSTATUS(status));
 	} else {
 		mg_verdict_set(out, MG_ERROR,
 			       "the harness process exited with status %d before judging the case",
 			       WEXITSTATUS(status));
 	}
+}
+
+void mg_verdict_never_returned(struct mg_verdict *out, int exit_status)
+{
+	out->warnings = 0;
+	mg_verdict_start(out, MG_CRASH);
+	out->has |= MG_HAS_EXIT;
+	out->exit_status = exit_status;
+	if (exit_status >= 0)
+		mg_verdict_say(out,
+			       "the variant ended the process (exit status %d) during the call: "
+			       "it never returned",
+			       exit_status);
+	else
+		mg_verdict_say(out, "the variant ended the process during the call: it never "
+				    "returned (found by the next process)");
 }
 
 static void run_child(const struct mg_case *c, struct isolated *shared)

@@ -148,6 +148,17 @@ else
 	pass "random: an unsaved finding is never said saved"
 fi
 
+expect_all "verify: findings that cannot be written make exit 2" 2 \
+	"could not write them to /dev/null/x/bad_memcpy_returns_end.txt" \
+	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved" -- \
+	$MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x
+if $MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x 2>&1 |
+	grep -q "saved in"; then
+	fail "verify: an unwritten finding is never said saved" "a 'saved in' line"
+else
+	pass "verify: an unwritten finding is never said saved"
+fi
+
 echo "== a routine that ends the process mid-call is a crash in every mode"
 caught bad_memcpy_exits_midway crash \
 	"the variant ended the process \(exit status 0\) during the call: it never returned$" --len=8
@@ -215,3 +226,18 @@ rm -rf "$TMP/fuzz-ok" && mkdir -p "$TMP/fuzz-ok"
 expect "fuzz: a clean run removes its in-flight file" 0 "^$" \
 	bash -c "MEMGATE_FINDINGS=$TMP/fuzz-ok build/fuzz/libfuzzer/fuzz_memcpy -runs=200 -seed=1 \
 		corpus/memcpy >/dev/null 2>&1; ls $TMP/fuzz-ok"
+# AFL++'s fork-server children share their parent's in-flight file: the
+# next child finds the input the last one never returned from, and saves it.
+if command -v afl-fuzz >/dev/null &&
+	make --no-print-directory -s build/fuzz/afl/fuzz_memcpy >/dev/null 2>&1; then
+	rm -rf "$TMP/afl-exit" && mkdir -p "$TMP/afl-exit/in" "$TMP/afl-exit/found"
+	cp corpus/memcpy/len17.in "$TMP/afl-exit/in/"
+	(cd "$TMP/afl-exit" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+		AFL_NO_UI=1 AFL_NO_AFFINITY=1 MEMGATE_VARIANT=bad_memcpy_exits_midway \
+		MEMGATE_FINDINGS="$TMP/afl-exit/found" timeout 60 afl-fuzz -i in -o out -V 3 -- \
+		"$OLDPWD/build/fuzz/afl/fuzz_memcpy" >afl.log 2>&1)
+	expect "AFL++: a routine that ends the process is saved as a crash by the next child" 0 \
+		'"site":"exited during the call"' bash -c "cat $TMP/afl-exit/found/*.json"
+else
+	skip "AFL++ in-flight test" "afl-fuzz or the AFL++ build is missing"
+fi
