@@ -176,3 +176,11 @@ int mg_record_summary(FILE *out, const struct mg_summary *s)
 	mg_json_uint(&j, "skipped", s->skipped);
 	return mg_json_write(&j, out);
 }
+
+int mg_stdout_ok(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 1;
+	fprintf(stderr, "memgate: could not judge: writing the output failed\n");
+	return 0;
+}

@@ -159,6 +159,15 @@ else
 	pass "verify: an unwritten finding is never said saved"
 fi
 
+# A full disk under stdout: the results were never read, so never a pass.
+for cmd in "$MG run --variant=memcpy_libc --len=3" \
+	"$MG verify --variant=memcpy_libc --huge=off --findings=$TMP/findings" \
+	"build/replay --each-variant corpus/memcpy" "build/random --cases=10 --seed=1 --findings=$TMP/random" \
+	"build/replay --format=jsonl --each-variant corpus/memcpy"; do
+	expect "${cmd%% --*}: output that cannot be written is exit 2" 2 "could not|cannot write" \
+		bash -c "$cmd >/dev/full"
+done
+
 echo "== a routine that ends the process mid-call is a crash in every mode"
 caught bad_memcpy_exits_midway crash \
 	"the variant ended the process \(exit status 0\) during the call: it never returned$" --len=8
