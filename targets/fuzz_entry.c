@@ -227,10 +227,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (v.cls == MG_ERROR) {
-		/* Not the variant's fault: no finding, and no input to keep. */
-		inflight_end();
+		/* Not the variant's fault: no finding and no input to keep, and
+		 * no exit() either, which libFuzzer would report as a crash. */
+		inflight_close();
 		fprintf(stderr, "memgate fuzz_%s: could not judge: %s\n", mg_fuzz_family, v.detail);
-		exit(2);
+		_exit(2);
 	}
 	/* Saved: the finding's own files say it, not the in-flight file. */
 	if (mg_finding_save(getenv("MEMGATE_FINDINGS"), &target, &c, &v, data, size))

@@ -19,7 +19,7 @@ records() {
 	fi
 	if why=$(python3 - "$TMP/records.out" "$check" <<'EOF'
 import json, sys
-out = open(sys.argv[1]).read()
+out = open(sys.argv[1], encoding="utf-8").read()
 r = []
 for n, line in enumerate(out.splitlines(), 1):
     try:
@@ -91,6 +91,11 @@ records "replay: a case record per input, findings after failing ones, the summa
 	"complete and last['cases'] == len(of('case')) and last['cases'] + last['skipped'] == $(find corpus/regressions -name '*.in' | wc -l) and
 	 all(x['as_expected'] for x in of('case')) and len(findings) == len(of('case'))" -- \
 	build/replay --expect=fail --format=jsonl corpus/regressions
+odd_dir="$TMP/$(printf 'caf\303\251 \377')/memcpy"
+mkdir -p "$odd_dir" && cp corpus/regressions/memcpy/bad_memcpy_aborts/*.in "$odd_dir/"
+records "replay: a path that is not UTF-8 still gives valid JSON" 0 \
+	"complete and len(of('case')) == 1 and 'caf\u00e9 \ufffd' in r[0]['input']" -- \
+	build/replay --format=jsonl --expect=fail --variant=bad_memcpy_aborts "$odd_dir"
 records "random: each new finding names its saved input, the summary last" 1 \
 	"complete and len(findings) == 1 and findings[0]['stage'] == 'random' and
 	 findings[0]['input'].endswith('.in') and last['cases'] > 0" -- \
