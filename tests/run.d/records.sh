@@ -126,7 +126,7 @@ verify_huge_killed() {
 	local pid child
 	$MG verify --variant=memcpy_erms --findings="$TMP/findings" >"$TMP/killed.out" 2>&1 &
 	pid=$!
-	sleep 1
+	sleep 0.5
 	child=$(pgrep -P "$pid" | sort -n | head -n 1)
 	[ -n "$child" ] && kill -KILL "$child"
 	wait "$pid"
