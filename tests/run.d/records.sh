@@ -45,6 +45,18 @@ EOF
 }
 
 echo "== records (--format=jsonl)"
+if build/test-json 2>/dev/null | python3 -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+assert lines[-1] == "0 failures", lines[-1]
+for line in lines[:-1]:
+    json.loads(line)
+'; then
+	pass "the JSON writer escapes, keeps UTF-8, nests, and refuses what does not fit"
+else
+	fail "the JSON writer escapes, keeps UTF-8, nests, and refuses what does not fit" \
+		"$(build/test-json 2>&1 | tail -n 3)"
+fi
 records "run: a finding as fields, with its signature and replay argv" 1 \
 	"kinds == ['case', 'finding', 'summary'] and complete and last['failed'] == 1 and
 	 findings[0]['class'] == 'out-of-bounds-read' and findings[0]['buffer'] == 'src' and
