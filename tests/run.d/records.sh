@@ -254,10 +254,11 @@ else
 	fail "fuzz: a routine that ends the process leaves its input in the in-flight file" \
 		"$(ls -l "$TMP/fuzz-exit")"
 fi
-rm -rf "$TMP/fuzz-ok" && mkdir -p "$TMP/fuzz-ok"
+# New inputs go to the first corpus folder: a scratch one, not corpus/.
+rm -rf "$TMP/fuzz-ok" "$TMP/fuzz-ok-work" && mkdir -p "$TMP/fuzz-ok" "$TMP/fuzz-ok-work"
 expect "fuzz: a clean run removes its in-flight file" 0 "^$" \
 	bash -c "MEMGATE_FINDINGS=$TMP/fuzz-ok build/fuzz/libfuzzer/fuzz_memcpy -runs=200 -seed=1 \
-		corpus/memcpy >/dev/null 2>&1; ls $TMP/fuzz-ok"
+		$TMP/fuzz-ok-work corpus/memcpy >/dev/null 2>&1; ls $TMP/fuzz-ok"
 # AFL++'s fork-server children share their parent's in-flight file: the
 # next child finds the input the last one never returned from, and saves it.
 if command -v afl-fuzz >/dev/null &&
