@@ -410,12 +410,17 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 			       enum row_verdict verdict)
 {
 	const struct mg_variant *v = rn->o->variants[row];
-	const char *reason = t ? stage_error(rn, t) : row_status;
-	char expected[96];
+	const char *reason = t ? stage_error(rn, t) : NULL;
+	char expected[96], needs[96], missing[128];
 	struct mg_json j;
 
 	if (t && !reason && t->state == MG_STAGE_NA)
 		reason = rn->huge->why;
+	if (!t) {
+		mg_cpu_missing(v->features, needs, sizeof needs);
+		snprintf(missing, sizeof missing, "needs %s", needs);
+		reason = missing;
+	}
 	expected_text(expect, expected, sizeof expected);
 	mg_json_start(&j, "variant");
 	mg_json_string(&j, "variant", v->name);
@@ -585,7 +590,7 @@ static void print_summary(struct runner *rn)
 				 .skipped = rn->skipped_rows};
 
 	if (mg_format == MG_FORMAT_JSONL) {
-		if (!mg_record_summary(stdout, &sum))
+		if (!mg_record_summary(stdout, &sum) || !mg_stdout_ok())
 			rn->write_failed = 1;
 		return;
 	}
@@ -597,7 +602,7 @@ static void print_summary(struct runner *rn)
 	if (rn->errors)
 		printf("could not judge: %zu variant%s, the first %s\n", rn->errors,
 		       rn->errors == 1 ? "" : "s", rn->first_error);
-	if (fflush(stdout) != 0)
+	if (!mg_stdout_ok())
 		rn->write_failed = 1;
 }
 
