@@ -302,7 +302,11 @@ class Session:
     def setup(self):
         opts, given = parse_args(self.argv)
         if opts is None:
-            print(USAGE)
+            try:
+                sys.stdout.write(USAGE + "\n")
+                sys.stdout.flush()
+            except BrokenPipeError:  # `scripts/fuzz --help | head`
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return False
         resume = opts["resume"]
         if resume:
