@@ -31,7 +31,7 @@ import time
 
 from . import procs
 from .fuzz_engines import ENGINES, INPUT_LEN
-from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, take_inflight
+from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, saved_inputs, take_inflight
 from .fuzz_report import Report
 from .records import CouldNotJudge, write_lines, write_text
 
@@ -489,13 +489,15 @@ class Session:
             status, reason = outcome.status, outcome.reason
         print(f"{label}: fuzzed {round(elapsed)}s; replaying, minimizing and deduplicating what was saved",
               file=sys.stderr)
-        analysis = Analysis(ctx, engine, t, target_dir, raw, work)
-        findings = analysis.run(earlier, session_start, deadline, engine.stopped)
-        if status == "ran" and started and execs == 0 and not findings:
+        if status == "ran" and started and execs == 0 and not saved_inputs(raw):
             status, reason = "error", (f"{engine.name} did not get to run an input in {round(elapsed)} s "
                                        f"(not past its corpus of {corpus_size}: the machine too busy, or the budget too short)")
-        shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)
+        # Recorded before the analysis: if that cannot judge, summary.jsonl
+        # still says how the fuzzer ran.
         self.report.add_engine(t, engine.name, execs, elapsed, corpus_size, status, reason)
+        analysis = Analysis(ctx, engine, t, target_dir, raw, work)
+        findings = analysis.run(earlier, session_start, deadline, engine.stopped)
+        shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)
         for f in findings:
             self.report.add_finding(t, f)
         for why in analysis.errors:
