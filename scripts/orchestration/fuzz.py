@@ -356,6 +356,10 @@ class Session:
             out = os.path.normpath(self.abs(out))
             if os.path.exists(out) and not os.path.isdir(out):
                 raise Usage(f"--out={out} is not a directory")
+            if os.path.isdir(out) and [n for n in os.listdir(out) if n != LOCK_NAME]:
+                if os.path.exists(os.path.join(out, LOCK_NAME)):
+                    self.lock = Lock(out)  # a run in it says so
+                raise Usage(f"--out={out} is not empty (give a new directory)")
             try:
                 os.makedirs(out, exist_ok=True)
             except OSError:

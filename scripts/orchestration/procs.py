@@ -132,7 +132,7 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
             env=env,
             cwd=cwd,
             start_new_session=True,
-            preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, held),
+            preexec_fn=lambda: child_setup(held),
         )
         RUNNING[child.pid] = child
     finally:
@@ -144,6 +144,31 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _parent_death_signal():
+    """prctl(PR_SET_PDEATHSIG, SIGKILL) where Linux's libc has it: a child
+    that outlives us (we were killed with SIGKILL, so nothing could stop
+    it) is killed too. None elsewhere."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError, ImportError):
+        return None
+    return lambda: prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+
+
+_SET_PDEATHSIG = _parent_death_signal()
+
+
+def child_setup(mask):
+    """In the child, before its program: the caller's signal mask back, and
+    death with its parent."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    if _SET_PDEATHSIG:
+        _SET_PDEATHSIG()
 
 
 def stop(child, grace=GRACE_SECONDS):
