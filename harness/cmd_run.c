@@ -200,5 +200,7 @@ int mg_cmd_run(int argc, char **argv)
 		print_verdict(&v);
 	else if (!write_records(&c, &v))
 		return MG_EXIT_NOT_JUDGED;
+	if (!mg_stdout_ok())
+		return MG_EXIT_NOT_JUDGED;
 	return v.cls != MG_OK;
 }

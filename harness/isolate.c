@@ -38,18 +38,28 @@ void mg_verdict_ended(struct mg_verdict *out, int status, int in_call)
 		mg_verdict_say(out, "the harness process died of %s (%s) on this case",
 			       mg_signal_name(out->signo), strsignal(out->signo));
 	} else if (in_call) {
-		mg_verdict_start(out, MG_CRASH);
-		out->has |= MG_HAS_EXIT;
-		out->exit_status = WEXITSTATUS(status);
-		mg_verdict_say(out,
-			       "the variant ended the process (exit status %d) during the call: "
-			       "it never returned",
-			       out->exit_status);
+		mg_verdict_never_returned(out, WEXITSTATUS(status));
 	} else {
 		mg_verdict_set(out, MG_ERROR,
 			       "the harness process exited with status %d before judging the case",
 			       WEXITSTATUS(status));
 	}
+}
+
+void mg_verdict_never_returned(struct mg_verdict *out, int exit_status)
+{
+	out->warnings = 0;
+	mg_verdict_start(out, MG_CRASH);
+	out->has |= MG_HAS_EXIT;
+	out->exit_status = exit_status;
+	if (exit_status >= 0)
+		mg_verdict_say(out,
+			       "the variant ended the process (exit status %d) during the call: "
+			       "it never returned",
+			       exit_status);
+	else
+		mg_verdict_say(out, "the variant ended the process during the call: it never "
+				    "returned (found by the next process)");
 }
 
 static void run_child(const struct mg_case *c, struct isolated *shared)
@@ -61,34 +71,45 @@ static void run_child(const struct mg_case *c, struct isolated *shared)
 	_exit(0);
 }
 
+static void not_judged(struct mg_verdict *out, const char *what)
+{
+	mg_verdict_set(out, MG_ERROR, "cannot %s: %s", what, strerror(errno));
+	out->warnings = 0;
+}
+
+/* The child's verdict if it finished, else what its end says. */
+static void collect(pid_t pid, const struct isolated *shared, struct mg_verdict *out)
+{
+	int status;
+	pid_t got;
+
+	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (got < 0)
+		not_judged(out, "wait for the case's child");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shared->done)
+		*out = shared->verdict;
+	else
+		mg_verdict_ended(out, status, shared->in_call);
+}
+
 void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out)
 {
 	struct isolated *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int status;
 	pid_t pid;
 
 	if (shared == MAP_FAILED) {
-		mg_verdict_set(out, MG_ERROR, "cannot map memory to share with a child: %s",
-			       strerror(errno));
-		out->warnings = 0;
+		not_judged(out, "map memory to share with a child");
 		return;
 	}
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0) {
-		mg_verdict_set(out, MG_ERROR, "cannot fork a child for the case: %s",
-			       strerror(errno));
-		out->warnings = 0;
-	} else if (pid == 0) {
+	if (pid < 0)
+		not_judged(out, "fork a child for the case");
+	else if (pid == 0)
 		run_child(c, shared);
-	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shared->done)
-			*out = shared->verdict;
-		else
-			mg_verdict_ended(out, status, shared->in_call);
-	}
+	else
+		collect(pid, shared, out);
 	munmap(shared, sizeof *shared);
 }

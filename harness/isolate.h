@@ -17,4 +17,8 @@ void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out);
  * from outside or a harness exit outside the call is MG_ERROR. */
 void mg_verdict_ended(struct mg_verdict *out, int status, int in_call);
 
+/* A crash: the variant ended the process during the call with
+ * `exit_status` (-1: not known, as when a later process finds out). */
+void mg_verdict_never_returned(struct mg_verdict *out, int exit_status);
+
 #endif

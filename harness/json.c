@@ -21,23 +21,58 @@ __attribute__((format(printf, 2, 3))) static void put(struct mg_json *j, const c
 		j->used += (size_t)n;
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped; other
- * bytes as they are (the harness's text is ASCII, paths are the user's). */
-static void put_string(struct mg_json *j, const char *s)
+/* The length of the well-formed UTF-8 sequence at s, or 0 (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF). */
+static int utf8_length(const unsigned char *s)
 {
+	unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+	int n = 0;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n && (s[1] < lo || s[1] > hi))
+		return 0;
+	for (int i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, UTF-8
+ * as it is, and a byte that is not UTF-8 (a path can hold any) as U+FFFD,
+ * so that every record is valid JSON. */
+static void put_string(struct mg_json *j, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
 	put(j, "\"");
-	for (; *s && !j->overflow; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			put(j, "\\%c", ch);
-		else if (ch == '\n')
+	while (*s && !j->overflow) {
+		int n = *s < 0x80 ? 1 : utf8_length(s);
+		if (*s == '"' || *s == '\\')
+			put(j, "\\%c", *s);
+		else if (*s == '\n')
 			put(j, "\\n");
-		else if (ch == '\t')
+		else if (*s == '\t')
 			put(j, "\\t");
-		else if (ch < 0x20 || ch == 0x7f)
-			put(j, "\\u%04x", ch);
+		else if (*s < 0x20 || *s == 0x7f)
+			put(j, "\\u%04x", *s);
+		else if (n)
+			put(j, "%.*s", n, (const char *)s);
 		else
-			put(j, "%c", ch);
+			put(j, "\\ufffd");
+		s += n ? n : 1;
 	}
 	put(j, "\"");
 }

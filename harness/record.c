@@ -71,7 +71,7 @@ static void verdict_fields(struct mg_json *j, const struct mg_verdict *v)
 	integer(j, "index", byte, v->index);
 	integer(j, "got", byte, v->got);
 	integer(j, "want", byte, v->want);
-	integer(j, "exit_status", has & MG_HAS_EXIT, v->exit_status);
+	integer(j, "exit_status", (has & MG_HAS_EXIT) && v->exit_status >= 0, v->exit_status);
 	mg_json_bool(j, "memcheck", v->memcheck);
 }
 
@@ -175,4 +175,12 @@ int mg_record_summary(FILE *out, const struct mg_summary *s)
 	mg_json_uint(&j, "errors", s->errors);
 	mg_json_uint(&j, "skipped", s->skipped);
 	return mg_json_write(&j, out);
+}
+
+int mg_stdout_ok(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 1;
+	fprintf(stderr, "memgate: could not judge: writing the output failed\n");
+	return 0;
 }

@@ -44,6 +44,10 @@ struct mg_summary {
 	unsigned long long cases, passed, failed, errors, skipped;
 };
 
+/* Whether everything written to stdout so far got out (a full disk, a
+ * closed pipe): output that did not is a result nobody read. */
+int mg_stdout_ok(void);
+
 /* The summary record, the last line of a complete output. */
 int mg_record_summary(FILE *out, const struct mg_summary *s);
 

@@ -47,8 +47,10 @@ static void record_finding(struct mg_tally *t, const char *path, const char *sta
 	char replay[MG_REPLAY_MAX];
 
 	mg_finding_replay(c, v, replay, sizeof replay);
-	if (!save_finding(path, c, v, replay))
+	if (!save_finding(path, c, v, replay)) {
+		t->unsaved = 1;
 		set_error(t, "a finding could not be saved");
+	}
 	if (mg_format == MG_FORMAT_JSONL && !mg_record_finding(stdout, c, v, stage, NULL))
 		set_error(t, "a finding record could not be written");
 	t->failures++;
@@ -147,8 +149,9 @@ void mg_tally_print(const struct mg_tally *t, const char *title, const char *pat
 		printf("  in %llu runs; the first: %s\n", t->warned_runs, t->warned_replay);
 	if (!t->shown)
 		return;
-	printf("\n%s: %llu failing run%s%s; saved in %s\n", title, t->failures,
-	       t->failures == 1 ? "" : "s", t->died ? " (then the harness died)" : "", path);
+	printf("\n%s: %llu failing run%s%s; %s %s\n", title, t->failures,
+	       t->failures == 1 ? "" : "s", t->died ? " (then the harness died)" : "",
+	       t->unsaved ? "could not write them to" : "saved in", path);
 	for (unsigned i = 0; i < t->shown; i++)
 		printf("  %s: %s\n    replay: %s\n", mg_class_name(t->findings[i].cls),
 		       t->findings[i].detail, t->findings[i].replay);

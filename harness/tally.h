@@ -32,6 +32,7 @@ struct mg_tally {
 	enum mg_stage_state state;
 	int died;		/* the process died of this signal, on `current` */
 	volatile int in_call;	/* the variant is running (mg_call_watch) */
+	int unsaved;		/* a finding could not be written to the findings file */
 	int error;		/* a case could not be judged (or a finding not saved): */
 	char why[160];		/* why */
 	struct mg_case current; /* the case being run */

@@ -585,7 +585,7 @@ static void print_summary(struct runner *rn)
 				 .skipped = rn->skipped_rows};
 
 	if (mg_format == MG_FORMAT_JSONL) {
-		if (!mg_record_summary(stdout, &sum))
+		if (!mg_record_summary(stdout, &sum) || !mg_stdout_ok())
 			rn->write_failed = 1;
 		return;
 	}
@@ -597,7 +597,7 @@ static void print_summary(struct runner *rn)
 	if (rn->errors)
 		printf("could not judge: %zu variant%s, the first %s\n", rn->errors,
 		       rn->errors == 1 ? "" : "s", rn->first_error);
-	if (fflush(stdout) != 0)
+	if (!mg_stdout_ok())
 		rn->write_failed = 1;
 }
 

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "decode.h"
 #include "finding.h"
+#include "isolate.h"
 #include "table.h"
 
 #include <fcntl.h>
@@ -93,6 +94,32 @@ static void inflight_open(const char *dir)
 	atexit(inflight_at_exit);
 }
 
+static uint64_t inflight_length(void)
+{
+	uint64_t n = 0;
+
+	for (int i = 7; i >= 0; i--)
+		n = n << 8 | inflight[i];
+	return n < INFLIGHT_MAX ? n : INFLIGHT_MAX;
+}
+
+/* A call still in progress as a new one begins: the process that made it
+ * ended inside it (an AFL++ fork-server child shares this file with the
+ * next). Its input is a crash finding, saved before it is overwritten. */
+static void save_lost_call(void)
+{
+	uint8_t data[INFLIGHT_MAX];
+	size_t size = (size_t)inflight_length();
+	struct mg_verdict v;
+	struct mg_case c;
+
+	memcpy(data, (const unsigned char *)inflight + 8, size);
+	mg_decode(&target, data, size, &c);
+	mg_verdict_never_returned(&v, -1);
+	mg_finding_save(getenv("MEMGATE_FINDINGS"), &target, &c, &v, data, size);
+	mg_finding_print(stderr, &target, &c, &v);
+}
+
 /* The bytes first, then the length: a non-zero length means they are all
  * there. */
 static void inflight_begin(const uint8_t *data, size_t size)
@@ -101,6 +128,8 @@ static void inflight_begin(const uint8_t *data, size_t size)
 
 	if (!inflight)
 		return;
+	if (inflight_busy())
+		save_lost_call();
 	memcpy((unsigned char *)inflight + 8, data, n);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	inflight_set_length(n);
@@ -198,10 +227,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (v.cls == MG_ERROR) {
-		/* Not the variant's fault: no finding, and no input to keep. */
-		inflight_end();
+		/* Not the variant's fault: no finding and no input to keep, and
+		 * no exit() either, which libFuzzer would report as a crash. */
+		inflight_close();
 		fprintf(stderr, "memgate fuzz_%s: could not judge: %s\n", mg_fuzz_family, v.detail);
-		exit(2);
+		_exit(2);
 	}
 	/* Saved: the finding's own files say it, not the in-flight file. */
 	if (mg_finding_save(getenv("MEMGATE_FINDINGS"), &target, &c, &v, data, size))

@@ -370,10 +370,10 @@ static int finish(struct progress *p, double seconds)
 		if (p->write_failed)
 			mg_record_error(stdout, "random", opt.variant,
 					"a finding could not be saved or written");
-		failed_output = !mg_record_summary(stdout, &sum);
+		failed_output = !mg_record_summary(stdout, &sum) || !mg_stdout_ok();
 	} else {
 		print_end(p, seconds);
-		failed_output = fflush(stdout) != 0;
+		failed_output = !mg_stdout_ok();
 	}
 	if (p->errors || p->write_failed || failed_output)
 		return MG_EXIT_NOT_JUDGED;

@@ -58,9 +58,8 @@ static const struct options *opt;
 
 __attribute__((noreturn, format(printf, 1, 2))) static void file_error(const char *format, ...)
 {
-	va_list args;
-
 	char why[4200];
+	va_list args;
 
 	va_start(args, format);
 	vsnprintf(why, sizeof why, format, args);
@@ -359,7 +358,7 @@ static int finish(const struct totals *sum)
 	int errors = sum->errors;
 
 	if (mg_format == MG_FORMAT_JSONL) {
-		errors += !mg_record_summary(stdout, &rec);
+		errors += !mg_record_summary(stdout, &rec) || !mg_stdout_ok();
 	} else {
 		if (sum->skipped)
 			printf("%u passed, %u failed, %u skipped", sum->passed, sum->failed,
@@ -367,7 +366,7 @@ static int finish(const struct totals *sum)
 		else
 			printf("%u passed, %u failed", sum->passed, sum->failed);
 		printf(sum->errors ? ", %u not judged\n" : "\n", sum->errors);
-		errors += fflush(stdout) != 0;
+		errors += !mg_stdout_ok();
 	}
 	return errors ? MG_EXIT_NOT_JUDGED : sum->failed ? 1 : 0;
 }

@@ -19,7 +19,7 @@ records() {
 	fi
 	if why=$(python3 - "$TMP/records.out" "$check" <<'EOF'
 import json, sys
-out = open(sys.argv[1]).read()
+out = open(sys.argv[1], encoding="utf-8").read()
 r = []
 for n, line in enumerate(out.splitlines(), 1):
     try:
@@ -91,6 +91,11 @@ records "replay: a case record per input, findings after failing ones, the summa
 	"complete and last['cases'] == len(of('case')) and last['cases'] + last['skipped'] == $(find corpus/regressions -name '*.in' | wc -l) and
 	 all(x['as_expected'] for x in of('case')) and len(findings) == len(of('case'))" -- \
 	build/replay --expect=fail --format=jsonl corpus/regressions
+odd_dir="$TMP/$(printf 'caf\303\251 \377')/memcpy"
+mkdir -p "$odd_dir" && cp corpus/regressions/memcpy/bad_memcpy_aborts/*.in "$odd_dir/"
+records "replay: a path that is not UTF-8 still gives valid JSON" 0 \
+	"complete and len(of('case')) == 1 and 'caf\u00e9 \ufffd' in r[0]['input']" -- \
+	build/replay --format=jsonl --expect=fail --variant=bad_memcpy_aborts "$odd_dir"
 records "random: each new finding names its saved input, the summary last" 1 \
 	"complete and len(findings) == 1 and findings[0]['stage'] == 'random' and
 	 findings[0]['input'].endswith('.in') and last['cases'] > 0" -- \
@@ -147,6 +152,26 @@ if build/random --variant=bad_memcpy_exits_midway --cases=50 --seed=3 --findings
 else
 	pass "random: an unsaved finding is never said saved"
 fi
+
+expect_all "verify: findings that cannot be written make exit 2" 2 \
+	"could not write them to /dev/null/x/bad_memcpy_returns_end.txt" \
+	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved" -- \
+	$MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x
+if $MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x 2>&1 |
+	grep -q "saved in"; then
+	fail "verify: an unwritten finding is never said saved" "a 'saved in' line"
+else
+	pass "verify: an unwritten finding is never said saved"
+fi
+
+# A full disk under stdout: the results were never read, so never a pass.
+for cmd in "$MG run --variant=memcpy_libc --len=3" \
+	"$MG verify --variant=memcpy_libc --huge=off --findings=$TMP/findings" \
+	"build/replay --each-variant corpus/memcpy" "build/random --cases=10 --seed=1 --findings=$TMP/random" \
+	"build/replay --format=jsonl --each-variant corpus/memcpy"; do
+	expect "${cmd%% --*}: output that cannot be written is exit 2" 2 "could not|cannot write" \
+		bash -c "$cmd >/dev/full"
+done
 
 echo "== a routine that ends the process mid-call is a crash in every mode"
 caught bad_memcpy_exits_midway crash \
@@ -215,3 +240,18 @@ rm -rf "$TMP/fuzz-ok" && mkdir -p "$TMP/fuzz-ok"
 expect "fuzz: a clean run removes its in-flight file" 0 "^$" \
 	bash -c "MEMGATE_FINDINGS=$TMP/fuzz-ok build/fuzz/libfuzzer/fuzz_memcpy -runs=200 -seed=1 \
 		corpus/memcpy >/dev/null 2>&1; ls $TMP/fuzz-ok"
+# AFL++'s fork-server children share their parent's in-flight file: the
+# next child finds the input the last one never returned from, and saves it.
+if command -v afl-fuzz >/dev/null &&
+	make --no-print-directory -s build/fuzz/afl/fuzz_memcpy >/dev/null 2>&1; then
+	rm -rf "$TMP/afl-exit" && mkdir -p "$TMP/afl-exit/in" "$TMP/afl-exit/found"
+	cp corpus/memcpy/len17.in "$TMP/afl-exit/in/"
+	(cd "$TMP/afl-exit" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+		AFL_NO_UI=1 AFL_NO_AFFINITY=1 MEMGATE_VARIANT=bad_memcpy_exits_midway \
+		MEMGATE_FINDINGS="$TMP/afl-exit/found" timeout 60 afl-fuzz -i in -o out -V 3 -- \
+		"$OLDPWD/build/fuzz/afl/fuzz_memcpy" >afl.log 2>&1)
+	expect "AFL++: a routine that ends the process is saved as a crash by the next child" 0 \
+		'"site":"exited during the call"' bash -c "cat $TMP/afl-exit/found/*.json"
+else
+	skip "AFL++ in-flight test" "afl-fuzz or the AFL++ build is missing"
+fi
