@@ -260,6 +260,31 @@ def take_inflight(raw):
     return made
 
 
+# Where a fuzz target that could not judge an input says so: an `error`
+# record in DIR/error-PID.json.
+ERROR_PREFIX = "error-"
+
+
+def take_errors(raw, seen):
+    """The reasons of the error records fuzz targets left in raw/ (each then
+    moved to `seen`, so that one is reported once)."""
+    reasons = []
+    for name in sorted(os.listdir(raw)):
+        path = os.path.join(raw, name)
+        if not (name.startswith(ERROR_PREFIX) and name.endswith(".json")):
+            continue
+        try:
+            with open(path, "rb") as f:
+                recs = parse_lines(f.read().decode("utf-8", "replace"), path)
+            found = [r.get("reason") or "the harness could not judge an input" for r in of_kind(recs, "error")]
+        except (OSError, CouldNotJudge) as e:
+            found = [f"{path}: {e}"]
+        reasons.extend(found or [f"{path}: no error record in it"])
+        os.makedirs(seen, exist_ok=True)
+        os.replace(path, os.path.join(seen, name))
+    return reasons
+
+
 def saved_inputs(raw):
     """Every file under raw/ that is an input: not a record or report."""
     found = []
@@ -366,6 +391,8 @@ class Analysis:
         """`stopped`: the fuzzers were stopped by us (at the deadline), so a
         process may have ended during a call because we ended it."""
         take_inflight(self.raw)
+        for why in take_errors(self.raw, os.path.join(self.work, "errors-seen")):
+            self.errors.append(f"fuzz_{self.target} could not judge an input: {why}")
         contents = gather(self.raw, earlier, session_start)
         if not contents:
             return self.findings

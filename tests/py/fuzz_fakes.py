@@ -122,6 +122,10 @@ if mode == "bug":
 elif mode == "flaky":
     save(b"FLAKY-1")
     save(b"FLAKY-22", record=False)
+elif mode == "cannot-judge":
+    with open(os.path.join(raw, f"error-{os.getpid()}.json"), "w") as f:
+        f.write(json.dumps({"record": "error", "reason": "cannot map the sandbox: Cannot allocate memory",
+                            "stage": "fuzz", "variant": variant}) + "\n")
 elif mode == "big":
     save(b"BUG1" + b"x" * 5000, record=False)
 elif mode in ("inflight-bug", "inflight-calm"):

@@ -151,6 +151,12 @@ class FuzzRun(unittest.TestCase):
         recs = self.raw_summary()
         self.assertEqual(records.of_kind(recs, "finding"), [])
 
+    def test_target_that_could_not_judge_an_input_is_could_not_judge(self):
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="cannot-judge")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("fuzz_memcpy could not judge an input: cannot map the sandbox", err)
+        self.assertEqual(records.of_kind(self.raw_summary(), "finding"), [])
+
     def test_oversized_saved_input_is_could_not_judge(self):
         rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="big")
         self.assertEqual(rc, 2, out + err)
