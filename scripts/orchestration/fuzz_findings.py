@@ -253,6 +253,8 @@ def take_inflight(raw):
                 raise CouldNotJudge(f"{path} is not an in-flight file: length {n}, {len(data)} bytes")
             dst = os.path.join(raw, ENDED_PREFIX + name[len(INFLIGHT_PREFIX):] + ".in")
             write_bytes(dst, data[8 : 8 + n])
+            st = os.stat(path)
+            os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))  # when it was seen, not now
             made.append(dst)
         # A file shorter than its length field was being created when its
         # process ended: before any call.
