@@ -144,3 +144,26 @@ class ProcessGroups(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AddRegression(unittest.TestCase):
+    def test_cksum_is_posix_cksum(self):
+        from orchestration.add_regression import cksum
+
+        for data in (b"", b"abc", bytes(range(256)) * 3):
+            r = subprocess.run(["cksum"], input=data, capture_output=True)
+            self.assertEqual(cksum(data), int(r.stdout.split()[0]))
+
+    def test_options(self):
+        from orchestration import add_regression as ar
+
+        self.assertEqual(ar.parse(["--variant=v", "--into=d", "x.in"]), (["--variant=v"], "x.in", None, "d"))
+        self.assertEqual(ar.parse(["--case", "build/memgate run --len=1"])[2], "build/memgate run --len=1")
+        for argv in (["a", "b"], ["--bogus"], ["--case"]):
+            with self.assertRaises(ar.Usage):
+                ar.parse(argv)
+
+    def test_family_of_an_op(self):
+        from orchestration.add_regression import family
+
+        self.assertEqual([family(o) for o in ("memcpy", "copy_page", "clear_page")], ["memcpy", "page", "page"])

@@ -77,6 +77,9 @@ if [ "$fuzz_ready" = 1 ]; then
 		build/replay --target=memcpy --variant=bad_memcpy_tail_overwrite --verbose \
 		"$TMP/fuzz-lf/memcpy/$TAIL_IN"
 	dedupes "libFuzzer: repeated crashes of one bug are one finding" "$TMP/fuzz-lf"
+	expect "a kept finding is filed as a regression, its variant from the record beside it" 0 \
+		"^filed $TMP/reg-fuzz/memcpy/bad_memcpy_tail_overwrite/out-of-bounds-write-[0-9]+\.in \($TAIL_SIG\)$" \
+		scripts/add-regression --into="$TMP/reg-fuzz" "$TMP/fuzz-lf/memcpy/$TAIL_IN"
 	expect "libFuzzer: summary.jsonl holds the engine run, the finding and a complete summary" 0 \
 		"^complete findings=1 classes=out-of-bounds-write engines=libfuzzer:ran$" summary_of "$TMP/fuzz-lf"
 
