@@ -30,7 +30,7 @@ import sys
 import time
 
 from . import procs
-from .fuzz_engines import ENGINES, INPUT_LEN
+from .fuzz_engines import ENGINES
 from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, saved_inputs, take_inflight
 from .fuzz_report import Report
 from .records import CouldNotJudge, write_lines, write_text
@@ -222,7 +222,7 @@ class Context:
     def replay_flags(self, target):
         return [f"--target={target}"] + ([f"--variant={self.variant}"] if self.variant else [])
 
-    def env(self, for_fuzzer=False):
+    def env(self):
         env = dict(os.environ)
         for k in ("MEMGATE_MAX_LEN", "MEMGATE_FINDINGS", "MEMGATE_VARIANT"):
             env.pop(k, None)

@@ -601,7 +601,7 @@ class Analysis:
         if left < 2:
             return None
         out = os.path.join(self.work, "rerun.log")
-        env = self.ctx.env(for_fuzzer=True)
+        env = self.ctx.env()
         env["TMPDIR"] = os.path.join(self.work, "tmp")
         os.makedirs(env["TMPDIR"], exist_ok=True)
         with open(out, "wb") as f:

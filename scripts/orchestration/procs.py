@@ -39,23 +39,6 @@ class Result:
 GRACE_SECONDS = 2.0
 
 
-def kill_group(pgid, grace=GRACE_SECONDS):
-    """SIGTERM to the whole group, then SIGKILL to whatever is left."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(pgid, sig)
-        except ProcessLookupError:
-            return
-        except PermissionError:
-            return
-        if sig == signal.SIGTERM:
-            end = time.monotonic() + grace
-            while time.monotonic() < end:
-                if not group_alive(pgid):
-                    return
-                time.sleep(0.05)
-
-
 def group_alive(pgid):
     """Whether a member of the group still runs. A zombie does not count:
     where init does not reap orphans (some containers), a killed group's
