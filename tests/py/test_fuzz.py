@@ -193,6 +193,18 @@ class FuzzRun(unittest.TestCase):
         self.assertEqual([f["engine"] for f in found], ["afl"])
         self.assertEqual(self.summary()[0]["execs"], 4321)
 
+    def test_afl_with_every_seed_failing_reports_the_seeds(self):
+        rc, out, err = self.fuzz("--engine=afl", f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}",
+                                 "--jobs=1", FAKE_REPLAY="allfail")
+        self.assertEqual(rc, 1, out + err)
+        recs = self.summary()
+        self.assertEqual(recs[0]["status"], "ran")
+        self.assertIn("every seed fails", recs[0]["reason"])
+        found = self.findings()
+        self.assertEqual(len(found), 1)
+        self.assertIn("seeds of corpus/memcpy", found[0]["note"])
+        self.assertFalse(os.path.exists(os.path.join(self.out, "work", "memcpy", "afl")))
+
     def test_afl_target_killed_from_outside_is_could_not_judge(self):
         rc, out, err = self.fuzz("--engine=afl", f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}",
                                  "--jobs=1", FAKE_AFL="killed")
