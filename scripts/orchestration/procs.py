@@ -132,7 +132,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 def _parent_death_signal():
     """prctl(PR_SET_PDEATHSIG, SIGKILL) where Linux's libc has it: a child
     that outlives us (we were killed with SIGKILL, so nothing could stop
-    it) is killed too. None elsewhere."""
+    it) is killed too. None elsewhere. (Linux sends it when the *thread*
+    that started the child ends: start children from a thread that
+    outlives them, as the main thread does.)"""
     try:
         import ctypes
 
