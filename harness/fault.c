@@ -99,8 +99,8 @@ static void install_handlers(void)
 	struct sigaction sa;
 
 	if (sigaltstack(&ss, NULL) != 0) {
-		perror("memgate: sigaltstack");
-		exit(3);
+		perror("memgate: could not judge: sigaltstack");
+		exit(2);
 	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_signal;
@@ -123,8 +123,8 @@ static void start_watchdog(void)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (pthread_create(&tid, NULL, watchdog, NULL) != 0) {
-		fprintf(stderr, "memgate: cannot start the watchdog thread\n");
-		exit(3);
+		fprintf(stderr, "memgate: could not judge: cannot start the watchdog thread\n");
+		exit(2);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_detach(tid);

@@ -32,9 +32,10 @@ void mg_fault_after_fork(void);
  * sigsetjmp must sit in the caller's own frame, hence a macro-free protocol
  * rather than a callback. No system call is made on the non-faulting path. */
 extern sigjmp_buf mg_fault_jmp;
-/* Has mg_call_begin set *flag to 1 and mg_call_end (or a fault) set it to
- * 0, or stops that with NULL: a flag in memory shared with a parent tells it
- * whether a process that ended did so during a call of the variant. */
+/* From now on mg_call_begin sets *flag to 1, and mg_call_end (also after a
+ * fault) sets it to 0; NULL stops that. Kept in memory shared with a parent,
+ * the flag tells it whether a process that ended did so inside a call of the
+ * variant (the variant's doing) or outside (the harness's). */
 void mg_call_watch(volatile int *flag);
 void mg_call_begin(unsigned timeout_ms);
 void mg_call_end(void);

@@ -447,6 +447,7 @@ static void check_oracle(const struct mg_case *c, int clean_int, struct mg_verdi
 
 void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
+	out->warnings = 0;
 	if (!reserve()) {
 		mg_verdict_set(out, MG_ERROR, "lengths over %zu cannot run here: %s", MG_MAX_LEN,
 			       space.why);

@@ -6,6 +6,7 @@
 #include "sandbox.h"
 #include "rng.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Without its memory the harness cannot judge anything: exit 2, as every
+ * command does when it could not judge (a parent reads it as an error). */
 static void die(const char *what)
 {
-	perror(what);
-	exit(3);
+	fprintf(stderr, "memgate: could not judge: %s: %s\n", what, strerror(errno));
+	exit(2);
 }
 
 /* One reservation, all PROT_NONE at first: three arenas with a guard page
@@ -26,7 +29,7 @@ static unsigned char *reserve_arenas(size_t arena)
 	void *p = mmap(NULL, 3 * arena + 4 * MG_PAGE, PROT_NONE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
-		die("memgate: mmap (guarded arenas)");
+		die("mmap (guarded arenas)");
 	return (unsigned char *)p + MG_PAGE;
 }
 
@@ -35,10 +38,10 @@ static void map_source_views(struct mg_sandbox *sb, int fd)
 	for (int i = 0; i < 2; i++)
 		if (mmap(sb->src_ro[i], sb->arena, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) ==
 		    MAP_FAILED)
-			die("memgate: mmap (read-only source view)");
+			die("mmap (read-only source view)");
 	sb->src_rw = mmap(NULL, sb->arena, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (sb->src_rw == MAP_FAILED)
-		die("memgate: mmap (writable source view)");
+		die("mmap (writable source view)");
 }
 
 static void map_arenas(struct mg_sandbox *sb)
@@ -50,13 +53,13 @@ static void map_arenas(struct mg_sandbox *sb)
 	sb->dst = base + sb->arena + MG_PAGE;
 	sb->src_ro[MG_SRC_ABOVE] = sb->dst + sb->arena + MG_PAGE;
 	if (fd < 0)
-		die("memgate: memfd_create");
+		die("memfd_create");
 	if (ftruncate(fd, (off_t)sb->arena) != 0)
-		die("memgate: ftruncate");
+		die("ftruncate");
 	map_source_views(sb, fd);
 	close(fd);
 	if (mprotect(sb->dst, sb->arena, PROT_READ | PROT_WRITE) != 0)
-		die("memgate: mprotect (destination arena)");
+		die("mprotect (destination arena)");
 }
 
 /* Fixed content, so a fill seed means the same bytes in every run. */
@@ -66,7 +69,7 @@ static unsigned char *make_pool(size_t size)
 	struct mg_rng rng = {0x6d656d67617465ull}; /* "memgate" */
 
 	if (!pool)
-		die("memgate: malloc (random pool)");
+		die("malloc (random pool)");
 	for (size_t i = 0; i < size / sizeof *pool; i++)
 		pool[i] = mg_rng_next(&rng);
 	return (unsigned char *)pool;
@@ -83,7 +86,7 @@ const struct mg_sandbox *mg_sandbox_get(void)
 	map_arenas(&sb);
 	sb.shadow = malloc(sb.arena + MG_PAGE); /* + room to shift copies in a page */
 	if (!sb.shadow)
-		die("memgate: malloc (shadow)");
+		die("malloc (shadow)");
 	sb.pool = make_pool(sb.pool_size);
 	return &sb;
 }

@@ -410,12 +410,17 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 			       enum row_verdict verdict)
 {
 	const struct mg_variant *v = rn->o->variants[row];
-	const char *reason = t ? stage_error(rn, t) : row_status;
-	char expected[96];
+	const char *reason = t ? stage_error(rn, t) : NULL;
+	char expected[96], needs[96], missing[128];
 	struct mg_json j;
 
 	if (t && !reason && t->state == MG_STAGE_NA)
 		reason = rn->huge->why;
+	if (!t) {
+		mg_cpu_missing(v->features, needs, sizeof needs);
+		snprintf(missing, sizeof missing, "needs %s", needs);
+		reason = missing;
+	}
 	expected_text(expect, expected, sizeof expected);
 	mg_json_start(&j, "variant");
 	mg_json_string(&j, "variant", v->name);

@@ -126,7 +126,7 @@ verify_huge_killed() {
 	local pid child
 	$MG verify --variant=memcpy_erms --findings="$TMP/findings" >"$TMP/killed.out" 2>&1 &
 	pid=$!
-	sleep 1
+	sleep 0.5
 	child=$(pgrep -P "$pid" | sort -n | head -n 1)
 	[ -n "$child" ] && kill -KILL "$child"
 	wait "$pid"
@@ -141,8 +141,14 @@ expect "run: a 4 GiB+ case without the address space is not judged" 2 \
 	"^could not judge: lengths over 16777216 cannot run here: cannot reserve the address space" \
 	bash -c "ulimit -v 8000000 && $MG run --variant=memcpy_erms --len=4294967296"
 expect "run: a harness that cannot map its sandbox is not judged, not a crash" 2 \
-	"^could not judge: the harness process exited with status 3 before judging the case" \
+	"^could not judge: the harness process exited with status 2 before judging the case" \
 	bash -c "ulimit -v 60000 && $MG run --variant=memcpy_libc --len=4"
+expect "random: a harness without its memory is exit 2 (could not judge)" 2 \
+	"^memgate: could not judge: mmap" \
+	bash -c "ulimit -v 60000 && build/random --cases=10 --seed=1 --findings=$TMP/random"
+expect "replay: a harness without its memory is exit 2 (could not judge)" 2 \
+	"^memgate: could not judge: mmap" \
+	bash -c "ulimit -v 60000 && build/replay --target=memcpy corpus/memcpy/len17.in"
 expect_all "random: findings that cannot be saved make exit 2, and nothing says saved" 2 \
 	"^could not judge: a finding could not be written to /dev/null/x" -- \
 	build/random --variant=bad_memcpy_exits_midway --cases=50 --seed=3 --findings=/dev/null/x
