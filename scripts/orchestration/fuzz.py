@@ -500,7 +500,7 @@ class Session:
         # still says how the fuzzer ran.
         self.report.add_engine(t, engine.name, execs, elapsed, corpus_size, status, reason)
         analysis = Analysis(ctx, engine, t, target_dir, raw, work)
-        findings = analysis.run(earlier, session_start, deadline, engine.stopped)
+        findings = analysis.run(earlier, session_start, deadline, engine.alive_at_stop)
         shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)
         for f in findings:
             self.report.add_finding(t, f)

@@ -283,6 +283,20 @@ class FuzzRun(unittest.TestCase):
         with open(pids) as f:
             self.assertEqual([p for p in f.read().split() if alive(int(p))], [])
 
+    def test_a_job_that_died_in_a_call_before_the_deadline_is_could_not_judge(self):
+        pids = os.path.join(self.top, "pids")
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}",
+                                 FAKE_MODE="stubborn-dead-job", FAKE_PIDS=pids)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("ended during a call whose input passes build/replay", err)
+        # The call the deadline ended is set aside, not judged.
+        self.assertEqual(len(os.listdir(os.path.join(self.out, "work", "memcpy", "ended-by-stop"))), 1)
+
+    def test_a_job_killed_between_calls_is_could_not_judge(self):
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="quiet-death")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("ended between calls with no finding and no crash report", err)
+
     def test_resume_keeps_settings_and_refuses_others(self):
         rc, _, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="bug")
         self.assertEqual(rc, 1, err)

@@ -236,8 +236,9 @@ class Judging(unittest.TestCase):
                 f.write((3).to_bytes(8, "little") + b"abc" + bytes(100))
             with open(os.path.join(d, "inflight-8"), "wb") as f:
                 f.write(bytes(8 + 4096))
-            made = fuzz_findings.take_inflight(d)
+            made, quiet = fuzz_findings.take_inflight(d)
             self.assertEqual(made, [os.path.join(d, "ended-in-call-7.in")])
+            self.assertEqual(quiet, [8])
             self.assertEqual(open(made[0], "rb").read(), b"abc")
             self.assertEqual(sorted(os.listdir(d)), ["ended-in-call-7.in"])
             with open(os.path.join(d, "inflight-9"), "wb") as f:
