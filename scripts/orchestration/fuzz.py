@@ -454,6 +454,7 @@ class Session:
     # ------------------------------------------------------------- fuzzing
 
     def fuzz_target(self, idx, t, per_target):
+        """One target's session: seeds, fuzzing, then what was saved judged."""
         ctx = self.ctx
         target_dir = os.path.join(self.run_dir, t)
         raw = os.path.join(target_dir, "raw")
@@ -463,37 +464,19 @@ class Session:
             os.makedirs(d, exist_ok=True)
         deadline = procs.Deadline(per_target + OVERHEAD_SECONDS)
         self.prepare_corpus(t, corp, raw, work, deadline)
-        label = f"[{idx + 1}/{len(self.targets())}] {t}"
         engine = ENGINES[ctx.engine](ctx, t, work, raw, corp)
         self.engine = engine
         # What an interrupted session left in flight is an earlier session's.
         take_inflight(raw)
         earlier = set(_all_files(raw))
         session_start = time.time()
-        started = True
-        if ctx.engine == "afl":
-            started = engine.prepare_input(lambda d: self.screen(t, d, raw, work, deadline))
-        t0 = time.monotonic()
-        elapsed = 0.0
-        if started:
-            self.phase = "fuzzing"
-            engine.start(per_target)
-            elapsed = self.watch(engine, label, per_target, deadline, t0)
-            self.phase = "collecting"
-            engine.collect()
-            outcome = engine.outcome()
-        else:
-            outcome = None
+        label = f"[{idx + 1}/{len(self.targets())}] {t}"
+        elapsed, status, reason = self.run_engine(engine, label, per_target, deadline)
         self.phase = "analysing"
         execs, corpus_size, _ = engine.stats()
-        if outcome is None:
-            status, reason = "ran", (f"every seed fails on {ctx.variant or 'this target'}; "
-                                     f"AFL++ had nothing to start from (the failing seeds are in {ctx.show(raw)})")
-        else:
-            status, reason = outcome.status, outcome.reason
         print(f"{label}: fuzzed {round(elapsed)}s; replaying, minimizing and deduplicating what was saved",
               file=sys.stderr)
-        if status == "ran" and started and execs == 0 and not saved_inputs(raw):
+        if status == "ran" and execs == 0 and not saved_inputs(raw):
             status, reason = "error", (f"{engine.name} did not get to run an input in {round(elapsed)} s "
                                        f"(not past its corpus of {corpus_size}: the machine too busy, or the budget too short)")
         # Recorded before the analysis: if that cannot judge, summary.jsonl
@@ -506,6 +489,22 @@ class Session:
             self.report.add_finding(t, f)
         for why in analysis.errors:
             self.report.add_error(why, t)
+
+    def run_engine(self, engine, label, budget, deadline):
+        """Runs the fuzzers for the budget: (seconds, status, reason)."""
+        t = engine.target
+        if engine.name == "afl" and not engine.prepare_input(
+                lambda d: self.screen(t, d, engine.raw, engine.work, deadline)):
+            # Not an error: every seed is a finding already.
+            return 0.0, "ran", (f"every seed fails on {self.ctx.variant or 'this target'}; AFL++ had "
+                                f"nothing to start from (the failing seeds are in {self.ctx.show(engine.raw)})")
+        self.phase = "fuzzing"
+        engine.start(budget)
+        elapsed = self.watch(engine, label, budget, deadline, time.monotonic())
+        self.phase = "collecting"
+        engine.collect()
+        outcome = engine.outcome()
+        return elapsed, outcome.status, outcome.reason
 
     def watch(self, engine, label, budget, deadline, t0):
         """Waits for the fuzzers to stop by themselves or reach the budget
