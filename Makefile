@@ -91,7 +91,10 @@ VERIFY_FLAGS ?=
 
 .PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind
 TEST_DECODE := $(BUILD)/test-decode
-all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM)
+# The records' JSON writer (harness/json.c).
+TEST_JSON := $(BUILD)/test-json
+all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
+	$(TEST_JSON)
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
@@ -105,6 +108,9 @@ endif
 
 $(TEST_DECODE): $(OBJ)/tests/test_decode.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
+
+$(TEST_JSON): $(OBJ)/tests/test_json.o $(OBJ)/harness/json.o
+	$(CC) -o $@ $^
 
 $(REPLAY): $(call objs,targets/replay.c targets/emit_c.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
 		$(BAD_OBJ)

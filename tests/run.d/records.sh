@@ -45,6 +45,18 @@ EOF
 }
 
 echo "== records (--format=jsonl)"
+if build/test-json 2>/dev/null | python3 -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+assert lines[-1] == "0 failures", lines[-1]
+for line in lines[:-1]:
+    json.loads(line)
+'; then
+	pass "the JSON writer escapes, keeps UTF-8, nests, and refuses what does not fit"
+else
+	fail "the JSON writer escapes, keeps UTF-8, nests, and refuses what does not fit" \
+		"$(build/test-json 2>&1 | tail -n 3)"
+fi
 records "run: a finding as fields, with its signature and replay argv" 1 \
 	"kinds == ['case', 'finding', 'summary'] and complete and last['failed'] == 1 and
 	 findings[0]['class'] == 'out-of-bounds-read' and findings[0]['buffer'] == 'src' and
@@ -242,10 +254,11 @@ else
 	fail "fuzz: a routine that ends the process leaves its input in the in-flight file" \
 		"$(ls -l "$TMP/fuzz-exit")"
 fi
-rm -rf "$TMP/fuzz-ok" && mkdir -p "$TMP/fuzz-ok"
+# New inputs go to the first corpus folder: a scratch one, not corpus/.
+rm -rf "$TMP/fuzz-ok" "$TMP/fuzz-ok-work" && mkdir -p "$TMP/fuzz-ok" "$TMP/fuzz-ok-work"
 expect "fuzz: a clean run removes its in-flight file" 0 "^$" \
 	bash -c "MEMGATE_FINDINGS=$TMP/fuzz-ok build/fuzz/libfuzzer/fuzz_memcpy -runs=200 -seed=1 \
-		corpus/memcpy >/dev/null 2>&1; ls $TMP/fuzz-ok"
+		$TMP/fuzz-ok-work corpus/memcpy >/dev/null 2>&1; ls $TMP/fuzz-ok"
 # AFL++'s fork-server children share their parent's in-flight file: the
 # next child finds the input the last one never returned from, and saves it.
 if command -v afl-fuzz >/dev/null &&
