@@ -30,8 +30,8 @@ import sys
 import time
 
 from . import procs
-from .fuzz_engines import ENGINES, INPUT_LEN
-from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, take_inflight
+from .fuzz_engines import ENGINES
+from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, saved_inputs, take_inflight
 from .fuzz_report import Report
 from .records import CouldNotJudge, write_lines, write_text
 
@@ -222,7 +222,7 @@ class Context:
     def replay_flags(self, target):
         return [f"--target={target}"] + ([f"--variant={self.variant}"] if self.variant else [])
 
-    def env(self, for_fuzzer=False):
+    def env(self):
         env = dict(os.environ)
         for k in ("MEMGATE_MAX_LEN", "MEMGATE_FINDINGS", "MEMGATE_VARIANT"):
             env.pop(k, None)
@@ -302,7 +302,11 @@ class Session:
     def setup(self):
         opts, given = parse_args(self.argv)
         if opts is None:
-            print(USAGE)
+            try:
+                sys.stdout.write(USAGE + "\n")
+                sys.stdout.flush()
+            except BrokenPipeError:  # `scripts/fuzz --help | head`
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return False
         resume = opts["resume"]
         if resume:
@@ -352,6 +356,10 @@ class Session:
             out = os.path.normpath(self.abs(out))
             if os.path.exists(out) and not os.path.isdir(out):
                 raise Usage(f"--out={out} is not a directory")
+            if os.path.isdir(out) and [n for n in os.listdir(out) if n != LOCK_NAME]:
+                if os.path.exists(os.path.join(out, LOCK_NAME)):
+                    self.lock = Lock(out)  # a run in it says so
+                raise Usage(f"--out={out} is not empty (give a new directory)")
             try:
                 os.makedirs(out, exist_ok=True)
             except OSError:
@@ -446,6 +454,7 @@ class Session:
     # ------------------------------------------------------------- fuzzing
 
     def fuzz_target(self, idx, t, per_target):
+        """One target's session: seeds, fuzzing, then what was saved judged."""
         ctx = self.ctx
         target_dir = os.path.join(self.run_dir, t)
         raw = os.path.join(target_dir, "raw")
@@ -455,47 +464,47 @@ class Session:
             os.makedirs(d, exist_ok=True)
         deadline = procs.Deadline(per_target + OVERHEAD_SECONDS)
         self.prepare_corpus(t, corp, raw, work, deadline)
-        label = f"[{idx + 1}/{len(self.targets())}] {t}"
         engine = ENGINES[ctx.engine](ctx, t, work, raw, corp)
         self.engine = engine
         # What an interrupted session left in flight is an earlier session's.
         take_inflight(raw)
         earlier = set(_all_files(raw))
         session_start = time.time()
-        started = True
-        if ctx.engine == "afl":
-            started = engine.prepare_input(lambda d: self.screen(t, d, raw, work, deadline))
-        t0 = time.monotonic()
-        elapsed = 0.0
-        if started:
-            self.phase = "fuzzing"
-            engine.start(per_target)
-            elapsed = self.watch(engine, label, per_target, deadline, t0)
-            self.phase = "collecting"
-            engine.collect()
-            outcome = engine.outcome()
-        else:
-            outcome = None
+        label = f"[{idx + 1}/{len(self.targets())}] {t}"
+        elapsed, status, reason = self.run_engine(engine, label, per_target, deadline)
         self.phase = "analysing"
         execs, corpus_size, _ = engine.stats()
-        if outcome is None:
-            status, reason = "ran", (f"every seed fails on {ctx.variant or 'this target'}; "
-                                     f"AFL++ had nothing to start from (the failing seeds are in {ctx.show(raw)})")
-        else:
-            status, reason = outcome.status, outcome.reason
         print(f"{label}: fuzzed {round(elapsed)}s; replaying, minimizing and deduplicating what was saved",
               file=sys.stderr)
-        analysis = Analysis(ctx, engine, t, target_dir, raw, work)
-        findings = analysis.run(earlier, session_start, deadline, engine.stopped)
-        if status == "ran" and started and execs == 0 and not findings:
+        if status == "ran" and execs == 0 and not saved_inputs(raw):
             status, reason = "error", (f"{engine.name} did not get to run an input in {round(elapsed)} s "
                                        f"(not past its corpus of {corpus_size}: the machine too busy, or the budget too short)")
-        shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)
+        # Recorded before the analysis: if that cannot judge, summary.jsonl
+        # still says how the fuzzer ran.
         self.report.add_engine(t, engine.name, execs, elapsed, corpus_size, status, reason)
+        analysis = Analysis(ctx, engine, t, target_dir, raw, work)
+        findings = analysis.run(earlier, session_start, deadline, engine.alive_at_stop)
+        shutil.rmtree(os.path.join(work, "tmp"), ignore_errors=True)
         for f in findings:
             self.report.add_finding(t, f)
         for why in analysis.errors:
             self.report.add_error(why, t)
+
+    def run_engine(self, engine, label, budget, deadline):
+        """Runs the fuzzers for the budget: (seconds, status, reason)."""
+        t = engine.target
+        if engine.name == "afl" and not engine.prepare_input(
+                lambda d: self.screen(t, d, engine.raw, engine.work, deadline)):
+            # Not an error: every seed is a finding already.
+            return 0.0, "ran", (f"every seed fails on {self.ctx.variant or 'this target'}; AFL++ had "
+                                f"nothing to start from (the failing seeds are in {self.ctx.show(engine.raw)})")
+        self.phase = "fuzzing"
+        engine.start(budget)
+        elapsed = self.watch(engine, label, budget, deadline, time.monotonic())
+        self.phase = "collecting"
+        engine.collect()
+        outcome = engine.outcome()
+        return elapsed, outcome.status, outcome.reason
 
     def watch(self, engine, label, budget, deadline, t0):
         """Waits for the fuzzers to stop by themselves or reach the budget

@@ -40,6 +40,29 @@ GENERATED_SEEDS = (
 LIBFUZZER_STOPPED_ON_FINDING = (70, 71, 72, 77)
 
 
+def inflight_owners_alive(raw):
+    """The pids of the fuzz target processes that own an in-flight file in
+    raw/ (inflight-PID) and still run."""
+    alive = set()
+    try:
+        names = os.listdir(raw)
+    except OSError:
+        return alive
+    for name in names:
+        pid = name[len("inflight-"):]
+        if name.startswith("inflight-") and pid.isdigit() and process_running(int(pid)):
+            alive.add(int(pid))
+    return alive
+
+
+def process_running(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
 def rotate(path):
     """Keeps a log of an earlier session beside the new one."""
     if os.path.exists(path):
@@ -89,14 +112,18 @@ class Engine:
         self.corpus = corpus
         self.children = []  # (name, Popen, log path)
         self.stopped = False  # stopped by us at the deadline
+        self.alive_at_stop = set()  # pids of the in-flight files' owners then
 
     def running(self):
         return any(child.poll() is None for _, child, _ in self.children)
 
     def stop(self):
-        """Stops every process of this engine (we did: not an error)."""
+        """Stops every process of this engine (we did: not an error). The
+        fuzz target processes still running now are the ones whose call in
+        flight, if any, we end: alive_at_stop."""
         if any(child.returncode is None for _, child, _ in self.children):
             self.stopped = True
+            self.alive_at_stop = inflight_owners_alive(self.raw)
         for _, child, _ in self.children:
             procs.stop(child)
 

@@ -222,6 +222,15 @@ class Saved:
         during the call on this input."""
         return all(os.path.basename(p).startswith(ENDED_PREFIX) for p in self.paths)
 
+    def owners(self):
+        """The pids of the processes an ended-in-call input came from."""
+        pids = set()
+        for p in self.paths:
+            name = os.path.basename(p)[len(ENDED_PREFIX):]
+            pid = name[:-3] if name.endswith(".in") else name
+            pids.add(int(pid) if pid.isdigit() else None)
+        return pids
+
     def afl_killed(self):
         """AFL++ saw its target die of SIGKILL (sig:09): killed from
         outside, by the kernel for memory or by a person."""
@@ -239,8 +248,10 @@ ENDED_PREFIX = "ended-in-call-"
 def take_inflight(raw):
     """Turns each in-flight file the fuzz targets left in raw/ into an input
     (ended-in-call-PID.in), replayed and judged like any other; one with
-    length 0 means nothing and goes. Only once no fuzzer runs."""
-    made = []
+    length 0 goes. Only once no fuzzer runs. Returns the inputs made and
+    the pids of the length-0 files: processes that ended outside a call
+    without the normal exit that removes the file."""
+    made, quiet = [], []
     for name in sorted(os.listdir(raw)):
         path = os.path.join(raw, name)
         if not name.startswith(INFLIGHT_PREFIX) or not os.path.isfile(path):
@@ -253,11 +264,42 @@ def take_inflight(raw):
                 raise CouldNotJudge(f"{path} is not an in-flight file: length {n}, {len(data)} bytes")
             dst = os.path.join(raw, ENDED_PREFIX + name[len(INFLIGHT_PREFIX):] + ".in")
             write_bytes(dst, data[8 : 8 + n])
+            st = os.stat(path)
+            os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))  # when it was seen, not now
             made.append(dst)
+        else:
+            pid = name[len(INFLIGHT_PREFIX):]
+            if pid.isdigit():
+                quiet.append(int(pid))
         # A file shorter than its length field was being created when its
         # process ended: before any call.
         os.unlink(path)
-    return made
+    return made, quiet
+
+
+# Where a fuzz target that could not judge an input says so: an `error`
+# record in DIR/error-PID.json.
+ERROR_PREFIX = "error-"
+
+
+def take_errors(raw, seen):
+    """The reasons of the error records fuzz targets left in raw/ (each then
+    moved to `seen`, so that one is reported once)."""
+    reasons = []
+    for name in sorted(os.listdir(raw)):
+        path = os.path.join(raw, name)
+        if not (name.startswith(ERROR_PREFIX) and name.endswith(".json")):
+            continue
+        try:
+            with open(path, "rb") as f:
+                recs = parse_lines(f.read().decode("utf-8", "replace"), path)
+            found = [r.get("reason") or "the harness could not judge an input" for r in of_kind(recs, "error")]
+        except (OSError, CouldNotJudge) as e:
+            found = [f"{path}: {e}"]
+        reasons.extend(found or [f"{path}: no error record in it"])
+        os.makedirs(seen, exist_ok=True)
+        os.replace(path, os.path.join(seen, name))
+    return reasons
 
 
 def saved_inputs(raw):
@@ -362,11 +404,15 @@ class Analysis:
         self.findings = []
         self.errors = []  # reasons it could not judge something it saw
 
-    def run(self, earlier, session_start, deadline, stopped):
-        """`stopped`: the fuzzers were stopped by us (at the deadline), so a
-        process may have ended during a call because we ended it."""
-        take_inflight(self.raw)
+    def run(self, earlier, session_start, deadline, stopped_pids):
+        """`stopped_pids`: the fuzz target processes that still ran when we
+        stopped the fuzzers (at the deadline): a call of theirs that never
+        returned is one we ended."""
+        _, quiet = take_inflight(self.raw)
+        for why in take_errors(self.raw, os.path.join(self.work, "errors-seen")):
+            self.errors.append(f"fuzz_{self.target} could not judge an input: {why}")
         contents = gather(self.raw, earlier, session_start)
+        self.check_quiet_deaths(quiet, stopped_pids, contents)
         if not contents:
             return self.findings
         judge(contents, self.replayer, deadline)
@@ -384,7 +430,7 @@ class Analysis:
         ended = [s for s in not_reproduced if s.ended_in_call() and s not in killed]
         # Ended by us: at this session's deadline, or by the interruption
         # that ended an earlier session. Nothing to say about the routine.
-        ours = [s for s in ended if stopped or s.earlier]
+        ours = [s for s in ended if s.earlier or s.owners() <= set(stopped_pids)]
         self.set_aside(ours)
         ended = [s for s in ended if s not in ours]
         if ended:
@@ -398,6 +444,24 @@ class Analysis:
         self.final_replay(deadline)
         self.remove_duplicates(groups)
         return self.findings
+
+    def check_quiet_deaths(self, quiet, stopped_pids, contents):
+        """A libFuzzer job whose in-flight file is left, empty, ended between
+        calls without its normal exit. Unless we stopped it, or libFuzzer
+        saved a crash of its own (a sanitizer or out-of-memory report, with
+        no record of the harness's), it was killed from outside: nothing was
+        judged in what it would have run. (AFL++ always kills its fork
+        server so: not for AFL++.)"""
+        if self.engine.name != "libfuzzer":
+            return
+        dead = sorted(p for p in quiet if p not in stopped_pids)
+        explained = any(s.record is None and not s.seed and not s.earlier and not s.ended_in_call()
+                        for s in contents)
+        if dead and not explained:
+            self.errors.append(
+                f"{len(dead)} fuzz_{self.target} process(es) ended between calls with no finding and no "
+                f"crash report (killed from outside?): pid {dead[0]}"
+            )
 
     def set_aside(self, contents):
         """Inputs of calls our own SIGTERM/SIGKILL ended: out of raw/ (into
@@ -572,7 +636,7 @@ class Analysis:
         if left < 2:
             return None
         out = os.path.join(self.work, "rerun.log")
-        env = self.ctx.env(for_fuzzer=True)
+        env = self.ctx.env()
         env["TMPDIR"] = os.path.join(self.work, "tmp")
         os.makedirs(env["TMPDIR"], exist_ok=True)
         with open(out, "wb") as f:

@@ -122,9 +122,11 @@ class Report:
     def finish(self):
         """Writes the summaries, prints the text, and returns the exit
         status: 2 if anything could not be judged, 1 findings, 0 none."""
-        self.write_records()
         text = self.text()
         write_text(os.path.join(self.ctx.run_dir, "summary.txt"), text)
+        # Last: a complete summary.jsonl means everything before it was
+        # written.
+        self.write_records()
         sys.stdout.write(text)
         sys.stdout.flush()
         if self.errors:

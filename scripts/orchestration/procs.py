@@ -39,23 +39,6 @@ class Result:
 GRACE_SECONDS = 2.0
 
 
-def kill_group(pgid, grace=GRACE_SECONDS):
-    """SIGTERM to the whole group, then SIGKILL to whatever is left."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(pgid, sig)
-        except ProcessLookupError:
-            return
-        except PermissionError:
-            return
-        if sig == signal.SIGTERM:
-            end = time.monotonic() + grace
-            while time.monotonic() < end:
-                if not group_alive(pgid):
-                    return
-                time.sleep(0.05)
-
-
 def group_alive(pgid):
     """Whether a member of the group still runs. A zombie does not count:
     where init does not reap orphans (some containers), a killed group's
@@ -88,24 +71,12 @@ def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeo
     limit = deadline.remaining() if deadline else None
     if timeout is not None:
         limit = timeout if limit is None else min(limit, timeout)
-    start = time.monotonic()
-    out = open(stdout, "wb") if isinstance(stdout, str) else stdout
-    err = open(stderr, "wb") if isinstance(stderr, str) else stderr
-    try:
-        child = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=out if out is not None else subprocess.DEVNULL,
-            stderr=err if err is not None else subprocess.DEVNULL,
-            env=env,
-            cwd=cwd,
-            start_new_session=True,
-        )
-    finally:
-        for f, given in ((out, stdout), (err, stderr)):
-            if isinstance(given, str) and f is not None:
-                f.close()
-    RUNNING[child.pid] = child
+    start_time = time.monotonic()
+    # A path given is written afresh (start() appends).
+    for given in (stdout, stderr):
+        if isinstance(given, str):
+            open(given, "wb").close()
+    child = start(argv, stdout=stdout, stderr=stderr, env=env, cwd=cwd)
     timed_out = False
     try:
         try:
@@ -117,7 +88,7 @@ def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeo
         # its group goes either way, so a forked child cannot hold a file or
         # keep running past the check.
         stop(child)
-    return Result(argv, child.returncode, timed_out, time.monotonic() - start)
+    return Result(argv, child.returncode, timed_out, time.monotonic() - start_time)
 
 
 # Every process group started here and not yet stopped, by its leader's pid:
@@ -131,6 +102,10 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
     while it runs, ended with stop(). Raises OSError if it cannot start."""
     out = open(stdout, "ab") if isinstance(stdout, str) else stdout
     err = open(stderr, "ab") if isinstance(stderr, str) else stderr
+    # The signals that stop a program are held while the child starts and is
+    # recorded, so an interruption cannot leave one running unrecorded; the
+    # child gets them back before it runs its program.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         child = subprocess.Popen(
             argv,
@@ -140,13 +115,45 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
             env=env,
             cwd=cwd,
             start_new_session=True,
+            preexec_fn=lambda: child_setup(held),
         )
+        RUNNING[child.pid] = child
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         for f, given in ((out, stdout), (err, stderr)):
             if isinstance(given, str) and f is not None:
                 f.close()
-    RUNNING[child.pid] = child
     return child
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _parent_death_signal():
+    """prctl(PR_SET_PDEATHSIG, SIGKILL) where Linux's libc has it: a child
+    that outlives us (we were killed with SIGKILL, so nothing could stop
+    it) is killed too. None elsewhere. (Linux sends it when the *thread*
+    that started the child ends: start children from a thread that
+    outlives them, as the main thread does.)"""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError, ImportError):
+        return None
+    return lambda: prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+
+
+_SET_PDEATHSIG = _parent_death_signal()
+
+
+def child_setup(mask):
+    """In the child, before its program: the caller's signal mask back, and
+    death with its parent."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    if _SET_PDEATHSIG:
+        _SET_PDEATHSIG()
 
 
 def stop(child, grace=GRACE_SECONDS):

@@ -16,6 +16,8 @@ COMMON = r'''
 import hashlib, json, os, signal, sys, time
 
 def sig_of(data, variant):
+    if os.environ.get("FAKE_REPLAY") == "allfail":
+        return f"{variant} out-of-bounds-write dst past the end 0"
     i = data.find(b"BUG")
     if i < 0:
         return None
@@ -122,6 +124,10 @@ if mode == "bug":
 elif mode == "flaky":
     save(b"FLAKY-1")
     save(b"FLAKY-22", record=False)
+elif mode == "cannot-judge":
+    with open(os.path.join(raw, f"error-{os.getpid()}.json"), "w") as f:
+        f.write(json.dumps({"record": "error", "reason": "cannot map the sandbox: Cannot allocate memory",
+                            "stage": "fuzz", "variant": variant}) + "\n")
 elif mode == "big":
     save(b"BUG1" + b"x" * 5000, record=False)
 elif mode in ("inflight-bug", "inflight-calm"):
@@ -129,10 +135,24 @@ elif mode in ("inflight-bug", "inflight-calm"):
         with open(os.path.join(raw, f"inflight-{pid}"), "wb") as f:
             f.write(len(data).to_bytes(8, "little") + data + bytes(4096 - len(data)))
     inflight(101, b"zzBUG3" if mode == "inflight-bug" else b"calm")
-    inflight(102, b"")
-if mode == "stubborn" or os.environ.get("FAKE_INFLIGHT_AT_STOP"):
-    with open(os.path.join(raw, "inflight-555"), "wb") as f:
-        f.write((4).to_bytes(8, "little") + b"calm" + bytes(4092))
+def calm_inflight(pid, data=b"calm"):
+    with open(os.path.join(raw, f"inflight-{pid}"), "wb") as f:
+        f.write(len(data).to_bytes(8, "little") + data + bytes(4096 - len(data)))
+if mode == "quiet-death":
+    import subprocess
+    job = subprocess.Popen(["true"])
+    job.wait()
+    calm_inflight(job.pid, b"")  # a job killed between calls
+if mode in ("stubborn", "stubborn-dead-job"):
+    calm_inflight(os.getpid())  # in a call when the deadline comes
+if mode == "stubborn-dead-job":
+    # A job that ended during a call long before the deadline (killed from
+    # outside): its pid is not running when the run stops.
+    import subprocess
+    job = subprocess.Popen(["true"])
+    job.wait()
+    calm_inflight(job.pid, b"quiet")
+    mode = "stubborn"
 if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if os.fork() == 0:

@@ -151,6 +151,12 @@ class FuzzRun(unittest.TestCase):
         recs = self.raw_summary()
         self.assertEqual(records.of_kind(recs, "finding"), [])
 
+    def test_target_that_could_not_judge_an_input_is_could_not_judge(self):
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="cannot-judge")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("fuzz_memcpy could not judge an input: cannot map the sandbox", err)
+        self.assertEqual(records.of_kind(self.raw_summary(), "finding"), [])
+
     def test_oversized_saved_input_is_could_not_judge(self):
         rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="big")
         self.assertEqual(rc, 2, out + err)
@@ -186,6 +192,18 @@ class FuzzRun(unittest.TestCase):
         found = self.findings()
         self.assertEqual([f["engine"] for f in found], ["afl"])
         self.assertEqual(self.summary()[0]["execs"], 4321)
+
+    def test_afl_with_every_seed_failing_reports_the_seeds(self):
+        rc, out, err = self.fuzz("--engine=afl", f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}",
+                                 "--jobs=1", FAKE_REPLAY="allfail")
+        self.assertEqual(rc, 1, out + err)
+        recs = self.summary()
+        self.assertEqual(recs[0]["status"], "ran")
+        self.assertIn("every seed fails", recs[0]["reason"])
+        found = self.findings()
+        self.assertEqual(len(found), 1)
+        self.assertIn("seeds of corpus/memcpy", found[0]["note"])
+        self.assertFalse(os.path.exists(os.path.join(self.out, "work", "memcpy", "afl")))
 
     def test_afl_target_killed_from_outside_is_could_not_judge(self):
         rc, out, err = self.fuzz("--engine=afl", f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}",
@@ -264,6 +282,20 @@ class FuzzRun(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         with open(pids) as f:
             self.assertEqual([p for p in f.read().split() if alive(int(p))], [])
+
+    def test_a_job_that_died_in_a_call_before_the_deadline_is_could_not_judge(self):
+        pids = os.path.join(self.top, "pids")
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}",
+                                 FAKE_MODE="stubborn-dead-job", FAKE_PIDS=pids)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("ended during a call whose input passes build/replay", err)
+        # The call the deadline ended is set aside, not judged.
+        self.assertEqual(len(os.listdir(os.path.join(self.out, "work", "memcpy", "ended-by-stop"))), 1)
+
+    def test_a_job_killed_between_calls_is_could_not_judge(self):
+        rc, out, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="quiet-death")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("ended between calls with no finding and no crash report", err)
 
     def test_resume_keeps_settings_and_refuses_others(self):
         rc, _, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}", FAKE_MODE="bug")

@@ -144,3 +144,104 @@ class ProcessGroups(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AddRegression(unittest.TestCase):
+    def test_cksum_is_posix_cksum(self):
+        from orchestration.add_regression import cksum
+
+        for data in (b"", b"abc", bytes(range(256)) * 3):
+            r = subprocess.run(["cksum"], input=data, capture_output=True)
+            self.assertEqual(cksum(data), int(r.stdout.split()[0]))
+
+    def test_options(self):
+        from orchestration import add_regression as ar
+
+        self.assertEqual(ar.parse(["--variant=v", "--into=d", "x.in"]), (["--variant=v"], "x.in", None, "d"))
+        self.assertEqual(ar.parse(["--case", "build/memgate run --len=1"])[2], "build/memgate run --len=1")
+        for argv in (["a", "b"], ["--bogus"], ["--case"]):
+            with self.assertRaises(ar.Usage):
+                ar.parse(argv)
+
+    def test_family_of_an_op(self):
+        from orchestration.add_regression import family
+
+        self.assertEqual([family(o) for o in ("memcpy", "copy_page", "clear_page")], ["memcpy", "page", "page"])
+
+
+class FakeReplayer:
+    """Verdicts by content: b"BUG<d>" fails with signature "v bug <d>"."""
+
+    def __init__(self):
+        self.replayed = []
+
+    def run(self, paths, deadline, what=""):
+        out = {}
+        for p in paths:
+            self.replayed.append(p)
+            data = open(p, "rb").read()
+            i = data.find(b"BUG")
+            if i < 0:
+                out[p] = fuzz_findings.Verdict("ok")
+            else:
+                sig = f"v bug {data[i + 3:i + 4].decode()}"
+                out[p] = fuzz_findings.Verdict("crash", {"record": "finding", "class": "crash", "signature": sig,
+                                                         "variant": "v", "input": p})
+        return out
+
+
+class Judging(unittest.TestCase):
+    def saved(self, d, name, data, sig=None):
+        p = os.path.join(d, name)
+        with open(p, "wb") as f:
+            f.write(data)
+        if sig:
+            with open(fuzz_findings.record_path(p), "w") as f:
+                f.write('{"record": "finding", "class": "crash", "variant": "v", "signature": "%s"}\n' % sig)
+        return p
+
+    def test_one_replay_per_signature_when_it_confirms(self):
+        with tempfile.TemporaryDirectory() as d:
+            for i in range(5):
+                self.saved(d, f"t{i}.in", b"x" * i + b"BUG1", "v bug 1")
+            contents = fuzz_findings.gather(d, set(), 0)
+            r = FakeReplayer()
+            fuzz_findings.judge(contents, r, procs.Deadline(10))
+            self.assertEqual(len(r.replayed), 1)  # the smallest only
+            self.assertTrue(r.replayed[0].endswith("t0.in"))
+
+    def test_a_record_the_replay_contradicts_is_replayed_in_full(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.saved(d, "a.in", b"BUG2", "v bug 1")  # the smallest: mislabelled
+            self.saved(d, "b.in", b"xxBUG1", "v bug 1")
+            self.saved(d, "c.in", b"calm-crash", "v bug 1")
+            contents = fuzz_findings.gather(d, set(), 0)
+            fuzz_findings.judge(contents, FakeReplayer(), procs.Deadline(10))
+            by_name = {os.path.basename(s.paths[0]): s for s in contents}
+            self.assertEqual(by_name["a.in"].signature, "v bug 2")
+            self.assertEqual(by_name["b.in"].signature, "v bug 1")
+            self.assertFalse(by_name["c.in"].verdict.failed)  # a flaky one
+
+    def test_same_bytes_are_one_content(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.saved(d, "v-crash-1.in", b"BUG1", "v bug 1")
+            self.saved(d, "crash-abc", b"BUG1")
+            contents = fuzz_findings.gather(d, set(), 0)
+            self.assertEqual(len(contents), 1)
+            self.assertEqual(contents[0].main_path(), os.path.join(d, "v-crash-1.in"))
+
+    def test_inflight_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "inflight-7"), "wb") as f:
+                f.write((3).to_bytes(8, "little") + b"abc" + bytes(100))
+            with open(os.path.join(d, "inflight-8"), "wb") as f:
+                f.write(bytes(8 + 4096))
+            made, quiet = fuzz_findings.take_inflight(d)
+            self.assertEqual(made, [os.path.join(d, "ended-in-call-7.in")])
+            self.assertEqual(quiet, [8])
+            self.assertEqual(open(made[0], "rb").read(), b"abc")
+            self.assertEqual(sorted(os.listdir(d)), ["ended-in-call-7.in"])
+            with open(os.path.join(d, "inflight-9"), "wb") as f:
+                f.write((5000).to_bytes(8, "little"))
+            with self.assertRaises(CouldNotJudge):
+                fuzz_findings.take_inflight(d)

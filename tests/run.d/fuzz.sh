@@ -1,7 +1,7 @@
 # scripts/fuzz (make fuzz): fuzzing for a time budget with libFuzzer and
 # AFL++, findings replayed, minimized and deduplicated by signature.
 # Sourced by tests/run (uses expect, usage_error, pass, fail, $TMP). Short
-# budgets: the whole group takes about 45 s.
+# budgets: the whole group takes about 60 s.
 
 echo "== fuzzing for a time budget (scripts/fuzz)"
 
@@ -77,6 +77,9 @@ if [ "$fuzz_ready" = 1 ]; then
 		build/replay --target=memcpy --variant=bad_memcpy_tail_overwrite --verbose \
 		"$TMP/fuzz-lf/memcpy/$TAIL_IN"
 	dedupes "libFuzzer: repeated crashes of one bug are one finding" "$TMP/fuzz-lf"
+	expect "a kept finding is filed as a regression, its variant from the record beside it" 0 \
+		"^filed $TMP/reg-fuzz/memcpy/bad_memcpy_tail_overwrite/out-of-bounds-write-[0-9]+\.in \($TAIL_SIG\)$" \
+		scripts/add-regression --into="$TMP/reg-fuzz" "$TMP/fuzz-lf/memcpy/$TAIL_IN"
 	expect "libFuzzer: summary.jsonl holds the engine run, the finding and a complete summary" 0 \
 		"^complete findings=1 classes=out-of-bounds-write engines=libfuzzer:ran$" summary_of "$TMP/fuzz-lf"
 
@@ -140,6 +143,26 @@ if [ "$fuzz_ready" = 1 ]; then
 	else
 		expect "a file size limit (ulimit -f): could not judge, exit 2" 2 "^fuzz: could not judge: " \
 			bash -c "ulimit -f 4; $FUZZ --variant=memcpy_erms --seconds=2 --out='$full/run'"
+	fi
+
+	# A fuzzing job killed from outside (SIGKILL, as the OOM killer does):
+	# what it was running was not judged, so neither is the run: exit 2.
+	kil=$TMP/fuzz-kill
+	$FUZZ --variant=memcpy_erms --seconds=8 --jobs=2 --out="$kil" >"$kil.out" 2>&1 &
+	kil_pid=$!
+	killed=
+	for ((i = 0; i < 150; i++)); do
+		sleep 0.1
+		job=$(pgrep -f -- "^build/fuzz/libfuzzer/fuzz_memcpy -ignore_crashes=1 .*$kil/" | head -n 1)
+		[ -n "$job" ] && sleep 0.5 && kill -KILL "$job" 2>/dev/null && killed=$job && break
+	done
+	wait "$kil_pid"
+	kil_status=$?
+	if [ -n "$killed" ] && [ "$kil_status" = 2 ] && grep -q "^fuzz: could not judge: .*killed from outside" "$kil.out"; then
+		pass "a fuzzing job killed from outside: could not judge, exit 2"
+	else
+		fail "a fuzzing job killed from outside: could not judge, exit 2" \
+			"killed '$killed', exit $kil_status; output ends: $(tail -n 1 "$kil.out")"
 	fi
 
 	# Two runs on one directory: the second refuses with one line, while
