@@ -20,6 +20,7 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,9 +63,9 @@ static int fail(const char *what)
 	return 0;
 }
 
-static int memfd_of(const char *name, size_t size)
+static int memfd_of(const char *name, size_t size, unsigned flags)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC);
+	int fd = memfd_create(name, MFD_CLOEXEC | flags);
 
 	if (fd >= 0 && ftruncate(fd, (off_t)size) != 0) {
 		close(fd);
@@ -101,10 +102,13 @@ static long max_map_count(void)
 	return n;
 }
 
+/* The source regions map a sealed memfd read-only (see sandbox.c): they
+ * cannot be made writable. The expected bytes come from the pool, not from
+ * a view of the memfd. */
 static int make_pattern(void)
 {
 	const struct mg_sandbox *sb = mg_sandbox_get();
-	int fd = memfd_of("memgate-huge-pattern", CHUNK);
+	int fd = memfd_of("memgate-huge-pattern", CHUNK, MFD_ALLOW_SEALING);
 	unsigned char *rw;
 
 	if (fd < 0)
@@ -113,7 +117,10 @@ static int make_pattern(void)
 	if (rw == MAP_FAILED)
 		return fail("mmap (pattern)");
 	memcpy(rw, sb->pool, CHUNK); /* fixed bytes: a case replays the same */
-	space.pattern = rw;
+	munmap(rw, CHUNK);
+	(void)fcntl(fd, F_ADD_SEALS,
+		    F_SEAL_FUTURE_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	space.pattern = sb->pool;
 	for (int i = 0; i < 2; i++)
 		if (!map_repeated(space.src[i], 0, space.region, fd, PROT_READ))
 			return fail("mmap (source pattern)");
@@ -173,7 +180,7 @@ static int map_regions(void)
 	if (state)
 		return state > 0;
 	state = -1;
-	space.scratch_fd = memfd_of("memgate-huge-scratch", CHUNK);
+	space.scratch_fd = memfd_of("memgate-huge-scratch", CHUNK, 0);
 	if (space.scratch_fd < 0)
 		return fail("memfd_create");
 	if (!map_repeated(space.dst, 0, space.region, space.scratch_fd, PROT_READ | PROT_WRITE))
