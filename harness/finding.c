@@ -60,31 +60,36 @@ static int write_file(const char *path, const void *data, size_t size)
 	return ok;
 }
 
-void mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
-		     const struct mg_verdict *v, const uint8_t *data, size_t size)
+int mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
+		    const struct mg_verdict *v, const uint8_t *data, size_t size)
 {
 	char path[4096];
 	size_t n;
 	FILE *f;
+	int ok;
 
 	if (!dir || !*dir)
-		return;
+		return 1;
 	mkdir(dir, 0777);
 	n = (size_t)snprintf(path, sizeof path - 4, "%s/%s-%s-%016" PRIx64, dir, c->variant->name,
 			     mg_class_name(v->cls), fnv1a(data, size));
 	strcpy(path + n, ".in");
 	if (!write_file(path, data, size))
-		return;
+		return 0;
 	strcpy(path + n, ".txt");
 	f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-		return;
+		return 0;
 	}
 	mg_finding_print(f, t, c, v);
 	path[n] = '\0';
-	fprintf(f, "  repro:     scripts/repro%s%s --target=%s%s%s %s.in\n",
-		*MG_FOREIGN_ARCH ? " --arch=" : "", MG_FOREIGN_ARCH, t->family,
-		t->pinned ? " --variant=" : "", t->pinned ? c->variant->name : "", path);
-	fclose(f);
+	ok = fprintf(f, "  repro:     scripts/repro%s%s --target=%s%s%s %s.in\n",
+		     *MG_FOREIGN_ARCH ? " --arch=" : "", MG_FOREIGN_ARCH, t->family,
+		     t->pinned ? " --variant=" : "", t->pinned ? c->variant->name : "", path) > 0;
+	if (fclose(f) != 0 || !ok) {
+		fprintf(stderr, "memgate: cannot write %s.txt: %s\n", path, strerror(errno));
+		return 0;
+	}
+	return 1;
 }

@@ -21,8 +21,8 @@ void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case
 
 /* Writes DIR/<variant>-<class>-<hash>.in (the input) and .txt (what
  * mg_finding_print says), with the input first. Does nothing if `dir` is
- * NULL or empty; reports a write error on stderr and goes on. */
-void mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
-		     const struct mg_verdict *v, const uint8_t *data, size_t size);
+ * NULL or empty. Returns 0 after naming a write error on stderr. */
+int mg_finding_save(const char *dir, const struct mg_target *t, const struct mg_case *c,
+		    const struct mg_verdict *v, const uint8_t *data, size_t size);
 
 #endif

@@ -6,20 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static void save_finding(const char *path, const struct mg_case *c, const struct mg_verdict *v,
-			 const char *replay)
+/* Returns 0, with errno set, when the finding is not on disk. */
+static int save_finding(const char *path, const struct mg_case *c, const struct mg_verdict *v,
+			const char *replay)
 {
 	char words[512];
 	FILE *f = fopen(path, "a");
+	int ok;
 
-	if (!f) {
-		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-		return;
-	}
+	if (!f)
+		return 0;
 	mg_case_describe(c, words, sizeof words);
-	fprintf(f, "%s: %s\n  case: %s\n  replay: %s\n", mg_class_name(v->cls), v->detail, words,
-		replay);
-	fclose(f);
+	ok = fprintf(f, "%s: %s\n  case: %s\n  replay: %s\n", mg_class_name(v->cls), v->detail,
+		     words, replay) > 0;
+	return fclose(f) == 0 && ok;
 }
 
 /* Disk first: if anything goes wrong after this, the finding is kept. */
@@ -29,7 +29,8 @@ static void record_finding(struct mg_tally *t, const char *path, const struct mg
 	char replay[MG_REPLAY_MAX];
 
 	mg_case_replay(c, replay, sizeof replay);
-	save_finding(path, c, v, replay);
+	if (!save_finding(path, c, v, replay) && !t->unsaved++) /* said once */
+		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
 	t->failures++;
 	t->classes |= MG_CLASS_BIT(v->cls);
 	if (t->shown && c->seed == t->last_shown_seed)
@@ -120,8 +121,9 @@ void mg_tally_print(const struct mg_tally *t, const char *title, const char *pat
 		printf("  in %llu runs; the first: %s\n", t->warned_runs, t->warned_replay);
 	if (!t->shown)
 		return;
-	printf("\n%s: %llu failing run%s%s; saved in %s\n", title, t->failures,
-	       t->failures == 1 ? "" : "s", t->died ? " (then the harness died)" : "", path);
+	printf("\n%s: %llu failing run%s%s; %s %s\n", title, t->failures,
+	       t->failures == 1 ? "" : "s", t->died ? " (then the harness died)" : "",
+	       t->unsaved ? "NOT saved: could not write" : "saved in", path);
 	for (unsigned i = 0; i < t->shown; i++)
 		printf("  %s: %s\n    replay: %s\n", mg_class_name(t->findings[i].cls),
 		       t->findings[i].detail, t->findings[i].replay);

@@ -31,6 +31,7 @@ struct mg_tally {
 	int died;		/* the process died of this signal, on `current` */
 	struct mg_case current; /* the case being run */
 	unsigned long long cases, failures;
+	unsigned long long unsaved; /* failures the findings file lacks: a write failed */
 	unsigned classes; /* the classes it failed with */
 	double seconds;
 	unsigned warnings; /* enum mg_warning bits seen */

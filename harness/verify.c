@@ -390,6 +390,16 @@ static void print_details(const struct runner *rn)
 		       rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (guard-oracle cases only)" : "");
 }
 
+/* Findings that could not be written: the run cannot be trusted to have
+ * kept what it found. */
+static int any_unsaved(const struct runner *rn)
+{
+	for (size_t i = 0; i < rn->o->count; i++)
+		if (rn->results[i].sweep.unsaved || rn->results[i].huge.unsaved)
+			return 1;
+	return 0;
+}
+
 static void *shared(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -405,6 +415,7 @@ int mg_verify(const struct mg_verify_opts *o)
 {
 	struct runner rn = {.o = o};
 	size_t rows = o->count + 1;
+	int status;
 
 	rn.results = shared(rows * sizeof *rn.results);
 	rn.huge = shared(sizeof *rn.huge);
@@ -420,10 +431,16 @@ int mg_verify(const struct mg_verify_opts *o)
 	print_details(&rn);
 	printf("\n%zu variants: %zu passed, %zu failed as expected, %zu skipped, %zu unexpected\n",
 	       o->count, rn.passed, rn.xfail, rn.skipped_rows, rn.unexpected);
+	status = rn.unexpected ? 1 : 0;
+	if (any_unsaved(&rn)) {
+		fprintf(stderr, "memgate verify: could not judge: findings could not be written in %s\n",
+			o->findings_dir);
+		status = 2;
+	}
 	munmap(rn.results, rows * sizeof *rn.results);
 	munmap(rn.huge, sizeof *rn.huge);
 	free(rn.pids);
 	free(rn.started);
 	free(rn.skipped);
-	return rn.unexpected ? 1 : 0;
+	return status;
 }

@@ -18,6 +18,7 @@
 #include "table.h"
 
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static const char help[] =
 	"  --findings=DIR   where findings are saved, one folder per target\n"
 	"                   (default findings/random)\n"
 	"  --max-findings=N stop after N distinct findings (default 10)\n"
-	"Exit status: 0 no finding, 1 findings, 2 bad usage.\n";
+	"Exit status: 0 no finding, 1 findings, 2 bad usage or a finding not written.\n";
 
 struct options {
 	const char *family, *variant, *findings;
@@ -58,6 +59,7 @@ struct progress {
 	unsigned long long next; /* the case running, or the next to run */
 	unsigned long long failing_cases;
 	unsigned findings;
+	unsigned unsaved; /* findings whose files could not be written */
 	char signatures[MAX_FINDINGS][SIGNATURE];
 };
 
@@ -117,7 +119,8 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 		return;
 	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
 	make_dirs(dir);
-	mg_finding_save(dir, t, c, v, input, MG_INPUT_BYTES);
+	if (!mg_finding_save(dir, t, c, v, input, MG_INPUT_BYTES))
+		p->unsaved++;
 	printf("case %llu of seed 0x%llx:\n", p->next, opt.seed);
 	mg_finding_print(stdout, t, c, v);
 	fflush(stdout);
@@ -259,9 +262,14 @@ static void parse(int argc, char **argv)
 			have_seed = 1;
 			break;
 		case O_MAXLEN: opt.max_len = mg_parse_max_len("random", optarg); break;
-		case O_DIR: opt.findings = optarg; break;
+		case O_DIR:
+			if (!*optarg)
+				mg_usage_error("random", "--findings= names no directory");
+			opt.findings = optarg;
+			break;
 		case O_MAXF:
-			opt.max_findings = (unsigned)mg_parse_u64("random", "max-findings", optarg);
+			opt.max_findings =
+				mg_parse_uint("random", "max-findings", optarg, UINT_MAX);
 			if (opt.max_findings == 0 || opt.max_findings > MAX_FINDINGS)
 				mg_usage_error("random", "--max-findings must be in 1..%d",
 					       MAX_FINDINGS);
@@ -311,7 +319,15 @@ int main(int argc, char **argv)
 	printf("random: %llu cases in %.1f s (%.0f cases/s), seed 0x%llx: %u finding%s (%llu "
 	       "failing cases)%s%s\n",
 	       p->next, seconds, (double)p->next / seconds, opt.seed, p->findings,
-	       p->findings == 1 ? "" : "s", p->failing_cases, p->findings ? ", saved in " : "",
+	       p->findings == 1 ? "" : "s", p->failing_cases,
+	       !p->findings ? ""
+	       : p->unsaved ? ", NOT saved: could not write in "
+			    : ", saved in ",
 	       p->findings ? opt.findings : "");
+	if (p->unsaved) {
+		fprintf(stderr, "random: could not judge: %u finding%s could not be written in %s\n",
+			p->unsaved, p->unsaved == 1 ? "" : "s", opt.findings);
+		return 2;
+	}
 	return p->findings ? 1 : 0;
 }
