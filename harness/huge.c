@@ -102,9 +102,11 @@ static long max_map_count(void)
 	return n;
 }
 
-/* The source regions map a sealed memfd read-only (see sandbox.c): they
- * cannot be made writable. The expected bytes come from the pool, not from
- * a view of the memfd. */
+/* The source regions map the pattern memfd read-only after sealing it
+ * against writes, so a variant cannot mprotect() them writable: the 4 GiB+
+ * check runs variant after variant in one process, and a pattern changed by
+ * one would fail the next. (Where sealing fails they are merely read-only.)
+ * The expected bytes come from the pool, never from a view of the memfd. */
 static int make_pattern(void)
 {
 	const struct mg_sandbox *sb = mg_sandbox_get();
