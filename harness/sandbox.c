@@ -67,21 +67,33 @@ static void map_arenas(struct mg_sandbox *sb)
 		die("memgate: mprotect (destination arena)");
 }
 
-/* Fixed content, so a fill seed means the same bytes in every run. Read-only
- * once made: the expected bytes come from here, and a stray write should
- * fault rather than change them. */
-static unsigned char *make_pool(size_t size)
+/* Fixed content, so a fill seed means the same bytes in every run. */
+static void fill_pool(uint64_t *pool, size_t size)
 {
-	uint64_t *pool = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct mg_rng rng = {0x6d656d67617465ull}; /* "memgate" */
 
-	if (pool == MAP_FAILED)
-		die("memgate: mmap (random pool)");
 	for (size_t i = 0; i < size / sizeof *pool; i++)
 		pool[i] = mg_rng_next(&rng);
-	if (mprotect(pool, size, PROT_READ) != 0)
+}
+
+/* The shadow, where the reference runs, then the pool, in one mapping. The
+ * pool is read-only once made: the expected bytes come from it, and a stray
+ * write should fault rather than change them. Being above the shadow, it
+ * makes the reference memmove copy forward, which measured a quarter faster
+ * here than its backward loop. */
+static void map_shadow_and_pool(struct mg_sandbox *sb)
+{
+	size_t shadow_size = sb->arena + MG_PAGE; /* + room to shift copies in a page */
+	unsigned char *p = mmap(NULL, shadow_size + sb->pool_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("memgate: mmap (shadow and random pool)");
+	sb->shadow = p;
+	fill_pool((uint64_t *)(p + shadow_size), sb->pool_size);
+	if (mprotect(p + shadow_size, sb->pool_size, PROT_READ) != 0)
 		die("memgate: mprotect (random pool)");
-	return (unsigned char *)pool;
+	sb->pool = p + shadow_size;
 }
 
 const struct mg_sandbox *mg_sandbox_get(void)
@@ -93,10 +105,7 @@ const struct mg_sandbox *mg_sandbox_get(void)
 	sb.arena = MG_MAX_LEN + MG_ARENA_SLACK;
 	sb.pool_size = sb.arena + MG_PAGE;
 	map_arenas(&sb);
-	sb.shadow = malloc(sb.arena + MG_PAGE); /* + room to shift copies in a page */
-	if (!sb.shadow)
-		die("memgate: malloc (shadow)");
-	sb.pool = make_pool(sb.pool_size);
+	map_shadow_and_pool(&sb);
 	return &sb;
 }
 
