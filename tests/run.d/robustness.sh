@@ -54,6 +54,10 @@ usage_error "random --seconds past 64 bits" "^memgate random: --seconds=99999999
 	build/random --seconds=99999999999999999999
 usage_error "random --max-findings=2^32" "^memgate random: --max-findings=4294967296 is out of range" \
 	build/random --max-findings=4294967296
+usage_error "bench --seconds=inf is refused" "^memgate bench: bad value 'inf' for --seconds" \
+	$MG bench --seconds=inf
+usage_error "bench --seconds=5x is refused" "^memgate bench: bad value '5x' for --seconds" \
+	$MG bench --seconds=5x
 
 echo "== empty values are refused"
 usage_error "verify --findings= (empty)" "^memgate verify: --findings= names no directory$" \
@@ -131,7 +135,3 @@ $MG encode --variant=memcpy_libc --len=4194304 --src-align=3 --output="$TMP/rb-4
 expect "encode: the longest input length replays exactly" 0 \
 	"^  case: +memcpy_libc \(memcpy, generic\): len 4194304, src%64 = 3," \
 	build/replay --verbose --target=memcpy --variant=memcpy_libc "$TMP/rb-4m.in"
-usage_error "bench --seconds=inf is refused" "^memgate bench: bad value 'inf' for --seconds" \
-	$MG bench --seconds=inf
-usage_error "bench --seconds=5x is refused" "^memgate bench: bad value '5x' for --seconds" \
-	$MG bench --seconds=5x
