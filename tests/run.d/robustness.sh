@@ -2,7 +2,7 @@
 # through its source, and every odd input or environment is one line and
 # exit 2 (or a failure), never a hang, a silent wrap or a false "saved".
 # Sourced by tests/run (uses expect, expect_all, usage_error, caught, pass,
-# fail, skip, $MG and $TMP). About 10 s.
+# fail, skip, $MG and $TMP). About 3 s.
 
 echo "== the source cannot change the verdict"
 caught bad_memcpy_unprotects_src src-modified \
