@@ -2,13 +2,13 @@
  * arena is one memfd mapped three times: twice read-only, below and above the
  * destination arena, where variants read it (a write to the source faults,
  * and memmove meets both orders), and once writable, where the harness fills
- * it. So no case needs a system call. The views being read-only is a help,
- * not the guarantee: a variant can mprotect() them writable, so the expected
- * bytes come from the pool (below), not from the source, and check.c
- * compares the source with the pool after every call. */
+ * it. So no case needs a system call. The memfd is sealed, so a variant
+ * cannot make its view writable; and the expected bytes come from the pool
+ * (below), never from memory the variant is given. */
 #include "sandbox.h"
 #include "rng.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,26 +33,30 @@ static unsigned char *reserve_arenas(size_t arena)
 	return (unsigned char *)p + MG_PAGE;
 }
 
-/* Not sealed, though F_SEAL_FUTURE_WRITE before mapping the read-only views
- * would make them impossible to mprotect() writable: on Linux 6.18 that made
- * the quick sweep 10-15% slower (user time; no more page faults; cause not
- * found), and check.c catches a changed source anyway, as each case fills
- * it afresh. */
+/* The writable view comes first: then the memfd is sealed against future
+ * writes, so no new writable mapping of it can be made and the read-only
+ * views, mapped after the seal, cannot be mprotect()ed writable (EACCES): a
+ * write to the source faults whatever the variant does. Where sealing is
+ * unavailable (or MEMGATE_TEST_UNSEALED is set, for the tests) the views are
+ * merely read-only, and check.c compares the source after every call. */
 static void map_source_views(struct mg_sandbox *sb, int fd)
 {
+	sb->src_rw = mmap(NULL, sb->arena, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (sb->src_rw == MAP_FAILED)
+		die("memgate: mmap (writable source view)");
+	sb->src_sealed = !getenv("MEMGATE_TEST_UNSEALED") &&
+			 fcntl(fd, F_ADD_SEALS,
+			       F_SEAL_FUTURE_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0;
 	for (int i = 0; i < 2; i++)
 		if (mmap(sb->src_ro[i], sb->arena, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) ==
 		    MAP_FAILED)
 			die("memgate: mmap (read-only source view)");
-	sb->src_rw = mmap(NULL, sb->arena, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (sb->src_rw == MAP_FAILED)
-		die("memgate: mmap (writable source view)");
 }
 
 static void map_arenas(struct mg_sandbox *sb)
 {
 	unsigned char *base = reserve_arenas(sb->arena);
-	int fd = memfd_create("memgate-src", MFD_CLOEXEC);
+	int fd = memfd_create("memgate-src", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
 	sb->src_ro[MG_SRC_BELOW] = base;
 	sb->dst = base + sb->arena + MG_PAGE;

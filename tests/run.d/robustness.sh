@@ -5,11 +5,22 @@
 # fail, skip, $MG and $TMP). About 3 s.
 
 echo "== the source cannot change the verdict"
+# The source view's memfd is sealed: the mprotect fails, the write faults.
 caught bad_memcpy_unprotects_src src-modified \
-	"wrote src\+0 \(len 17\): changed 0x[0-9a-f]{2} -> 0x[0-9a-f]{2}; the source is read-only" --len=17
+	"wrote src\+0 \(len 17\); the source is read-only during the call$" --len=17
 expect "a tampered source is src-modified with the source above dst too" 1 \
 	"^verdict: src-modified: wrote src\+0 \(len 4096\)" \
 	$MG run --variant=bad_memcpy_unprotects_src --len=4096 --src-above
+# Unsealed, the mprotect works: the source compared after the call says so.
+expect "unsealed, a source made writable and changed is src-modified" 1 \
+	"^verdict: src-modified: wrote src\+0 \(len 17\): changed 0x[0-9a-f]{2} -> 0x[0-9a-f]{2}; the source is read-only" \
+	env MEMGATE_TEST_UNSEALED=1 $MG run --variant=bad_memcpy_unprotects_src --len=17
+expect "unsealed, the sweep catches it as src-modified only" 0 \
+	"^bad_memcpy_unprotects_src .*FAIL \(expected\) .* src-modified: " \
+	env MEMGATE_TEST_UNSEALED=1 $MG verify --variant=bad_memcpy_unprotects_src --huge=off \
+	--timeout-ms=200 --findings="$TMP/findings"
+expect "unsealed, a correct variant still passes its sweep" 0 ", 0 unexpected$" \
+	env MEMGATE_TEST_UNSEALED=1 $MG verify --variant=memcpy_erms --huge=off --findings="$TMP/findings"
 expect "a correct variant passes that case" 0 "^verdict: ok$" \
 	$MG run --variant=memcpy_libc --len=4096 --src-above
 for rb_arch in i386 aarch64; do
@@ -20,8 +31,12 @@ for rb_arch in i386 aarch64; do
 	else
 		# Word-split on purpose: the runner prefix, if any, then the program.
 		expect "$rb_arch: bad_memcpy_unprotects_src is src-modified" 1 \
-			"^verdict: src-modified: wrote src\+0 \(len 17\): changed" \
+			"^verdict: src-modified: wrote src\+0 \(len 17\); the source is read-only" \
 			$rb_run "build/$rb_arch/memgate" run --variant=bad_memcpy_unprotects_src --len=17
+		expect "$rb_arch: unsealed, it is src-modified too" 1 \
+			"^verdict: src-modified: wrote src\+0 \(len 17\): changed" \
+			env MEMGATE_TEST_UNSEALED=1 $rb_run "build/$rb_arch/memgate" run \
+			--variant=bad_memcpy_unprotects_src --len=17
 	fi
 done
 
