@@ -199,9 +199,12 @@ int mg_cmd_bench(int argc, char **argv)
 
 	while ((c = mg_getopt(argc, argv, "bench", opts)) != -1) {
 		if (c == O_SECONDS) {
-			seconds = strtod(optarg, NULL);
-			if (seconds <= 0)
-				mg_usage_error("bench", "bad value '%s' for --seconds", optarg);
+			char *end;
+			seconds = strtod(optarg, &end);
+			/* Not "> 0" alone: NaN, infinity and "5x" are no budget. */
+			if (end == optarg || *end || !(seconds > 0 && seconds <= 3600))
+				mg_usage_error("bench", "bad value '%s' for --seconds (want 0 < S <= 3600)",
+					       optarg);
 		} else if (c == O_VARIANT) {
 			v = mg_parse_variant("bench", optarg);
 			if (v->op != MG_MEMCPY && v->op != MG_MEMMOVE)

@@ -78,8 +78,8 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			c->len = (size_t)mg_parse_u64(cmd, "len", optarg);
 			have_len = 1;
 			break;
-		case O_SRC: c->src_align = (unsigned)mg_parse_u64(cmd, "src-align", optarg); break;
-		case O_DST: c->dst_align = (unsigned)mg_parse_u64(cmd, "dst-align", optarg); break;
+		case O_SRC: c->src_align = mg_parse_uint(cmd, "src-align", optarg, UINT_MAX); break;
+		case O_DST: c->dst_align = mg_parse_uint(cmd, "dst-align", optarg, UINT_MAX); break;
 		case O_OVERLAP:
 			overlap = mg_parse_i64(cmd, "overlap", optarg);
 			have_overlap = 1;
@@ -98,7 +98,8 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			break;
 		case O_SEED: c->seed = mg_parse_u64(cmd, "seed", optarg); break;
 		case O_TIMEOUT:
-			mg_check_timeout_ms = (unsigned)mg_parse_u64(cmd, "timeout-ms", optarg);
+			mg_check_timeout_ms =
+				mg_parse_uint(cmd, "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
 			break;
 		case O_ABOVE: c->src_above = 1; break;
 		case O_HIDE: mg_parse_hidden_features(cmd, optarg); break;

@@ -5,6 +5,7 @@
 #include "record.h"
 #include "verify.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,16 +125,20 @@ int mg_cmd_verify(int argc, char **argv)
 		case O_SEED: o.seed = mg_parse_u64("verify", "seed", optarg); break;
 		case O_VARIANT: names = optarg; break;
 		case O_SET: set = optarg; break;
-		case O_JOBS: o.jobs = (unsigned)mg_parse_u64("verify", "jobs", optarg); break;
+		case O_JOBS: o.jobs = mg_parse_uint("verify", "jobs", optarg, UINT_MAX); break;
 		case O_MAX:
-			o.max_failures = (unsigned)mg_parse_u64("verify", "max-failures", optarg);
+			o.max_failures = mg_parse_uint("verify", "max-failures", optarg, UINT_MAX);
 			break;
 		case O_HIDE: mg_parse_hidden_features("verify", optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
-				(unsigned)mg_parse_u64("verify", "timeout-ms", optarg);
+				mg_parse_uint("verify", "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
 			break;
-		case O_DIR: o.findings_dir = optarg; break;
+		case O_DIR:
+			if (!*optarg)
+				mg_usage_error("verify", "--findings= names no directory");
+			o.findings_dir = optarg;
+			break;
 		case O_HUGE: o.huge = parse_huge(optarg); break;
 		case O_EXPECT:
 			o.override_expect = 1;

@@ -20,6 +20,7 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,9 +63,9 @@ static int fail(const char *what)
 	return 0;
 }
 
-static int memfd_of(const char *name, size_t size)
+static int memfd_of(const char *name, size_t size, unsigned flags)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC);
+	int fd = memfd_create(name, MFD_CLOEXEC | flags);
 
 	if (fd >= 0 && ftruncate(fd, (off_t)size) != 0) {
 		close(fd);
@@ -101,10 +102,15 @@ static long max_map_count(void)
 	return n;
 }
 
+/* The source regions map the pattern memfd read-only after sealing it
+ * against writes, so a variant cannot mprotect() them writable: the 4 GiB+
+ * check runs variant after variant in one process, and a pattern changed by
+ * one would fail the next. (Where sealing fails they are merely read-only.)
+ * The expected bytes come from the pool, never from a view of the memfd. */
 static int make_pattern(void)
 {
 	const struct mg_sandbox *sb = mg_sandbox_get();
-	int fd = memfd_of("memgate-huge-pattern", CHUNK);
+	int fd = memfd_of("memgate-huge-pattern", CHUNK, MFD_ALLOW_SEALING);
 	unsigned char *rw;
 
 	if (fd < 0)
@@ -113,7 +119,10 @@ static int make_pattern(void)
 	if (rw == MAP_FAILED)
 		return fail("mmap (pattern)");
 	memcpy(rw, sb->pool, CHUNK); /* fixed bytes: a case replays the same */
-	space.pattern = rw;
+	munmap(rw, CHUNK);
+	(void)fcntl(fd, F_ADD_SEALS,
+		    F_SEAL_FUTURE_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	space.pattern = sb->pool;
 	for (int i = 0; i < 2; i++)
 		if (!map_repeated(space.src[i], 0, space.region, fd, PROT_READ))
 			return fail("mmap (source pattern)");
@@ -173,7 +182,7 @@ static int map_regions(void)
 	if (state)
 		return state > 0;
 	state = -1;
-	space.scratch_fd = memfd_of("memgate-huge-scratch", CHUNK);
+	space.scratch_fd = memfd_of("memgate-huge-scratch", CHUNK, 0);
 	if (space.scratch_fd < 0)
 		return fail("memfd_create");
 	if (!map_repeated(space.dst, 0, space.region, space.scratch_fd, PROT_READ | PROT_WRITE))
@@ -372,7 +381,7 @@ static void check_mapped(const struct mg_case *c, int clean_int, struct mg_verdi
 	struct window w[MAX_WINDOWS];
 	struct expect e = {.c = c};
 	struct windows ws = {&e, w, 0};
-	const struct mg_judge_checks checks = {red_zones_of, bytes_of, NULL, &ws};
+	const struct mg_judge_checks checks = {NULL, red_zones_of, bytes_of, NULL, &ws};
 	unsigned char *src = mg_place_buffer(src_region, src_region + space.region, 0, c->len,
 					     c->src_align, c->place);
 	unsigned char *dst = mg_place_buffer(space.dst, space.dst + space.region, 0, c->len,
@@ -431,7 +440,7 @@ static void check_oracle(const struct mg_case *c, int clean_int, struct mg_verdi
 	unsigned char *src = space.osrc[c->src_above] + c->src_align;
 	unsigned char *dst = space.odst + c->dst_align;
 	struct mg_outcome o = {.c = c};
-	const struct mg_judge_checks checks = {nothing_to_check, returned_from_oracle, NULL,
+	const struct mg_judge_checks checks = {NULL, nothing_to_check, returned_from_oracle, NULL,
 					       (void *)c};
 
 	mg_outcome_call(&o, dst, mg_op_has_src(c->variant->op) ? src : NULL, clean_int);

@@ -51,10 +51,22 @@ uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text)
 
 	errno = 0;
 	v = strtoull(text, &end, 0);
-	if (errno || end == text || *end || text[0] == '-')
+	if (end == text || *end || text[0] == '-' || (errno && errno != ERANGE))
 		mg_usage_error(cmd, "bad value '%s' for --%s (want a non-negative number)", text,
 			       flag);
+	if (errno == ERANGE)
+		mg_usage_error(cmd, "--%s=%s is out of range (at most %llu)", flag, text,
+			       (unsigned long long)UINT64_MAX);
 	return v;
+}
+
+unsigned mg_parse_uint(const char *cmd, const char *flag, const char *text, unsigned max)
+{
+	uint64_t v = mg_parse_u64(cmd, flag, text);
+
+	if (v > max)
+		mg_usage_error(cmd, "--%s=%s is out of range (at most %u)", flag, text, max);
+	return (unsigned)v;
 }
 
 int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text)
@@ -123,6 +135,8 @@ const struct mg_variant *const *mg_select_variants(const char *cmd, const char *
 		mg_usage_error(cmd, "out of memory");
 	if (names) {
 		add_named(cmd, names, out, &n);
+		if (n == 0)
+			mg_usage_error(cmd, "--variant='%s' names no variant", names);
 	} else if (strcmp(set, "main") == 0 || strcmp(set, "all") == 0) {
 		add_table(&mg_main_table, out, &n);
 		if (strcmp(set, "all") == 0)

@@ -18,6 +18,13 @@ int mg_getopt(int argc, char **argv, const char *cmd, const struct option *opts)
 /* Exits 2 naming the flag when `text` is not a whole number. */
 uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text);
 int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text);
+/* The same for a value that must be at most `max`: a larger one is exit 2
+ * naming the range, never cut to fit an unsigned. */
+unsigned mg_parse_uint(const char *cmd, const char *flag, const char *text, unsigned max);
+
+/* The largest --timeout-ms: a day, so that the per-length additions of
+ * mg_timeout_for cannot wrap. */
+#define MG_MAX_TIMEOUT_MS 86400000u
 
 /* --max-len of the fuzz-input tools: a length in 1..MG_MAX_LEN, or exit 2. */
 size_t mg_parse_max_len(const char *cmd, const char *text);

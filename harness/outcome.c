@@ -202,7 +202,7 @@ void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_check
 		return;
 	}
 	out->warnings = mg_outcome_warnings(o);
-	if (mg_outcome_abi(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
+	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
 	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out))
 		return;
 	mg_verdict_start(out, MG_OK);

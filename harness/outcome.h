@@ -49,6 +49,7 @@ int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out);
  * bytes are known; each returns 1 and fills *out if the call broke its
  * rule. `memory` (memcheck's) may be NULL. */
 struct mg_judge_checks {
+	int (*source)(void *ctx, struct mg_verdict *out); /* NULL: a sealed source */
 	int (*red_zones)(void *ctx, struct mg_verdict *out);
 	int (*bytes)(void *ctx, struct mg_verdict *out);
 	int (*memory)(void *ctx, struct mg_verdict *out);
@@ -56,7 +57,7 @@ struct mg_judge_checks {
 };
 
 /* The one judge of a call, for the sandbox and the huge-length check alike,
- * in the README's precedence: fault, ABI, red zones, bytes, (memcheck),
+ * in the README's precedence: fault (and a changed source), ABI, red zones, bytes, (memcheck),
  * return value. `owned` is as for mg_outcome_fault. */
 void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
 	      struct mg_verdict *out);

@@ -24,6 +24,7 @@ struct mg_sandbox {
 	const unsigned char *pool; /* random bytes that fills are cut from */
 	size_t arena;		   /* bytes in each arena; a guard page on each side */
 	size_t pool_size;
+	int src_sealed; /* the read-only views cannot be made writable */
 };
 
 /* Where one case's buffers are. */

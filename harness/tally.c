@@ -151,7 +151,7 @@ void mg_tally_print(const struct mg_tally *t, const char *title, const char *pat
 		return;
 	printf("\n%s: %llu failing run%s%s; %s %s\n", title, t->failures,
 	       t->failures == 1 ? "" : "s", t->died ? " (then the harness died)" : "",
-	       t->unsaved ? "could not write them to" : "saved in", path);
+	       t->unsaved ? "NOT saved: could not write" : "saved in", path);
 	for (unsigned i = 0; i < t->shown; i++)
 		printf("  %s: %s\n    replay: %s\n", mg_class_name(t->findings[i].cls),
 		       t->findings[i].detail, t->findings[i].replay);

@@ -20,6 +20,7 @@
 #include "table.h"
 
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ struct progress {
 	unsigned long long next; /* the case running, or the next to run */
 	unsigned long long failing_cases;
 	unsigned findings;
+	unsigned unsaved; /* findings whose files could not be written */
 	char signatures[MAX_FINDINGS][SIGNATURE];
 	volatile int in_call; /* the worker is in a call of the variant */
 	int done;	      /* the worker finished its work */
@@ -313,10 +315,15 @@ static void parse(int argc, char **argv)
 			have_seed = 1;
 			break;
 		case O_MAXLEN: opt.max_len = mg_parse_max_len("random", optarg); break;
-		case O_DIR: opt.findings = optarg; break;
+		case O_DIR:
+			if (!*optarg)
+				mg_usage_error("random", "--findings= names no directory");
+			opt.findings = optarg;
+			break;
 		case O_FORMAT: mg_parse_format("random", optarg); break;
 		case O_MAXF:
-			opt.max_findings = (unsigned)mg_parse_u64("random", "max-findings", optarg);
+			opt.max_findings =
+				mg_parse_uint("random", "max-findings", optarg, UINT_MAX);
 			if (opt.max_findings == 0 || opt.max_findings > MAX_FINDINGS)
 				mg_usage_error("random", "--max-findings must be in 1..%d",
 					       MAX_FINDINGS);

@@ -70,6 +70,27 @@ __attribute__((noreturn, format(printf, 1, 2))) static void file_error(const cha
 	exit(MG_EXIT_USAGE);
 }
 
+/* A finding's .txt (fuzz targets, random: "memgate: FINDING ..."; verify:
+ * "CLASS: detail"), by its name or its first words: never an input, though
+ * its bytes would decode as one. */
+static int is_report(const char *path, const uint8_t *buf, size_t n)
+{
+	size_t len = strlen(path), word = 0;
+	char name[32];
+
+	if (len >= 4 && strcmp(path + len - 4, ".txt") == 0)
+		return 1;
+	if (n >= 8 && memcmp(buf, "memgate:", 8) == 0)
+		return 1;
+	while (word < n && word < sizeof name - 1 && buf[word] != ':')
+		word++;
+	if (word == n || buf[word] != ':')
+		return 0;
+	memcpy(name, buf, word);
+	name[word] = '\0';
+	return mg_class_parse(name) != MG_CLASS_COUNT;
+}
+
 /* Reads a whole input, or exits 2 saying what is wrong with the file. */
 static size_t read_input(const char *path, uint8_t *buf)
 {
@@ -84,7 +105,7 @@ static size_t read_input(const char *path, uint8_t *buf)
 	fclose(f);
 	if (n > INPUT_MAX)
 		file_error("%s is not a memgate fuzz input: over %d bytes", path, INPUT_MAX);
-	if (n >= 8 && memcmp(buf, "memgate:", 8) == 0)
+	if (is_report(path, buf, n))
 		file_error("%s is a finding report, not an input: use the .in file next to it",
 			   path);
 	return n;
@@ -254,6 +275,16 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* What a path is, when it is neither an input file nor a folder of them. */
+static const char *odd_kind(mode_t mode)
+{
+	return S_ISFIFO(mode)  ? "a FIFO"
+	       : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a regular file";
+}
+
 static void replay_path(const char *path, struct totals *sum)
 {
 	struct dirent **entries;
@@ -262,6 +293,9 @@ static void replay_path(const char *path, struct totals *sum)
 
 	if (stat(path, &st) != 0)
 		file_error("%s: %s", path, strerror(errno));
+	/* Opening a FIFO would wait for a writer: refuse it before. */
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		file_error("%s is %s, not a memgate fuzz input", path, odd_kind(st.st_mode));
 	if (!S_ISDIR(st.st_mode)) {
 		replay_file(path, sum);
 		return;

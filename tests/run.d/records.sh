@@ -172,7 +172,7 @@ else
 fi
 
 expect_all "verify: findings that cannot be written make exit 2" 2 \
-	"could not write them to /dev/null/x/bad_memcpy_returns_end.txt" \
+	"NOT saved: could not write /dev/null/x/bad_memcpy_returns_end.txt" \
 	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved" -- \
 	$MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x
 if $MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x 2>&1 |

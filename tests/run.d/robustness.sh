@@ -1,0 +1,152 @@
+# Robustness (issue 12, items 7 and 9): the routine cannot change the verdict
+# through its source, and every odd input or environment is one line and
+# exit 2 (or a failure), never a hang, a silent wrap or a false "saved".
+# Sourced by tests/run (uses expect, expect_all, usage_error, caught, pass,
+# fail, skip, $MG and $TMP). About 3 s.
+
+echo "== the source cannot change the verdict"
+# The source view's memfd is sealed: the mprotect fails, the write faults.
+caught bad_memcpy_unprotects_src src-modified \
+	"wrote src\+0 \(len 17\); the source is read-only during the call$" --len=17
+expect "a tampered source is src-modified with the source above dst too" 1 \
+	"^verdict: src-modified: wrote src\+0 \(len 4096\)" \
+	$MG run --variant=bad_memcpy_unprotects_src --len=4096 --src-above
+# Unsealed, the mprotect works: the source compared after the call says so.
+expect "unsealed, a source made writable and changed is src-modified" 1 \
+	"^verdict: src-modified: wrote src\+0 \(len 17\): changed 0x[0-9a-f]{2} -> 0x[0-9a-f]{2}; the source is read-only" \
+	env MEMGATE_TEST_UNSEALED=1 $MG run --variant=bad_memcpy_unprotects_src --len=17
+expect "unsealed, the sweep catches it as src-modified only" 0 \
+	"^bad_memcpy_unprotects_src .*FAIL \(expected\) .* src-modified: " \
+	env MEMGATE_TEST_UNSEALED=1 $MG verify --variant=bad_memcpy_unprotects_src --huge=off \
+	--timeout-ms=200 --findings="$TMP/findings"
+expect "unsealed, a correct variant still passes its sweep" 0 ", 0 unexpected$" \
+	env MEMGATE_TEST_UNSEALED=1 $MG verify --variant=memcpy_erms --huge=off --findings="$TMP/findings"
+expect "a correct variant passes that case" 0 "^verdict: ok$" \
+	$MG run --variant=memcpy_libc --len=4096 --src-above
+for rb_arch in i386 aarch64; do
+	if ! rb_run=$(scripts/arch-probe "$rb_arch" 2>&1); then
+		skip "$rb_arch: the source cannot change the verdict" "$rb_run"
+	elif [ ! -x "build/$rb_arch/memgate" ]; then
+		skip "$rb_arch: the source cannot change the verdict" "build/$rb_arch/memgate not built (make ARCH=$rb_arch)"
+	else
+		# Word-split on purpose: the runner prefix, if any, then the program.
+		expect "$rb_arch: bad_memcpy_unprotects_src is src-modified" 1 \
+			"^verdict: src-modified: wrote src\+0 \(len 17\); the source is read-only" \
+			$rb_run "build/$rb_arch/memgate" run --variant=bad_memcpy_unprotects_src --len=17
+		expect "$rb_arch: unsealed, it is src-modified too" 1 \
+			"^verdict: src-modified: wrote src\+0 \(len 17\): changed" \
+			env MEMGATE_TEST_UNSEALED=1 $rb_run "build/$rb_arch/memgate" run \
+			--variant=bad_memcpy_unprotects_src --len=17
+	fi
+done
+
+echo "== a FIFO or device is refused, not waited on"
+mkfifo "$TMP/rb.fifo"
+usage_error "replay: a FIFO is one line, exit 2" "^replay: $TMP/rb\.fifo is a FIFO, not a memgate fuzz input$" \
+	timeout 20 build/replay "$TMP/rb.fifo"
+usage_error "replay: a character device is one line, exit 2" \
+	"^replay: /dev/zero is a character device, not a memgate fuzz input$" \
+	timeout 20 build/replay --target=memcpy /dev/zero
+usage_error "repro: a FIFO is one line, exit 2" "^repro: $TMP/rb\.fifo is a FIFO, not a memgate fuzz input$" \
+	timeout 20 scripts/repro --target=memcpy "$TMP/rb.fifo"
+usage_error "repro: a device is one line, exit 2" "^repro: /dev/null is not a regular file" \
+	timeout 20 scripts/repro --target=memcpy /dev/null
+
+echo "== numbers out of range are refused, not wrapped"
+usage_error "run --src-align=2^32" "^memgate run: --src-align=4294967296 is out of range" \
+	$MG run --variant=memcpy_libc --len=5 --src-align=4294967296
+usage_error "run --dst-align=2^32" "^memgate run: --dst-align=4294967296 is out of range" \
+	$MG run --variant=memcpy_libc --len=5 --dst-align=4294967296
+usage_error "run --timeout-ms=2^32" "^memgate run: --timeout-ms=4294967296 is out of range \(at most 86400000\)$" \
+	$MG run --variant=memcpy_libc --len=5 --timeout-ms=4294967296
+usage_error "verify --timeout-ms=2^32" "^memgate verify: --timeout-ms=4294967296 is out of range" \
+	$MG verify --variant=memcpy_libc --timeout-ms=4294967296
+usage_error "verify --jobs=2^32+1" "^memgate verify: --jobs=4294967297 is out of range" \
+	$MG verify --variant=memcpy_libc --jobs=4294967297
+usage_error "run --len past 64 bits" "^memgate run: --len=99999999999999999999 is out of range" \
+	$MG run --variant=memcpy_libc --len=99999999999999999999
+usage_error "random --seconds past 64 bits" "^memgate random: --seconds=99999999999999999999 is out of range" \
+	build/random --seconds=99999999999999999999
+usage_error "random --max-findings=2^32" "^memgate random: --max-findings=4294967296 is out of range" \
+	build/random --max-findings=4294967296
+usage_error "bench --seconds=inf is refused" "^memgate bench: bad value 'inf' for --seconds" \
+	$MG bench --seconds=inf
+usage_error "bench --seconds=5x is refused" "^memgate bench: bad value '5x' for --seconds" \
+	$MG bench --seconds=5x
+
+echo "== empty values are refused"
+usage_error "verify --findings= (empty)" "^memgate verify: --findings= names no directory$" \
+	$MG verify --findings= --variant=memcpy_libc
+usage_error "verify --variant= (empty)" "^memgate verify: --variant='' names no variant$" \
+	$MG verify --variant=
+usage_error "verify --variant=, (no name)" "^memgate verify: --variant=',' names no variant$" \
+	$MG verify --variant=,
+usage_error "random --findings= (empty)" "^memgate random: --findings= names no directory$" \
+	build/random --findings=
+
+echo "== findings that cannot be written are never \"saved\""
+# Not a folder: unwritable even for root.
+: >"$TMP/rb.file"
+expect_all "verify: unwritable findings are could-not-judge, exit 2" 2 \
+	"; NOT saved: could not write $TMP/rb\.file/x/bad_memcpy_returns_end\.txt$" \
+	"^memgate verify: could not judge: findings could not be written in $TMP/rb\.file/x$" -- \
+	$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb.file/x"
+if $MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off \
+	--findings="$TMP/rb.file/x" 2>&1 | grep -q "saved in"; then
+	fail "verify: no \"saved in\" for unwritable findings" "it says saved"
+else
+	pass "verify: no \"saved in\" for unwritable findings"
+fi
+expect_all "random: unwritable findings are could-not-judge, exit 2" 2 \
+	"NOT saved: could not write in $TMP/rb\.file/x$" \
+	"^random: could not judge: 1 finding could not be written in $TMP/rb\.file/x$" -- \
+	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb.file/x"
+if build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 \
+	--findings="$TMP/rb.file/x" 2>&1 | grep -q "saved in"; then
+	fail "random: no \"saved in\" for unwritable findings" "it says saved"
+else
+	pass "random: no \"saved in\" for unwritable findings"
+fi
+expect "random: writable findings are saved" 1 ", saved in $TMP/rb-found$" \
+	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb-found"
+
+echo "== a finding report is not an input"
+mkdir -p "$TMP/rb-rep/memcpy"
+$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb-rep/v" >/dev/null 2>&1
+cp "$TMP/rb-rep/v/bad_memcpy_returns_end.txt" "$TMP/rb-rep/memcpy/report.txt"
+usage_error "repro: verify's .txt report is one line, exit 2" \
+	"^repro: $TMP/rb-rep/memcpy/report\.txt is a finding report, not an input" \
+	scripts/repro "$TMP/rb-rep/memcpy/report.txt"
+cp "$TMP/rb-rep/v/bad_memcpy_returns_end.txt" "$TMP/rb-rep/memcpy/renamed.in"
+usage_error "repro: a report under another name is still refused" \
+	"^repro: $TMP/rb-rep/memcpy/renamed\.in is a finding report, not an input" \
+	scripts/repro "$TMP/rb-rep/memcpy/renamed.in"
+
+echo "== an unwritable TMPDIR is named, and make verify fails"
+expect "arch-probe names an unwritable TMPDIR (exit 3)" 3 \
+	"^cannot make a temporary folder in $TMP/rb\.file/t \(is TMPDIR writable\?\)$" \
+	env TMPDIR="$TMP/rb.file/t" scripts/arch-probe aarch64
+expect "make verify with TMPDIR unwritable fails, no arch SKIPped" 2 \
+	"^make verify: x86_64 could not judge, i386 could not judge, aarch64 could not judge$" \
+	env TMPDIR="$TMP/rb.file/t" scripts/each-arch verify-arch x86_64 i386 aarch64
+if env TMPDIR="$TMP/rb.file/t" make -s verify >"$TMP/rb-verify.out" 2>&1; then
+	fail "make verify exits non-zero with TMPDIR unwritable" "exit 0: $(tail -n 2 "$TMP/rb-verify.out")"
+elif grep -q SKIP "$TMP/rb-verify.out"; then
+	fail "make verify exits non-zero with TMPDIR unwritable" "an arch was SKIPped: $(grep SKIP "$TMP/rb-verify.out")"
+else
+	pass "make verify exits non-zero with TMPDIR unwritable"
+fi
+
+echo "== every saved input replays its case"
+usage_error "encode: a length replay would fold (8 MiB) is refused" \
+	"^memgate encode: fuzz inputs go up to 4194304 bytes \(replay folds longer ones\); length 8388608 is for memgate run$" \
+	$MG encode --variant=memcpy_libc --len=8388608 --output="$TMP/rb-8m.in"
+if [ -e "$TMP/rb-8m.in" ]; then
+	fail "encode: nothing written for a refused case" "$TMP/rb-8m.in exists"
+else
+	pass "encode: nothing written for a refused case"
+fi
+$MG encode --variant=memcpy_libc --len=4194304 --src-align=3 --output="$TMP/rb-4m.in" >/dev/null
+expect "encode: the longest input length replays exactly" 0 \
+	"^  case: +memcpy_libc \(memcpy, generic\): len 4194304, src%64 = 3," \
+	build/replay --verbose --target=memcpy --variant=memcpy_libc "$TMP/rb-4m.in"
