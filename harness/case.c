@@ -24,6 +24,64 @@ const char *mg_place_name(enum mg_place place)
 	return place == MG_PLACE_AFTER ? "after" : "before";
 }
 
+static const char *const spot_names[MG_SPOT_COUNT] = {
+	[MG_SPOT_GUARD] = "guard",		[MG_SPOT_STRADDLE_SRC] = "straddle-src",
+	[MG_SPOT_STRADDLE_DST] = "straddle-dst", [MG_SPOT_STRADDLE_BOTH] = "straddle-both",
+	[MG_SPOT_PAGE_DIFF] = "page-diff",	[MG_SPOT_SPLIT_2GIB] = "split-2gib",
+	[MG_SPOT_SPAN_2GIB] = "span-2gib",	[MG_SPOT_FAR] = "far",
+};
+
+const char *mg_spot_name(enum mg_spot spot)
+{
+	return spot < MG_SPOT_COUNT ? spot_names[spot] : "?";
+}
+
+int mg_spot_parse(const char *name, enum mg_spot *out)
+{
+	for (int i = 0; i < MG_SPOT_COUNT; i++)
+		if (strcmp(name, spot_names[i]) == 0) {
+			*out = (enum mg_spot)i;
+			return 1;
+		}
+	return 0;
+}
+
+/* The address mod 64 of a buffer that starts `split` bytes before a page
+ * boundary. */
+static unsigned straddle_align(size_t split)
+{
+	return (unsigned)(-split & (MG_ALIGN_MOD - 1));
+}
+
+/* span-2gib: the lower pointer is at 0x80000000 - below, src is it when
+ * dist > 0. */
+static unsigned span_src_align(long dist, size_t below)
+{
+	size_t above_lower = dist < 0 ? (size_t)-dist : 0;
+
+	return (unsigned)((above_lower - below) & (MG_ALIGN_MOD - 1));
+}
+
+void mg_case_set_spot(struct mg_case *c, enum mg_spot spot, size_t arg)
+{
+	c->spot = spot;
+	c->spot_arg = arg;
+	if (mg_spot_straddles_src(spot))
+		c->src_align = straddle_align(arg);
+	if (c->overlap && spot == MG_SPOT_SPAN_2GIB)
+		c->src_align = span_src_align(c->dist, arg);
+	if (c->overlap && spot == MG_SPOT_STRADDLE_DST)
+		c->src_align = (unsigned)(((long)straddle_align(arg) - c->dist % (long)MG_ALIGN_MOD +
+					   (long)MG_ALIGN_MOD) %
+					  MG_ALIGN_MOD);
+	if (c->overlap)
+		mg_case_set_overlap(c, c->dist);
+	else if (mg_spot_straddles_dst(spot))
+		c->dst_align = straddle_align(arg);
+	else if (spot == MG_SPOT_PAGE_DIFF)
+		c->dst_align = (unsigned)((c->src_align + arg) & (MG_ALIGN_MOD - 1));
+}
+
 __attribute__((format(printf, 3, 4))) static bool fail(char *why, size_t size, const char *format,
 						       ...)
 {
@@ -75,6 +133,96 @@ static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
 	return contract_allows(c, why, size);
 }
 
+/* Beyond 64, alignment is met by placement, which a spot takes over. */
+static bool spot_keeps_contract(const struct mg_case *c)
+{
+	const struct mg_contract *k = &c->variant->contract;
+	bool src_moved = mg_spot_straddles_src(c->spot) || c->overlap;
+	bool dst_moved = mg_spot_straddles_dst(c->spot) || c->spot == MG_SPOT_PAGE_DIFF;
+
+	return (!src_moved || k->src_align <= MG_ALIGN_MOD) &&
+	       (!dst_moved || k->dst_align <= MG_ALIGN_MOD);
+}
+
+static bool straddle_valid(const struct mg_case *c, char *why, size_t size)
+{
+	bool has_src = mg_op_has_src(c->variant->op);
+
+	if (c->spot_arg < 1 || c->spot_arg >= c->len)
+		return fail(why, size, "a straddle split of %zu is not within the length %zu",
+			    c->spot_arg, c->len);
+	if (mg_spot_straddles_src(c->spot) && !has_src)
+		return fail(why, size, "%s has no source to straddle", mg_op_name(c->variant->op));
+	if (c->overlap && c->spot == MG_SPOT_STRADDLE_BOTH)
+		return fail(why, size, "an overlapping move straddles at src or at dst, not both");
+	if (c->src_align != straddle_align(c->spot_arg) && mg_spot_straddles_src(c->spot))
+		return fail(why, size, "src%%64 %u does not start %zu bytes before a page",
+			    c->src_align, c->spot_arg);
+	if (c->dst_align != straddle_align(c->spot_arg) &&
+	    mg_spot_straddles_dst(c->spot))
+		return fail(why, size, "dst%%64 %u does not start %zu bytes before a page",
+			    c->dst_align, c->spot_arg);
+	return true;
+}
+
+static bool separate_spot_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (!mg_op_has_src(c->variant->op) || c->overlap)
+		return fail(why, size, "spot %s is for separate source and destination buffers",
+			    mg_spot_name(c->spot));
+	if (c->spot == MG_SPOT_PAGE_DIFF && c->spot_arg >= 4096)
+		return fail(why, size, "page-diff %zu is not below 4096", c->spot_arg);
+	if (c->spot == MG_SPOT_PAGE_DIFF &&
+	    c->dst_align != ((c->src_align + c->spot_arg) & (MG_ALIGN_MOD - 1)))
+		return fail(why, size, "dst%%64 %u does not follow from page-diff %zu",
+			    c->dst_align, c->spot_arg);
+	if (c->spot == MG_SPOT_SPLIT_2GIB && UINTPTR_MAX > 0xffffffffu)
+		return fail(why, size, "spot split-2gib is for 32-bit address spaces");
+	if (c->spot == MG_SPOT_FAR && UINTPTR_MAX <= 0xffffffffu)
+		return fail(why, size, "spot far needs a 64-bit address space");
+	return true;
+}
+
+static bool span_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (UINTPTR_MAX > 0xffffffffu)
+		return fail(why, size, "spot span-2gib is for 32-bit address spaces");
+	if (!c->overlap || c->dist == 0)
+		return fail(why, size, "spot span-2gib is for memmove --overlap=D with D != 0");
+	if (c->spot_arg < 1 || c->spot_arg > (size_t)labs(c->dist))
+		return fail(why, size,
+			    "span-2gib: the lower pointer must be 1..%ld bytes below 2 GiB, not %zu",
+			    labs(c->dist), c->spot_arg);
+	if (c->src_align != span_src_align(c->dist, c->spot_arg))
+		return fail(why, size, "src%%64 %u does not follow from span-2gib %zu",
+			    c->src_align, c->spot_arg);
+	return true;
+}
+
+static bool spot_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->spot >= MG_SPOT_COUNT)
+		return fail(why, size, "unknown spot %u", (unsigned)c->spot);
+	if (c->spot == MG_SPOT_GUARD)
+		return c->spot_arg == 0 || fail(why, size, "spot guard takes no number");
+	if (mg_case_is_huge(c) || c->len == 0)
+		return fail(why, size, "spot %s is for lengths 1..%zu", mg_spot_name(c->spot),
+			    MG_MAX_LEN);
+	if (!spot_keeps_contract(c))
+		return fail(why, size, "spot %s breaks the variant's page alignment",
+			    mg_spot_name(c->spot));
+	if (mg_spot_is_remote(c->spot) && c->len > MG_SPOT_MAX_LEN)
+		return fail(why, size, "spot %s takes lengths up to %zu", mg_spot_name(c->spot),
+			    MG_SPOT_MAX_LEN);
+	switch (c->spot) {
+	case MG_SPOT_STRADDLE_SRC:
+	case MG_SPOT_STRADDLE_DST:
+	case MG_SPOT_STRADDLE_BOTH: return straddle_valid(c, why, size);
+	case MG_SPOT_SPAN_2GIB: return span_valid(c, why, size);
+	default: return separate_spot_valid(c, why, size);
+	}
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
@@ -84,13 +232,14 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 			    c->src_align > c->dst_align ? c->src_align : c->dst_align,
 			    MG_ALIGN_MOD);
 	if (mg_case_is_huge(c))
-		return huge_case_valid(c, why, size);
+		return c->spot == MG_SPOT_GUARD ? huge_case_valid(c, why, size)
+						: spot_valid(c, why, size);
 	if (c->overlap && c->variant->op != MG_MEMMOVE)
 		return fail(why, size, "overlap is for memmove only");
 	if (c->overlap && span + MG_ALIGN_MOD > MG_MAX_LEN + MG_ARENA_SLACK)
 		return fail(why, size, "length plus overlap distance %zu is over %zu", span,
 			    MG_MAX_LEN + MG_ARENA_SLACK - MG_ALIGN_MOD);
-	return contract_allows(c, why, size);
+	return spot_valid(c, why, size) && contract_allows(c, why, size);
 }
 
 bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
@@ -98,7 +247,8 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	return a->variant == b->variant && a->len == b->len && a->src_align == b->src_align &&
 	       a->dst_align == b->dst_align && a->overlap == b->overlap &&
 	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
-	       a->place == b->place && a->oracle == b->oracle &&
+	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
+	       a->spot_arg == b->spot_arg &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -131,6 +281,37 @@ static int describe_buffers(const struct mg_case *c, char *out, size_t size)
 	return snprintf(out, size, "dst%%64 = %u", c->dst_align);
 }
 
+static int describe_spot(const struct mg_case *c, char *out, size_t size)
+{
+	const char *side = c->place == MG_PLACE_AFTER ? "after" : "before";
+	size_t k = c->spot_arg;
+
+	switch (c->spot) {
+	case MG_SPOT_STRADDLE_SRC:
+	case MG_SPOT_STRADDLE_DST:
+	case MG_SPOT_STRADDLE_BOTH:
+		return snprintf(out, size,
+				"%s across two mapped pages, %zu byte%s before the page boundary "
+				"(near the guard page %s)",
+				c->spot == MG_SPOT_STRADDLE_BOTH  ? "src and dst each"
+				: c->spot == MG_SPOT_STRADDLE_SRC ? "src"
+								  : "dst",
+				k, k == 1 ? "" : "s", side);
+	case MG_SPOT_PAGE_DIFF:
+		return snprintf(out, size, "(dst - src) mod 4096 = %zu (near the guard page %s)", k,
+				side);
+	case MG_SPOT_SPLIT_2GIB:
+		return snprintf(out, size, "%s below 0x80000000, %s above it",
+				c->src_above ? "dst" : "src", c->src_above ? "src" : "dst");
+	case MG_SPOT_SPAN_2GIB:
+		return snprintf(out, size, "the buffer crosses 0x80000000, %s at 0x80000000 - %zu",
+				c->dist > 0 ? "src" : "dst", k);
+	default:
+		return snprintf(out, size, "src and dst more than 4 GiB apart, src %s dst",
+				c->src_above ? "above" : "below");
+	}
+}
+
 static int describe_placement(const struct mg_case *c, char *out, size_t size)
 {
 	const char *side = c->place == MG_PLACE_AFTER ? "after" : "before";
@@ -143,6 +324,8 @@ static int describe_placement(const struct mg_case *c, char *out, size_t size)
 				"oracle: only the first %zu bytes of each buffer mapped, the rest "
 				"PROT_NONE",
 				MG_ORACLE_MAPPED);
+	if (c->spot != MG_SPOT_GUARD)
+		return describe_spot(c, out, size);
 	used = snprintf(out, size, "guard page %s: ", side);
 	if (c->overlap) {
 		size_t span = c->len + (size_t)labs(c->dist);
@@ -226,6 +409,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 	if (c->variant->op == MG_MEMSET)
 		add_word(a, "--value=%d", c->value);
 	add_word(a, "--place=%s", mg_place_name(c->place));
+	if (c->spot != MG_SPOT_GUARD)
+		add_word(a, "--spot=%s:%zu", mg_spot_name(c->spot), c->spot_arg);
 	add_word(a, "--seed=0x%" PRIx64, c->seed);
 }
 

@@ -14,6 +14,8 @@
 #define MG_MAX_LEN ((size_t)16 << 20)
 /* Room in an arena beyond the length, for alignment and overlap distance. */
 #define MG_ARENA_SLACK ((size_t)64 << 10)
+/* The longest length at the spots with their own mappings (placements.h). */
+#define MG_SPOT_MAX_LEN ((size_t)16 << 10)
 
 /* Which guard page the buffers are pushed against. With `after`, each buffer
  * sits as high as its alignment allows, so it ends flush with the guard page
@@ -21,6 +23,33 @@
  * alignment) and within 63 bytes of it otherwise. With `before`, each buffer
  * starts `align` bytes after the guard page before it (flush at align 0). */
 enum mg_place { MG_PLACE_AFTER, MG_PLACE_BEFORE };
+
+/* Where the buffers go beyond the guard pages (README "Placements"), each
+ * for a class of bug that guard-page placement never meets. `spot_arg` is
+ * the spot's number:
+ * - straddle-*: the named buffer(s) cross a boundary between two mapped
+ *   pages, `spot_arg` bytes of it before the boundary (page-split paths,
+ *   page-crossing checks before a wide load);
+ * - page-diff: separate buffers with (dst - src) mod 4096 == spot_arg
+ *   (paths chosen on 4K aliasing);
+ * - split-2gib (i386): the lower buffer below 0x80000000, the upper one
+ *   above it (signed pointer compares);
+ * - span-2gib (i386): memmove's one buffer crosses 0x80000000, the lower
+ *   pointer `spot_arg` bytes below it;
+ * - far (64-bit): separate buffers more than 4 GiB apart (32-bit
+ *   distances). src_above gives the order.
+ * The last three have their own mappings (placements.h). */
+enum mg_spot {
+	MG_SPOT_GUARD,
+	MG_SPOT_STRADDLE_SRC,
+	MG_SPOT_STRADDLE_DST,
+	MG_SPOT_STRADDLE_BOTH,
+	MG_SPOT_PAGE_DIFF,
+	MG_SPOT_SPLIT_2GIB,
+	MG_SPOT_SPAN_2GIB,
+	MG_SPOT_FAR,
+	MG_SPOT_COUNT
+};
 
 struct mg_case {
 	const struct mg_variant *variant;
@@ -34,6 +63,8 @@ struct mg_case {
 	enum mg_place place;
 	int src_above; /* separate buffers: the source lies above dst (1) or below (0) */
 	int oracle;    /* huge length, but only 64 KiB of each buffer mapped (huge.h) */
+	enum mg_spot spot;
+	size_t spot_arg;
 };
 
 /* The program name used in replay commands (argv[0]). */
@@ -69,6 +100,31 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a);
 void mg_case_replay(const struct mg_case *c, char *out, size_t size);
 
 const char *mg_place_name(enum mg_place place);
+
+/* "guard", "straddle-src", ...; mg_spot_parse returns 0 for an unknown name. */
+const char *mg_spot_name(enum mg_spot spot);
+int mg_spot_parse(const char *name, enum mg_spot *out);
+
+static inline bool mg_spot_straddles_src(enum mg_spot s)
+{
+	return s == MG_SPOT_STRADDLE_SRC || s == MG_SPOT_STRADDLE_BOTH;
+}
+
+static inline bool mg_spot_straddles_dst(enum mg_spot s)
+{
+	return s == MG_SPOT_STRADDLE_DST || s == MG_SPOT_STRADDLE_BOTH;
+}
+
+/* The spots with their own mappings, outside the sandbox (placements.c). */
+static inline bool mg_spot_is_remote(enum mg_spot s)
+{
+	return s == MG_SPOT_SPLIT_2GIB || s == MG_SPOT_SPAN_2GIB || s == MG_SPOT_FAR;
+}
+
+/* Puts the case's buffers at `spot` and derives the alignments the spot
+ * fixes: a straddling buffer starts spot_arg bytes before a page boundary;
+ * with page-diff, dst%64 follows from src%64. */
+void mg_case_set_spot(struct mg_case *c, enum mg_spot spot, size_t arg);
 
 /* Lengths past the sandbox, and oracle cases, go to the huge check. */
 static inline bool mg_case_is_huge(const struct mg_case *c)

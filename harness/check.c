@@ -7,6 +7,7 @@
 #include "huge.h"
 #include "memcheck.h"
 #include "outcome.h"
+#include "placements.h"
 #include "rng.h"
 #include "sandbox.h"
 
@@ -44,17 +45,21 @@ static const unsigned char *fill(const struct mg_sandbox *sb, unsigned char *to,
 	return sb->pool + off;
 }
 
-static void set_up(struct run *r)
+/* Returns false if the case's spot cannot be had here. */
+static bool set_up(struct run *r)
 {
 	const struct mg_case *c = r->c;
 
-	mg_sandbox_place(r->sb, c, &r->at);
+	if (!mg_spot_is_remote(c->spot))
+		mg_sandbox_place(r->sb, c, &r->at);
+	else if (!mg_placements_place(c, &r->at))
+		return false;
 	r->src_want = NULL;
 	/* Zero length: the pointers are in guard pages and there is nothing to
 	 * fill. (Even a zero-byte library memcpy on a PROT_NONE page can cost
 	 * hundreds of cycles, in masked-access assists.) */
 	if (c->len == 0)
-		return;
+		return true;
 	if (mg_op_has_src(c->variant->op) && !c->overlap)
 		r->src_want = fill(r->sb, r->at.src_rw, c->len, c->seed * 2 + 1);
 	fill(r->sb, r->at.win, r->at.win_len, c->seed * 2);
@@ -63,6 +68,7 @@ static void set_up(struct run *r)
 	r->shadow_win = r->sb->shadow + (((uintptr_t)r->at.win + MG_PAGE / 2) & (MG_PAGE - 1));
 	memcpy(r->shadow_win, r->at.win, r->at.win_len);
 	r->shadow_dst = r->shadow_win + (r->at.dst - r->at.win);
+	return true;
 }
 
 void mg_check_layout(const struct mg_case *c, struct mg_layout *out)
@@ -71,7 +77,8 @@ void mg_check_layout(const struct mg_case *c, struct mg_layout *out)
 
 	r.c = c;
 	r.sb = mg_sandbox_get();
-	set_up(&r);
+	if (!set_up(&r))
+		memset(&r.at, 0, sizeof r.at);
 	*out = r.at;
 }
 
@@ -208,7 +215,7 @@ static int source_of(void *ctx, struct mg_verdict *out)
 	const struct run *r = ctx;
 	ptrdiff_t i;
 
-	if (!r->src_want || r->sb->src_sealed)
+	if (!r->src_want || (r->sb->src_sealed && !mg_spot_is_remote(r->c->spot)))
 		return 0;
 	i = first_diff(r->at.src, r->src_want, r->c->len);
 	if (i < 0)
@@ -264,12 +271,20 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 	r.c = c;
 	r.sb = mg_sandbox_get();
 	r.call.c = c;
-	set_up(&r);
+	if (!set_up(&r)) {
+		char why[160];
+		mg_placements_possible(c->spot, why, sizeof why);
+		mg_verdict_set(out, MG_ERROR, "spot %s cannot run here: %s", mg_spot_name(c->spot),
+			       why);
+		return;
+	}
 	mg_memcheck_arm(&r.memcheck, r.sb, c, &r.at, clean_int);
 	mg_outcome_call(&r.call, r.at.dst, r.at.src, clean_int);
 	mg_memcheck_disarm(&r.memcheck);
 	a = r.call.fault.addr;
-	mg_judge(&r.call, r.call.faulted && (mg_in_src_arena(r.sb, a) || mg_in_dst_arena(r.sb, a)),
+	mg_judge(&r.call,
+		 r.call.faulted && (mg_in_src_arena(r.sb, a) || mg_in_dst_arena(r.sb, a) ||
+				    mg_placements_owns(a)),
 		 &checks, out);
 }
 

@@ -21,6 +21,9 @@ static const char help[] =
 	"  --oracle        a huge length with only 64 KiB of each buffer mapped\n"
 	"  --value=C       memset's int argument (default 0)\n"
 	"  --place=after|before  the guard page the buffers sit against (default after)\n"
+	"  --spot=NAME:N   where the buffers go instead of at a guard page:\n"
+	"                  straddle-src|straddle-dst|straddle-both:SPLIT, page-diff:D,\n"
+	"                  split-2gib:0, span-2gib:BELOW, far:0 (README \"Placements\")\n"
 	"  --seed=N        fill seed (default 0)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000)\n"
 	"  --platform-register=auto|reserved|free  aarch64: whether x18 must be\n"
@@ -44,6 +47,7 @@ enum {
 	O_ORACLE,
 	O_PLATFORM,
 	O_FORMAT,
+	O_SPOT,
 	O_HELP
 };
 
@@ -62,14 +66,35 @@ static const struct option opts[] = {
 	{"oracle", no_argument, NULL, O_ORACLE},
 	{"platform-register", required_argument, NULL, O_PLATFORM},
 	{"format", required_argument, NULL, O_FORMAT},
+	{"spot", required_argument, NULL, O_SPOT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
+
+/* "NAME:N" (or "NAME", N 0). */
+static void parse_spot(const char *cmd, const char *text, enum mg_spot *spot, size_t *arg)
+{
+	char name[32];
+	size_t n = strcspn(text, ":");
+
+	if (n >= sizeof name)
+		mg_usage_error(cmd, "unknown spot '%s'", text);
+	memcpy(name, text, n);
+	name[n] = '\0';
+	if (!mg_spot_parse(name, spot))
+		mg_usage_error(cmd,
+			       "unknown spot '%s' (valid: guard, straddle-src, straddle-dst, "
+			       "straddle-both, page-diff, split-2gib, span-2gib, far)",
+			       name);
+	*arg = text[n] ? (size_t)mg_parse_u64(cmd, "spot", text + n + 1) : 0;
+}
 
 int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *c)
 {
 	long long overlap = 0, value;
 	int have_overlap = 0, have_len = 0, opt;
+	enum mg_spot spot = MG_SPOT_GUARD;
+	size_t spot_arg = 0;
 
 	while ((opt = mg_getopt(argc, argv, cmd, opts)) != -1) {
 		switch (opt) {
@@ -106,6 +131,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_ORACLE: c->oracle = 1; break;
 		case O_PLATFORM: mg_parse_platform_rule(cmd, optarg); break;
 		case O_FORMAT: mg_parse_format(cmd, optarg); break;
+		case O_SPOT: parse_spot(cmd, optarg, &spot, &spot_arg); break;
 		case O_HELP: return 0;
 		}
 	}
@@ -117,6 +143,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			mg_usage_error(cmd, "--src-align %u is not below 64", c->src_align);
 		mg_case_set_overlap(c, (long)overlap);
 	}
+	mg_case_set_spot(c, spot, spot_arg);
 	return 1;
 }
 

@@ -488,8 +488,34 @@ static int emit_huge(const struct mg_case *base, size_t len, int oracle, uint64_
 	return 0;
 }
 
-void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, enum mg_huge_mode mode, mg_case_fn fn,
-		   void *ctx)
+#define MIB ((size_t)1 << 20)
+
+/* Mid-size lengths past the sandbox, 16 MiB to 1 GiB: powers of two and
+ * their neighbours, and where x86 routines commonly switch to non-temporal
+ * stores (glibc's default threshold is 3/4 of the shared cache: 24 MiB for
+ * 32 MiB, 48 MiB for 64 MiB). A few in the quick profile, all in the full. */
+static const size_t midsize_quick[] = {MG_MAX_LEN + 1, 24 * MIB + 1, 64 * MIB - 1};
+static const size_t midsize_full[] = {
+	MG_MAX_LEN + 1, 24 * MIB - 1, 24 * MIB,	  24 * MIB + 1,	 32 * MIB - 1,	32 * MIB,
+	32 * MIB + 1,	48 * MIB,     48 * MIB + 1, 64 * MIB - 1,  64 * MIB + 1,	128 * MIB,
+	128 * MIB + 1,	256 * MIB - 1, 256 * MIB + 1, 512 * MIB + 1, 1024 * MIB - 1, 1024 * MIB,
+	1024 * MIB + 1};
+
+static int sweep_midsize(const struct mg_case *base, enum mg_profile profile, uint64_t seed,
+			 mg_case_fn fn, void *ctx)
+{
+	const size_t *lens = profile == MG_PROFILE_FULL ? midsize_full : midsize_quick;
+	size_t n = profile == MG_PROFILE_FULL ? sizeof midsize_full / sizeof midsize_full[0]
+					     : sizeof midsize_quick / sizeof midsize_quick[0];
+
+	for (size_t i = 0; i < n; i++)
+		if (emit_huge(base, lens[i], 0, seed, fn, ctx))
+			return 1;
+	return 0;
+}
+
+void mg_huge_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
+		   enum mg_huge_mode mode, mg_case_fn fn, void *ctx)
 {
 	static const size_t mapped[] = {MG_HUGE_2GIB, MG_HUGE_2GIB + 7, MG_HUGE_4GIB - 1,
 					MG_HUGE_4GIB, MG_HUGE_4GIB + 4097};
@@ -504,6 +530,8 @@ void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, enum mg_huge_mode 
 	for (size_t i = 0; i < sizeof oracle / sizeof oracle[0]; i++)
 		if (emit_huge(&base, oracle[i], 1, seed, fn, ctx))
 			return;
+	if (sweep_midsize(&base, profile, seed, fn, ctx))
+		return;
 	for (size_t i = 0; mode == MG_HUGE_ALL && i < sizeof mapped / sizeof mapped[0]; i++)
 		if (emit_huge(&base, mapped[i], 0, seed, fn, ctx))
 			return;

@@ -44,8 +44,12 @@ void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *ou
  * signed count, which returns instead of faulting. */
 enum mg_huge_mode { MG_HUGE_OFF, MG_HUGE_ALL, MG_HUGE_ORACLE_ONLY };
 
-/* Feeds `fn` the huge cases for a memcpy, memmove or memset variant. */
-void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, enum mg_huge_mode mode, mg_case_fn fn,
-		   void *ctx);
+/* Feeds `fn` the huge cases for a memcpy, memmove or memset variant: the
+ * guard-oracle ones, mid-size lengths from 16 MiB to 1 GiB (sparse; more of
+ * them in the full profile; in every mode, as they take well under a second
+ * even under emulation), and with MG_HUGE_ALL the mapped 2 GiB and 4 GiB
+ * ones. */
+void mg_huge_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
+		   enum mg_huge_mode mode, mg_case_fn fn, void *ctx);
 
 #endif

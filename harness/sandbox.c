@@ -168,6 +168,58 @@ static void place_zero_length(const struct mg_sandbox *sb, const struct mg_case 
 	out->win_len = 0;
 }
 
+static size_t page_round_up(size_t n)
+{
+	return (n + MG_PAGE - 1) & ~(size_t)(MG_PAGE - 1);
+}
+
+/* A straddling pointer: `split` bytes before a page boundary inside
+ * [lo, hi) (page aligned), with `below` bytes of its region before it and
+ * `above` from it on; the boundary nearest the guard page the case asks for. */
+static unsigned char *straddle_at(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
+				  size_t split, enum mg_place place)
+{
+	if (place == MG_PLACE_AFTER)
+		return hi - page_round_up(above - split) - split;
+	return lo + page_round_up(below + split) - split;
+}
+
+/* Where a separate buffer of the case goes in its arena [lo, hi). */
+static unsigned char *place_separate(const struct mg_case *c, unsigned char *lo, unsigned char *hi,
+				     int straddles, unsigned align)
+{
+	if (straddles)
+		return straddle_at(lo, hi, 0, c->len, c->spot_arg, c->place);
+	return mg_place_buffer(lo, hi, 0, c->len, align, c->place);
+}
+
+/* page-diff: dst at the page offset that makes (dst - src) mod 4096 the
+ * case's, as near the guard page as that allows. */
+static unsigned char *place_page_diff(const struct mg_case *c, unsigned char *lo, unsigned char *hi,
+				      const unsigned char *src)
+{
+	size_t want = ((uintptr_t)src + c->spot_arg) & (MG_PAGE - 1);
+
+	if (c->place == MG_PLACE_BEFORE)
+		return lo + want;
+	return hi - page_round_up(c->len + want) + want;
+}
+
+/* memmove's one buffer: src, or dst when that straddles, is the anchor. */
+static unsigned char *place_overlap_src(const struct mg_sandbox *sb, const struct mg_case *c,
+					size_t below, size_t above)
+{
+	unsigned char *lo = sb->dst, *hi = sb->dst + sb->arena;
+
+	if (c->spot == MG_SPOT_STRADDLE_SRC)
+		return straddle_at(lo, hi, below, above, c->spot_arg, c->place);
+	if (c->spot == MG_SPOT_STRADDLE_DST)
+		return straddle_at(lo, hi, below + c->dist, above - c->dist, c->spot_arg,
+				   c->place) -
+		       c->dist;
+	return mg_place_buffer(lo, hi, below, above, c->src_align, c->place);
+}
+
 void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, struct mg_layout *out)
 {
 	if (c->len == 0) {
@@ -177,17 +229,20 @@ void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, stru
 	if (c->overlap) {
 		size_t below = c->dist < 0 ? (size_t)-c->dist : 0;
 		size_t above = (c->dist > 0 ? (size_t)c->dist : 0) + c->len;
-		out->src = mg_place_buffer(sb->dst, sb->dst + sb->arena, below, above, c->src_align,
-					   c->place);
+		out->src = place_overlap_src(sb, c, below, above);
 		out->src_rw = out->src;
 		out->dst = out->src + c->dist;
 		set_window(sb, out->src - below, out->src + above, out);
 		return;
 	}
 	unsigned char *src_arena = sb->src_ro[c->src_above];
-	out->src = mg_place_buffer(src_arena, src_arena + sb->arena, 0, c->len, c->src_align,
-				   c->place);
+	out->src = place_separate(c, src_arena, src_arena + sb->arena,
+				  mg_spot_straddles_src(c->spot), c->src_align);
 	out->src_rw = sb->src_rw + (out->src - src_arena);
-	out->dst = mg_place_buffer(sb->dst, sb->dst + sb->arena, 0, c->len, c->dst_align, c->place);
+	if (c->spot == MG_SPOT_PAGE_DIFF)
+		out->dst = place_page_diff(c, sb->dst, sb->dst + sb->arena, out->src);
+	else
+		out->dst = place_separate(c, sb->dst, sb->dst + sb->arena,
+					  mg_spot_straddles_dst(c->spot), c->dst_align);
 	set_window(sb, out->dst, out->dst + c->len, out);
 }

@@ -33,6 +33,7 @@ struct plan {
 	size_t n_overlap_aligns;
 	int all_values;	     /* memset: every value at every point */
 	unsigned page_fills; /* page routines: fill seeds per placement */
+	int midsize;	     /* the lengths of full_midsize too */
 };
 
 static const int quick_deltas[] = {-1, 0, 1};
@@ -48,7 +49,7 @@ static const struct plan plans[] = {
 	[MG_PROFILE_QUICK] = {128, quick_deltas, N(quick_deltas), 128, quick_overlap_aligns,
 			      N(quick_overlap_aligns), 0, 8},
 	[MG_PROFILE_FULL] = {256, full_deltas, N(full_deltas), 300, full_overlap_aligns,
-			     N(full_overlap_aligns), 1, 64},
+			     N(full_overlap_aligns), 1, 64, 1},
 };
 
 static const int memset_values[] = {0, 1, 0x7f, 0x80, 0xfe, 0xff, 0x1ab, -1, -65, 0x7fffff80};
@@ -60,6 +61,12 @@ static const size_t overlap_extra_lengths[] = {127,  128,   129,   255,	  256,	 
 
 #define MAX_BIG_POWER 23 /* 8 MiB */
 #define MIN_BIG_POWER 10
+
+/* The full profile's mid-size lengths that fit the sandbox (the longer
+ * ones are the huge check's, huge.c): a common non-temporal threshold and
+ * the sandbox's limit. */
+static const size_t full_midsize[] = {(size_t)12 << 20, ((size_t)12 << 20) + 1, MG_MAX_LEN - 1,
+				      MG_MAX_LEN};
 
 static void emit(struct emitter *e, struct mg_case *c)
 {
@@ -157,6 +164,10 @@ static void sweep_lengths(struct emitter *e, const struct plan *plan, struct mg_
 			c->len = (size_t)len;
 			emit_length(e, plan, c);
 		}
+	for (size_t i = 0; plan->midsize && i < N(full_midsize); i++) {
+		c->len = full_midsize[i];
+		emit_length(e, plan, c);
+	}
 }
 
 static void sweep_distances(struct emitter *e, struct mg_case *c)

@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "fault.h"
 #include "huge.h"
+#include "placements.h"
 #include "record.h"
 #include "table.h"
 #include "tally.h"
@@ -99,6 +100,19 @@ static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant 
 
 /* ---- the stages, in their children --------------------------------------- */
 
+/* The sweep, then the placements (placements.h), which name their own
+ * stage in the records; they count in the sweep's row. */
+static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg_variant *v,
+				 struct mg_tally *t, const struct mg_tally_run *sweep)
+{
+	struct mg_tally_run placed = *sweep;
+
+	mg_sweep(v, o->profile, o->seed, mg_tally_case, (void *)sweep);
+	placed.stage = "placements";
+	if (t->failures < o->max_failures && !t->error && !t->died)
+		mg_placements_sweep(v, o->profile, o->seed, mg_tally_case, &placed);
+}
+
 static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
 		      struct mg_tally *t, int huge)
 {
@@ -110,9 +124,9 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 	unlink(path);
 	t->state = MG_STAGE_RUNNING;
 	if (huge)
-		mg_huge_sweep(v, o->seed, (enum mg_huge_mode)o->huge, mg_tally_case, &run);
+		mg_huge_sweep(v, o->profile, o->seed, (enum mg_huge_mode)o->huge, mg_tally_case, &run);
 	else
-		mg_sweep(v, o->profile, o->seed, mg_tally_case, &run);
+		sweep_and_placements(o, v, t, &run);
 	t->seconds = now() - t0;
 	t->state = MG_STAGE_DONE;
 }

@@ -1,0 +1,364 @@
+/* The remote spots' mappings, and the placement stage's cases. */
+#include "placements.h"
+#include "rng.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Each buffer's region: room for MG_SPOT_MAX_LEN twice over (a memmove's
+ * distance) and the red zones. */
+#define REGION ((size_t)64 << 10)
+/* Between the two buffers of split-2gib, so neither's red zones reach the
+ * other: they share one mapping across 0x80000000. */
+#define GAP (2 * MG_REDZONE)
+#define TWO_GIB ((uintptr_t)0x80000000u)
+
+/* One reservation: a guard page, two regions (adjacent, or far apart), a
+ * guard page; only the regions are mapped read-write. */
+struct area {
+	unsigned char *lo, *hi;
+	unsigned char *region[2];
+	int tried, ok;
+	char why[160];
+};
+
+static struct area two_gib, far_apart;
+
+static int area_fail(struct area *a, const char *what)
+{
+	snprintf(a->why, sizeof a->why, "%s: %s", what, strerror(errno));
+	return 0;
+}
+
+/* The region [TWO_GIB - REGION, TWO_GIB + REGION), exactly there. */
+static int map_two_gib(struct area *a)
+{
+#ifdef MAP_FIXED_NOREPLACE
+	size_t size = 2 * REGION + 2 * MG_PAGE;
+	unsigned char *want = (unsigned char *)(TWO_GIB - REGION - MG_PAGE);
+	void *p = mmap(want, size, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return area_fail(a, "cannot map 0x80000000 +- 64 KiB (MAP_FIXED_NOREPLACE)");
+	if (p != want) { /* a kernel that ignores the flag put it elsewhere */
+		munmap(p, size);
+		errno = EEXIST;
+		return area_fail(a, "cannot map 0x80000000 +- 64 KiB (MAP_FIXED_NOREPLACE)");
+	}
+	a->lo = want;
+	a->hi = want + size;
+	a->region[0] = want + MG_PAGE;
+	a->region[1] = a->region[0] + REGION;
+	if (mprotect(a->region[0], 2 * REGION, PROT_READ | PROT_WRITE) != 0)
+		return area_fail(a, "mprotect (0x80000000 +- 64 KiB)");
+	return 1;
+#else
+	snprintf(a->why, sizeof a->why, "this C library has no MAP_FIXED_NOREPLACE");
+	return 0;
+#endif
+}
+
+/* Two regions whose starts are 4 GiB + REGION apart, the gap unmapped. */
+static int map_far_apart(struct area *a)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	size_t four_gib = (size_t)((uint64_t)1 << 32);
+	size_t size = 2 * MG_PAGE + 2 * REGION + four_gib;
+	void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return area_fail(a, "cannot reserve 4 GiB of address space");
+	a->lo = p;
+	a->hi = a->lo + size;
+	a->region[0] = a->lo + MG_PAGE;
+	a->region[1] = a->region[0] + REGION + four_gib;
+	if (mprotect(a->region[0], REGION, PROT_READ | PROT_WRITE) != 0 ||
+	    mprotect(a->region[1], REGION, PROT_READ | PROT_WRITE) != 0)
+		return area_fail(a, "mprotect (buffers 4 GiB apart)");
+	return 1;
+#else
+	snprintf(a->why, sizeof a->why, "a 32-bit address space has no room 4 GiB apart");
+	return 0;
+#endif
+}
+
+static struct area *area_of(enum mg_spot spot)
+{
+	struct area *a = spot == MG_SPOT_FAR ? &far_apart : &two_gib;
+
+	if (!a->tried) {
+		a->tried = 1;
+		a->ok = spot == MG_SPOT_FAR ? map_far_apart(a) : map_two_gib(a);
+	}
+	return a;
+}
+
+int mg_placements_possible(enum mg_spot spot, char *why, size_t size)
+{
+	struct area *a = area_of(spot);
+
+	if (!a->ok)
+		snprintf(why, size, "%s", a->why);
+	return a->ok;
+}
+
+bool mg_placements_owns(const void *addr)
+{
+	const unsigned char *p = addr;
+
+	return (two_gib.ok && p >= two_gib.lo && p < two_gib.hi) ||
+	       (far_apart.ok && p >= far_apart.lo && p < far_apart.hi);
+}
+
+/* The compared window: the buffer(s) plus red zones, inside [lo, hi). */
+static void set_window(unsigned char *from, unsigned char *to, unsigned char *lo,
+		       unsigned char *hi, struct mg_layout *out)
+{
+	out->win = from - lo > (ptrdiff_t)MG_REDZONE ? from - MG_REDZONE : lo;
+	to = hi - to > (ptrdiff_t)MG_REDZONE ? to + MG_REDZONE : hi;
+	out->win_len = (size_t)(to - out->win);
+}
+
+/* memmove's one buffer across 0x80000000, its lower pointer spot_arg below. */
+static void place_span(const struct mg_case *c, struct area *a, struct mg_layout *out)
+{
+	unsigned char *lower = (unsigned char *)TWO_GIB - c->spot_arg;
+	size_t d = (size_t)labs(c->dist);
+
+	out->src = c->dist > 0 ? lower : lower + d;
+	out->dst = out->src + c->dist;
+	set_window(lower, lower + d + c->len, a->region[0], a->region[1] + REGION, out);
+}
+
+/* Separate buffers: the lower as high in the lower region as its alignment
+ * allows, the upper as low in the upper one; the source lower unless
+ * src_above. */
+static void place_apart(const struct mg_case *c, struct area *a, struct mg_layout *out)
+{
+	unsigned lower_align = c->src_above ? c->dst_align : c->src_align;
+	unsigned upper_align = c->src_above ? c->src_align : c->dst_align;
+	unsigned char *lower = mg_place_buffer(a->region[0], a->region[0] + REGION - GAP, 0, c->len,
+					       lower_align, MG_PLACE_AFTER);
+	unsigned char *upper = mg_place_buffer(a->region[1] + GAP, a->region[1] + REGION, 0, c->len,
+					       upper_align, MG_PLACE_BEFORE);
+	int dst_region = !c->src_above;
+
+	out->src = c->src_above ? upper : lower;
+	out->dst = c->src_above ? lower : upper;
+	set_window(out->dst, out->dst + c->len, a->region[dst_region],
+		   a->region[dst_region] + REGION, out);
+}
+
+bool mg_placements_place(const struct mg_case *c, struct mg_layout *out)
+{
+	struct area *a = area_of(c->spot);
+
+	if (!a->ok)
+		return false;
+	if (c->spot == MG_SPOT_SPAN_2GIB)
+		place_span(c, a, out);
+	else
+		place_apart(c, a, out);
+	out->src_rw = out->src;
+	return true;
+}
+
+/* ---- the cases ---------------------------------------------------------- */
+
+struct emitter {
+	const struct mg_variant *v;
+	enum mg_profile profile;
+	mg_case_fn fn;
+	void *ctx;
+	uint64_t seed, count;
+	int stopped;
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void emit(struct emitter *e, struct mg_case *c)
+{
+	char why[128];
+
+	if (e->stopped || !mg_case_valid(c, why, sizeof why))
+		return;
+	c->seed = mg_mix64(e->seed ^ (0x706c616365ull + e->count++)); /* "place" */
+	e->stopped = e->fn(c, e->ctx);
+}
+
+static void emit_both_places(struct emitter *e, struct mg_case *c)
+{
+	c->place = MG_PLACE_AFTER;
+	emit(e, c);
+	c->place = MG_PLACE_BEFORE;
+	emit(e, c);
+	c->place = MG_PLACE_AFTER;
+}
+
+static struct mg_case base_case(const struct emitter *e, size_t len)
+{
+	struct mg_case c;
+
+	memset(&c, 0, sizeof c);
+	c.variant = e->v;
+	c.len = len;
+	c.value = 0x5a;
+	c.src_align = c.dst_align = (unsigned)(-len & (MG_ALIGN_MOD - 1));
+	return c;
+}
+
+/* Longer straddles: split points near each end and in the middle. */
+static const size_t straddle_lengths[] = {65, 100, 127, 128, 129, 255, 256, 257, 511, 512,
+					  1000, 1024, 4095, 4096, 4097, 8192, 16385, 65536};
+static const size_t near_splits[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+
+static void straddle_at_split(struct emitter *e, size_t len, size_t split)
+{
+	static const enum mg_spot kinds[] = {MG_SPOT_STRADDLE_SRC, MG_SPOT_STRADDLE_DST,
+					     MG_SPOT_STRADDLE_BOTH};
+
+	for (size_t k = 0; k < N(kinds); k++)
+		for (int above = 0; above < 2; above++) {
+			struct mg_case c = base_case(e, len);
+			c.src_above = above;
+			mg_case_set_spot(&c, kinds[k], split);
+			emit_both_places(e, &c);
+		}
+	if (e->v->op != MG_MEMMOVE)
+		return;
+	for (long d = -1; d <= 1; d += 2)
+		for (size_t k = 0; k < 2; k++) {
+			struct mg_case c = base_case(e, len);
+			mg_case_set_overlap(&c, d * (long)(len < 64 ? 1 : len / 2));
+			mg_case_set_spot(&c, kinds[k], split);
+			emit_both_places(e, &c);
+		}
+}
+
+static void sweep_straddles(struct emitter *e)
+{
+	size_t last = e->profile == MG_PROFILE_FULL ? N(straddle_lengths) : 12;
+
+	for (size_t len = 2; len <= 64; len++)
+		for (size_t split = 1; split < len; split++)
+			straddle_at_split(e, len, split);
+	for (size_t i = 0; i < last; i++) {
+		size_t len = straddle_lengths[i];
+		for (size_t s = 0; s < N(near_splits); s++) {
+			straddle_at_split(e, len, near_splits[s]);
+			straddle_at_split(e, len, len - near_splits[s]);
+		}
+		straddle_at_split(e, len, len / 2);
+	}
+}
+
+/* Every (dst - src) mod 4096, for lengths of a page and more. */
+static void sweep_page_diffs(struct emitter *e)
+{
+	static const size_t quick[] = {4160};
+	static const size_t full[] = {4096, 4097, 8191, 65536};
+	const size_t *lens = e->profile == MG_PROFILE_FULL ? full : quick;
+	size_t n = e->profile == MG_PROFILE_FULL ? N(full) : N(quick);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t diff = 0; diff < MG_PAGE; diff++) {
+			struct mg_case c = base_case(e, lens[i]);
+			c.src_align = (unsigned)(diff * 7) & (MG_ALIGN_MOD - 1);
+			c.src_above = (int)(diff & 1);
+			mg_case_set_spot(&c, MG_SPOT_PAGE_DIFF, diff);
+			if (e->profile == MG_PROFILE_FULL)
+				emit_both_places(e, &c);
+			else
+				emit(e, &c);
+		}
+}
+
+/* Lengths 1..4096 at the remote spots: all of them in the full profile;
+ * the quick one takes 1..64 and each power of two and its neighbours. */
+static int remote_length_wanted(const struct emitter *e, size_t len)
+{
+	if (e->profile == MG_PROFILE_FULL || len <= 64)
+		return 1;
+	for (size_t p = 128; p <= 4096; p *= 2)
+		if (len + 1 >= p && len <= p + 1)
+			return 1;
+	return 0;
+}
+
+static void apart_length(struct emitter *e, enum mg_spot spot, size_t len)
+{
+	for (int above = 0; above < 2; above++)
+		for (unsigned a = 0; a < 2; a++) {
+			struct mg_case c = base_case(e, len);
+			c.src_above = above;
+			if (a)
+				c.src_align = c.dst_align = 0;
+			mg_case_set_spot(&c, spot, 0);
+			emit(e, &c);
+		}
+}
+
+/* memmove across 2 GiB, both directions: the lower pointer one byte, half
+ * the distance, and the whole distance below 0x80000000. */
+static void span_length(struct emitter *e, size_t len)
+{
+	const long dists[] = {1, 7, 64, (long)len / 2 + 1, (long)len - 1, (long)len};
+
+	for (size_t i = 0; i < N(dists); i++)
+		for (long sign = -1; sign <= 1; sign += 2) {
+			long d = sign * dists[i];
+			size_t below[] = {1, (size_t)labs(d) / 2 + 1, (size_t)labs(d)};
+			for (size_t b = 0; b < N(below) && d != 0; b++) {
+				struct mg_case c = base_case(e, len);
+				mg_case_set_overlap(&c, d);
+				mg_case_set_spot(&c, MG_SPOT_SPAN_2GIB, below[b]);
+				emit(e, &c);
+			}
+		}
+}
+
+/* A remote spot this address space cannot give is said once, on stderr;
+ * its cases are left out (n/a here), never passed. */
+static int remote_possible(enum mg_spot spot)
+{
+	char why[160];
+
+	if (mg_placements_possible(spot, why, sizeof why))
+		return 1;
+	fprintf(stderr, "memgate: placements: %s n/a here: %s\n", mg_spot_name(spot), why);
+	return 0;
+}
+
+static void sweep_remote(struct emitter *e)
+{
+	int op_ok = mg_op_has_src(e->v->op) && !e->v->contract.fixed_len;
+	int wide = UINTPTR_MAX > 0xffffffffu;
+	int apart = op_ok && remote_possible(wide ? MG_SPOT_FAR : MG_SPOT_SPLIT_2GIB);
+	int span = op_ok && !wide && e->v->op == MG_MEMMOVE && remote_possible(MG_SPOT_SPAN_2GIB);
+
+	for (size_t len = 1; len <= 4096; len++) {
+		if (!remote_length_wanted(e, len))
+			continue;
+		if (apart)
+			apart_length(e, wide ? MG_SPOT_FAR : MG_SPOT_SPLIT_2GIB, len);
+		if (span)
+			span_length(e, len);
+	}
+}
+
+void mg_placements_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
+			 mg_case_fn fn, void *ctx)
+{
+	struct emitter e = {v, profile, fn, ctx, seed, 0, 0};
+
+	if (v->contract.fixed_len) /* page routines: a page, page aligned */
+		return;
+	sweep_straddles(&e);
+	sweep_page_diffs(&e);
+	sweep_remote(&e);
+}
