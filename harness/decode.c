@@ -162,6 +162,31 @@ static void legalize(struct mg_case *c, size_t max_len)
 	c->dst_align = round_down(c->dst_align, da);
 }
 
+/* The spot byte's meaning, mod 8; 0-3 (half the inputs) are guard pages. */
+static const enum mg_spot spot_codes[8] = {
+	MG_SPOT_GUARD,	      MG_SPOT_GUARD,	    MG_SPOT_GUARD,	   MG_SPOT_GUARD,
+	MG_SPOT_STRADDLE_SRC, MG_SPOT_STRADDLE_DST, MG_SPOT_STRADDLE_BOTH, MG_SPOT_PAGE_DIFF,
+};
+
+/* Makes the decoded case a spot case when it can take that spot. */
+static void decode_spot(struct mg_case *c, unsigned code, uint32_t raw)
+{
+	enum mg_spot spot = spot_codes[code % 8];
+	struct mg_case at_guard = *c;
+	char why[160];
+
+	if (spot == MG_SPOT_GUARD || c->len < 2)
+		return;
+	if (mg_spot_straddles_src(spot) && !mg_op_has_src(c->variant->op))
+		spot = MG_SPOT_STRADDLE_DST;
+	if (c->overlap && spot == MG_SPOT_STRADDLE_BOTH)
+		spot = MG_SPOT_STRADDLE_SRC;
+	mg_case_set_spot(c, spot,
+			 spot == MG_SPOT_PAGE_DIFF ? raw % 4096u : 1 + raw % (c->len - 1));
+	if (!mg_case_valid(c, why, sizeof why))
+		*c = at_guard;
+}
+
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
 {
 	struct reader r = {data, size};
@@ -180,6 +205,8 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	out->dst_align = dst_byte & (MG_ALIGN_MOD - 1);
 	out->value = (int)(int32_t)take(&r, 4);
 	out->seed = take(&r, 8);
+	unsigned spot_code = (unsigned)take(&r, 1);
+	uint32_t spot_raw = (uint32_t)take(&r, 4);
 	if (out->variant->op == MG_MEMMOVE && (dst_byte & 0x40)) {
 		out->overlap = true;
 		legalize(out, t->max_len);
@@ -187,10 +214,19 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 		 * the adjacent non-overlapping cases at the ends. */
 		size_t reach = out->len + MG_ALIGN_MOD;
 		mg_case_set_overlap(out, (long)(dist_raw % (2 * reach + 1)) - (long)reach);
-		return;
+	} else {
+		out->src_above = mg_op_has_src(out->variant->op) && (src_byte & 0x80);
+		legalize(out, t->max_len);
 	}
-	out->src_above = mg_op_has_src(out->variant->op) && (src_byte & 0x80);
-	legalize(out, t->max_len);
+	decode_spot(out, spot_code, spot_raw);
+}
+
+static unsigned spot_code(enum mg_spot spot)
+{
+	for (unsigned i = 0; i < 8; i++)
+		if (spot_codes[i] == spot)
+			return i;
+	return 0; /* the remote spots are not fuzz inputs */
 }
 
 static void put(uint8_t *end, unsigned *at, uint64_t x, unsigned bytes)
@@ -219,6 +255,10 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	put(end, &at, dist, 4);
 	put(end, &at, (uint32_t)c->value, 4);
 	put(end, &at, c->seed, 8);
+	put(end, &at, spot_code(c->spot), 1);
+	put(end, &at, c->spot == MG_SPOT_PAGE_DIFF || c->spot == MG_SPOT_GUARD ? c->spot_arg
+								     : c->spot_arg - 1,
+	    4);
 }
 
 unsigned mg_len_class(size_t len)

@@ -16,9 +16,18 @@
  *	dist      4 bytes  memmove's dst - src when overlapping (signed)
  *	value     4 bytes  memset's int c
  *	seed      8 bytes  the fill seed
+ *	spot      1 byte   where the buffers go (mod 8): 0-3 at guard pages,
+ *	                   4 src, 5 dst, 6 both straddling a page boundary,
+ *	                   7 page-diff (README "Placements")
+ *	spotarg   4 bytes  the straddle's split (1 + spotarg mod (len - 1)) or
+ *	                   (dst - src) mod 4096
  *
  * Integers are big-endian counting from the end, i.e. the byte nearest the
- * end is the least significant. Bytes before these 24 are ignored. */
+ * end is the least significant. Bytes before these 29 are ignored. The spot
+ * fields came last, so a 24-byte input from before them still decodes to
+ * the same case (at guard pages). A spot the case cannot take (a straddle
+ * of length 1, page-diff for memset, a page routine's aligned buffers)
+ * decodes as guard. */
 #ifndef MG_DECODE_H
 #define MG_DECODE_H
 
@@ -28,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MG_INPUT_BYTES	   24u
+#define MG_INPUT_BYTES	   29u
 #define MG_FAMILY_MAX	   32u /* variants one target picks among */
 #define MG_DEFAULT_MAX_LEN ((size_t)4 << 20)
 

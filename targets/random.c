@@ -1,6 +1,6 @@
 /* The seeded random-case driver: fuzzing without a coverage-guided engine,
  * for architectures where libFuzzer and AFL++ do not run (aarch64 under
- * qemu-user). Case i of a run is the fuzz input made of 24 pseudo-random
+ * qemu-user). Case i of a run is the fuzz input made of 29 pseudo-random
  * bytes drawn from (seed, i), decoded by the same decoder as the fuzz
  * targets, so every finding is saved as an input that `replay` and
  * scripts/repro take as they take the fuzzers' findings.
@@ -90,7 +90,7 @@ static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG
 {
 	for (unsigned k = 0; k < MG_INPUT_BYTES; k += 8) {
 		uint64_t r = mg_mix64(opt.seed ^ mg_mix64(i * 4 + k / 8));
-		memcpy(input + k, &r, 8);
+		memcpy(input + k, &r, MG_INPUT_BYTES - k < 8 ? MG_INPUT_BYTES - k : 8);
 	}
 	return &targets[i % target_count];
 }

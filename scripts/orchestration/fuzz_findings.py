@@ -503,7 +503,7 @@ class Analysis:
     def minimise(self, path, sig, deadline):
         """The shortest input with the same signature: first the shortest
         tail of it (the decoder reads fields from the end and ignores all
-        but the last 24 bytes), all tails replayed in one go; then the
+        but the last 29 bytes), all tails replayed in one go; then the
         engine's own minimiser, from there, while time is left. The engines
         only keep an input crashing: their result counts only if it keeps
         the signature too."""
@@ -513,7 +513,7 @@ class Analysis:
         shutil.rmtree(trim, ignore_errors=True)
         os.makedirs(trim)
         tails = []
-        for k in range(0, min(len(best), 25)):
+        for k in range(0, min(len(best), 30)):
             p = os.path.join(trim, f"tail-{k}")
             write_bytes(p, best[len(best) - k :] if k else b"")
             tails.append(p)
