@@ -47,7 +47,7 @@ static const unsigned full_overlap_aligns[] = {0, 1, 7, 8, 15, 16, 33, 63};
 
 static const struct plan plans[] = {
 	[MG_PROFILE_QUICK] = {128, quick_deltas, N(quick_deltas), 128, quick_overlap_aligns,
-			      N(quick_overlap_aligns), 0, 8},
+			      N(quick_overlap_aligns), 0, 8, 0},
 	[MG_PROFILE_FULL] = {256, full_deltas, N(full_deltas), 300, full_overlap_aligns,
 			     N(full_overlap_aligns), 1, 64, 1},
 };
