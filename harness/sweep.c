@@ -1,6 +1,7 @@
 /* What the sweep covers, per operation:
  * - every length 0..1024, and powers of two from 1 KiB to 8 MiB plus and
- *   minus small amounts (more of them in the full profile);
+ *   minus small amounts (more of them in the full profile, which also takes
+ *   12 and 16 MiB: mid-size lengths past that are huge.c's);
  * - every src/dst alignment pair mod 64 for short lengths, a subset for
  *   longer ones that always includes the alignment at which a buffer ends
  *   flush with the guard page after it;

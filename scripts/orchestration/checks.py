@@ -181,7 +181,7 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
     else:
         cases = sweep.get("cases") or 0
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
-                           ("sweep", f"{profile} profile" + (f", under {ctx.emulated}" if ctx.emulated else ""))):
+                           ("sweep", f"{profile} profile and placements" + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
             out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
         if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") for f in findings):
@@ -202,9 +202,9 @@ def judge_huge(ctx, huge, errors, findings):
     status = huge.get("status")
     if status == "n/a":
         return na("huge", huge.get("reason") or "does not apply")
-    note = "lengths 2^31 to 2^32+4097"
+    note = "mid-size lengths 16 MiB to 1 GiB, lengths 2^31 to 2^32+4097"
     if ctx.emulated:
-        note += ", guard-oracle cases only (--huge=oracle): a 4 GiB copy takes about 20 s under qemu"
+        note = "mid-size lengths, and guard-oracle cases only at 2 GiB+ (--huge=oracle): a 4 GiB copy takes about 20 s under qemu"
     if mine:
         return Check("huge", "fail", huge.get("cases") or 0, huge.get("seconds") or 0, note)
     if status == "pass":
@@ -218,7 +218,7 @@ def run_verify(ctx):
     """The abi, sweep and huge checks: one memgate verify."""
     profile, huge, argv = verify_argv(ctx)
     huge_wanted = ctx.huge_applies() and not ctx.skipped("huge")
-    ctx.progress(f"ABI checks, {profile} sweep" + (" and lengths of 2 GiB and more" if huge != "off" else "")
+    ctx.progress(f"ABI checks, {profile} sweep" + (" and lengths of 16 MiB to 1 GiB and of 2 GiB and more" if huge != "off" else "")
                  + (f", under {ctx.emulated}" if ctx.emulated else ""))
     out_path = os.path.join(ctx.R, "verify.jsonl")
     try:
