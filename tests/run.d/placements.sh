@@ -1,0 +1,97 @@
+# Placements (README "Placements"): each self-test wrong only at a spot is
+# caught with its class by verify and by the gate, passes where guard-page
+# placement puts its buffers, and a correct routine passes at the spot.
+# Sourced by tests/run (uses expect, usage_error, pass, fail, skip, $MG, $TMP).
+
+echo "== placements: page straddles, page-diff, far buffers, mid-size lengths"
+
+# spot_case NAME CLASS SPOT RUN-FLAGS...: the self-test fails there with its
+# class, passes at the guard pages with the same flags, and memcpy_libc
+# passes at the spot.
+spot_case() {
+	local name=$1 class=$2 spot=$3
+	shift 3
+	expect "$name: wrong at $spot ($class)" 1 "^verdict: $class: " \
+		$MG run --variant="$name" "$@" --spot="$spot"
+	expect "$name: right at the guard pages (what the sweep alone saw)" 0 "^verdict: ok$" \
+		$MG run --variant="$name" "$@"
+	expect "$name: memcpy_libc is right at $spot" 0 "^verdict: ok$" \
+		$MG run --variant=memcpy_libc "$@" --spot="$spot"
+}
+spot_case bad_memcpy_page_split wrong-result straddle-src:5 --len=17
+spot_case bad_memcpy_4k_alias wrong-result page-diff:2050 --len=4160
+spot_case bad_memcpy_dist32 out-of-bounds-write far:0 --len=100 --src-above
+
+expect_all "verify catches the placement self-tests with their classes, in the placements stage" 0 \
+	"^bad_memcpy_page_split .*FAIL \(expected\) .* wrong-result: " \
+	"^bad_memcpy_4k_alias .*FAIL \(expected\) .* wrong-result: " \
+	"^bad_memcpy_dist32 .*FAIL \(expected\) .* out-of-bounds-write: " \
+	"^bad_memcpy_midsize .*FAIL \(expected\) .* wrong-result: " \
+	", 0 unexpected$" -- \
+	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots" \
+	--variant=bad_memcpy_page_split,bad_memcpy_4k_alias,bad_memcpy_dist32,bad_memcpy_midsize
+expect "a placement finding record names its stage and spot" 0 \
+	'"stage":"placements".*"spot":"straddle-' \
+	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots" \
+	--variant=bad_memcpy_page_split --format=jsonl
+expect "the correct memcpy and memmove pass the placements" 0 ", 0 unexpected$" \
+	$MG verify --huge=off --variant=memcpy_libc,memmove_libc --findings="$TMP/findings-spots"
+
+usage_error "run: an unknown spot" "unknown spot 'sideways'" \
+	$MG run --variant=memcpy_libc --len=17 --spot=sideways:3
+usage_error "run: a straddle split outside the length" "a straddle split of 17 is not within" \
+	$MG run --variant=memcpy_libc --len=17 --spot=straddle-src:17
+usage_error "run: a 2 GiB spot on a 64-bit build" "split-2gib is for 32-bit address spaces" \
+	$MG run --variant=memcpy_libc --len=17 --spot=split-2gib
+
+# Fuzz inputs: a straddle is a decoded field; a 24-byte input from before it
+# still decodes to its old case.
+expect "a straddle case encodes as a fuzz input and replays" 0 "" \
+	$MG encode --output="$TMP/straddle.in" --variant=bad_memcpy_page_split --len=9 \
+	--src-align=0 --dst-align=0 --spot=straddle-src:3
+expect "the straddle input replays its finding" 1 "wrong-result" \
+	build/replay --variant=bad_memcpy_page_split "$TMP/straddle.in"
+expect "a 24-byte input (before the spot fields) replays as it did: guard pages" 0 \
+	"^[0-9]+ passed, 0 failed" build/replay --variant=bad_memcpy_page_split corpus/memcpy
+
+# The gate: the same self-tests submitted as files.
+gate_spot() {
+	local sym=$1 class=$2 flags=$3 out rc
+	out=$(scripts/gate --op=memcpy $flags --no-bench --seconds=120 --symbol="mg_generic_$sym" \
+		"tests/bad/generic/$sym.c" 2>&1)
+	rc=$?
+	if [ $rc -eq 1 ] && grep -qE "^[0-9]+\. \[[a-z]+\] $class: " <<<"$out"; then
+		pass "gate rejects $sym with $class"
+	else
+		fail "gate rejects $sym with $class" "exit $rc: $(tail -n 2 <<<"$out")"
+	fi
+}
+gate_spot bad_memcpy_page_split wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
+gate_spot bad_memcpy_4k_alias wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
+gate_spot bad_memcpy_dist32 out-of-bounds-write "--quick --skip=fuzz,huge,valgrind,regressions"
+gate_spot bad_memcpy_midsize wrong-result "--quick --skip=fuzz,valgrind,regressions"
+
+# i386: the signed pointer compare at 2 GiB (how i386 runs here:
+# scripts/arch-probe).
+if ! i386_run=$(scripts/arch-probe i386) || ! make -s ARCH=i386 all >/dev/null 2>&1; then
+	skip "placements on i386" "${i386_run:-make ARCH=i386 failed}"
+else
+	mg32="$i386_run build/i386/memgate"
+	for d in 30 -30; do
+		expect "i386: the signed pointer compare goes wrong across 2 GiB (dist $d)" 1 \
+			"^verdict: wrong-result: " \
+			$mg32 run --variant=bad_memmove_signed_pointers --len=100 --overlap=$d --spot=span-2gib:10
+		expect "i386: ... and is right at the guard pages (dist $d)" 0 "^verdict: ok$" \
+			$mg32 run --variant=bad_memmove_signed_pointers --len=100 --overlap=$d
+	done
+	expect "i386: memmove_libc is right across 2 GiB" 0 "^verdict: ok$" \
+		$mg32 run --variant=memmove_libc --len=4096 --overlap=-3000 --spot=span-2gib:100
+	expect "i386: buffers on both sides of 2 GiB" 0 "dst below 0x80000000, src above it" \
+		$mg32 run --variant=memcpy_libc --len=100 --spot=split-2gib --src-above
+	expect "i386: verify catches bad_memmove_signed_pointers as wrong-result" 0 \
+		"^bad_memmove_signed_pointers .*FAIL \(expected\) .* wrong-result: " \
+		$mg32 verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots32" \
+		--variant=bad_memmove_signed_pointers
+	expect "i386: far buffers need a 64-bit address space" 2 "far needs a 64-bit address space" \
+		$mg32 run --variant=memcpy_libc --len=17 --spot=far
+fi
