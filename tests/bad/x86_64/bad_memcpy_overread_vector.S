@@ -4,7 +4,7 @@
  * the stack red zone) and returns dst, so the bytes are always right.
  *
  * A guard page sees the over-read only when the source ends flush with it;
- * at any other alignment only valgrind mode (harness/memcheck.c) sees it.
+ * at any other alignment only valgrind mode (harness/engine/memcheck.c) sees it.
  *
  * void *mg_x86_64_bad_memcpy_overread_vector(void *d, const void *s, size_t n)
  *	rdi = d, rsi = s, rdx = n; returns d in rax. n == 0 loads nothing.
