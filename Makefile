@@ -98,7 +98,8 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc
+.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
+	oss-fuzz-build
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
@@ -188,37 +189,62 @@ FUZZ_LINK_libfuzzer-asan := -fsanitize=fuzzer,address,undefined
 FUZZ_LINK_afl := /usr/lib/afl/libAFLDriver.a -rdynamic -ldl
 FUZZ_TARGETS := $(foreach f,$(FUZZ_FLAVORS),$(foreach t,$(FUZZ_FAMILIES) empty,$(BUILD)/fuzz/$(f)/fuzz_$(t)))
 
+# The ClusterFuzzLite / OSS-Fuzz build (.clusterfuzzlite/build.sh runs
+# `make oss-fuzz-build`) is one more flavor, with the compilers and flags
+# OSS-Fuzz's compile step gives: CC, CXX, CFLAGS, CXXFLAGS (sanitizer and
+# coverage flags included, applied to every C file as OSS-Fuzz expects),
+# LIB_FUZZING_ENGINE and FUZZING_ENGINE; no -Werror (its compilers vary).
+# OSS_DIR is where it builds (one directory per set of flags).
+OSS_DIR ?= $(BUILD)/fuzz/oss
+FUZZING_ENGINE ?= libfuzzer
+FUZZ_DIR_oss = $(OSS_DIR)
+FUZZ_CC_oss = $(CC)
+FUZZ_LD_oss = $(CXX) $(CXXFLAGS)
+FUZZ_BASE_oss = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread
+FUZZ_COV_oss = $(CFLAGS)
+FUZZ_NOCMP_oss = $(if $(filter libfuzzer,$(FUZZING_ENGINE)),-fno-sanitize-coverage=trace-cmp)
+FUZZ_LINK_oss = $(LIB_FUZZING_ENGINE)
+
+# fuzz_flavor NAME: the rules of one flavor, from its FUZZ_*_NAME settings
+# (the directory, base flags and linker default to the Makefile's own).
 define fuzz_flavor
-$(1)_OBJ := $(BUILD)/fuzz/$(1)/obj
+$(1)_DIR := $(or $(FUZZ_DIR_$(1)),$(BUILD)/fuzz/$(1))
+$(1)_BASE := $(or $(FUZZ_BASE_$(1)),$(BASE_CFLAGS))
+$(1)_LD := $(or $(FUZZ_LD_$(1)),$(FUZZ_CC_$(1)))
+$(1)_OBJ := $$($(1)_DIR)/obj
 $(1)_COMMON := $$(patsubst %,$$($(1)_OBJ)/%.o,$$(basename $(ENGINE_SRC) $(REF_SRC) $(IMPL_SRC) \
 	$(BAD_SRC) targets/fuzz_entry.c))
 
 $$($(1)_OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) -pthread $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
 		$$(if $$(filter %/decode.o,$$@),,$(FUZZ_NOCMP_$(1))) $(DEPFLAGS) -c -o $$@ $$<
 
 $$($(1)_OBJ)/targets/%.o: targets/%.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
 		$(DEPFLAGS) -c -o $$@ $$<
 
 $$($(1)_OBJ)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $(DEPFLAGS) \
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $(DEPFLAGS) \
 		-c -o $$@ $$<
 
 $$($(1)_OBJ)/%.o: %.S
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CC_$(1)) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $$@ $$<
 
-$(BUILD)/fuzz/$(1)/fuzz_empty: $$($(1)_OBJ)/targets/fuzz_empty.o
-	$(FUZZ_CC_$(1)) -o $$@ $$^ $(FUZZ_LINK_$(1))
+$$($(1)_DIR)/fuzz_empty: $$($(1)_OBJ)/targets/fuzz_empty.o
+	$$($(1)_LD) -o $$@ $$^ $(FUZZ_LINK_$(1))
 
-$(BUILD)/fuzz/$(1)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
-	$(FUZZ_CC_$(1)) -pthread -o $$@ $$^ $(FUZZ_LINK_$(1))
+$$($(1)_DIR)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
+	$$($(1)_LD) -pthread -o $$@ $$^ $(FUZZ_LINK_$(1))
 endef
-$(foreach f,$(FUZZ_FLAVORS),$(eval $(call fuzz_flavor,$(f))))
+$(foreach f,$(FUZZ_FLAVORS) oss,$(eval $(call fuzz_flavor,$(f))))
+
+# The OSS-Fuzz flavor's targets (no deps: OSS-Fuzz's image has its tools).
+oss-fuzz-build:
+	@$(MAKE) --no-print-directory $(addprefix $(OSS_DIR)/fuzz_,$(FUZZ_FAMILIES))
 
 # scripts/gate: the harness with one submitted routine added, in $(GATE)/
 # (a directory of its own per gate run, build/gate/NAME-XXXXXX, so that
