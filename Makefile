@@ -260,7 +260,7 @@ GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
 GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
 GATE_FLAVORS := plain libfuzzer $(if $(shell command -v afl-clang-fast),afl)
 GATE_CC_plain := $(CC)
-GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference
+GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference $(ARCH_INCLUDES)
 GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
 GATE_FUZZ ?= yes
 GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes,$(GATE_FUZZ)), \
@@ -268,7 +268,7 @@ GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes
 
 define gate_flavor
 GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
-GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(FUZZ_COV_$(1))
+GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(ARCH_INCLUDES) $(FUZZ_COV_$(1))
 GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
 $(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources
 	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1))" $(GATE_SOURCES)
