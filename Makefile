@@ -103,8 +103,23 @@ VERIFY_FLAGS ?=
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
+# The standalone reproducer's fixed part (targets/standalone.c) with a
+# sample case: built with -Werror, run by the tests.
+TEST_STANDALONE := $(BUILD)/test-standalone
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
-	$(TEST_JSON)
+	$(TEST_JSON) $(TEST_STANDALONE)
+
+# --emit-c writes targets/standalone.c's sections: emit_c.c includes them as
+# strings, which scripts/c-sections cuts out of it.
+GEN := $(BUILD)/gen
+$(GEN)/standalone_text.h: targets/standalone.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
+$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h
+$(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN)
+
+$(TEST_STANDALONE): targets/standalone.c tests/standalone_case.h
+	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $@ $<
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
