@@ -98,7 +98,7 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
+.PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
 	oss-fuzz-build
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
@@ -403,10 +403,16 @@ verify-arch:
 	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),--huge=oracle) $(VERIFY_FLAGS))
 
 # tests/run tests the host's build, then each other arch in $(ARCHES)
-# (tests/run.d/arch_*.sh).
+# (tests/run.d/arch_*.sh). GROUP=NAME[,NAME...] runs only those groups
+# (tests/run.d/NAME.sh); `make check-groups` (or GROUP=list) names them.
+GROUP ?=
+comma := ,
 check: deps
 	@$(MAKE) --no-print-directory all
-	MEMGATE_ARCHES="$(ARCHES)" tests/run
+	MEMGATE_ARCHES="$(ARCHES)" tests/run $(subst $(comma), ,$(GROUP))
+
+check-groups:
+	@tests/run --list
 
 ifeq ($(ARCH),$(HOST_ARCH))
 bench: deps
