@@ -7,7 +7,7 @@
 #include "cpu.h"
 #include "fault.h"
 #include "huge.h"
-#include "placements.h"
+#include "spots.h"
 #include "record.h"
 #include "table.h"
 #include "tally.h"
@@ -124,7 +124,7 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 	unlink(path);
 	t->state = MG_STAGE_RUNNING;
 	if (huge)
-		mg_huge_sweep(v, o->profile, o->seed, (enum mg_huge_mode)o->huge, mg_tally_case, &run);
+		mg_huge_sweep(v, o->profile == MG_PROFILE_FULL, o->seed, (enum mg_huge_mode)o->huge, mg_tally_case, &run);
 	else
 		sweep_and_placements(o, v, t, &run);
 	t->seconds = now() - t0;

@@ -4,16 +4,12 @@
  * than 4 GiB apart (64-bit: distances truncated to 32 bits). These spots
  * have their own mappings; the cases are judged exactly as sandbox cases
  * (check.c, mg_judge), only their buffers live here.
- *
- * The placements stage of `verify` also runs the in-sandbox spots: page
- * straddles at every split point up to 64 bytes and sampled ones beyond,
- * and (dst - src) mod 4096 over its whole range for lengths of a page and
- * more. */
+ * The placements stage of `verify` (spots.h) runs them with the sandbox's
+ * own spots. */
 #ifndef MG_PLACEMENTS_H
 #define MG_PLACEMENTS_H
 
 #include "sandbox.h"
-#include "sweep.h"
 
 /* Whether the mappings of a remote spot (mg_spot_is_remote) can be had
  * here; if not, says why (e.g. 0x80000000 is taken, or a 32-bit address
@@ -29,11 +25,5 @@ bool mg_placements_place(const struct mg_case *c, struct mg_layout *out);
 /* True if `addr` lies in memory the remote spots laid out (buffers, guard
  * pages, the unmapped gap between far buffers). */
 bool mg_placements_owns(const void *addr);
-
-/* Feeds `fn` the placement cases of the profile for a variant: straddles,
- * page-diff, and the remote spots this address space allows (one line on
- * stderr names each that it does not). */
-void mg_placements_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
-			 mg_case_fn fn, void *ctx);
 
 #endif

@@ -3,10 +3,10 @@
  *   [g] src below [g] dst [g] src above [g] oracle src below | oracle dst |
  *   oracle src above
  *
- * Each region holds the longest length. The source regions are an 8 MiB
- * pattern memfd mapped read-only again and again; the destination is an
- * 8 MiB scratch memfd mapped read-write again and again, so a 4 GiB copy
- * needs 16 MiB of memory. Per case, real pages replace the scratch where the
+ * Each region holds the longest length. The source regions are a 16 MiB
+ * pattern memfd (CHUNK) mapped read-only again and again; the destination
+ * is a 16 MiB scratch memfd mapped read-write again and again, so a 4 GiB
+ * copy needs 32 MiB of memory. Per case, real pages replace the scratch where the
  * result is checked. The oracle regions are PROT_NONE but for their first
  * 64 KiB.
  *
@@ -29,9 +29,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* 8 MiB, not less: measured here, a 2 MiB source or scratch mapped over and
- * over makes every pass slow (2 MiB aliases the caches' own reach), while
- * 8 MiB runs at memory speed once the page tables are warm. */
+/* 16 MiB: measured here, a 2 MiB source or scratch mapped over and over
+ * makes every pass slow (2 MiB aliases the caches' own reach), while 8 MiB
+ * and more run at memory speed once the page tables are warm. The pattern
+ * is cut from the sandbox's pool, which is longer (an arena and a page). */
 #define CHUNK	    ((size_t)16 << 20)
 #define GUARD	    ((size_t)4096)
 #define WINDOW	    ((size_t)64 << 10) /* real bytes around each checked point */
@@ -501,11 +502,11 @@ static const size_t midsize_full[] = {
 	128 * MIB + 1,	256 * MIB - 1, 256 * MIB + 1, 512 * MIB + 1, 1024 * MIB - 1, 1024 * MIB,
 	1024 * MIB + 1};
 
-static int sweep_midsize(const struct mg_case *base, enum mg_profile profile, uint64_t seed,
-			 mg_case_fn fn, void *ctx)
+static int sweep_midsize(const struct mg_case *base, int full, uint64_t seed, mg_case_fn fn,
+			 void *ctx)
 {
-	const size_t *lens = profile == MG_PROFILE_FULL ? midsize_full : midsize_quick;
-	size_t n = profile == MG_PROFILE_FULL ? sizeof midsize_full / sizeof midsize_full[0]
+	const size_t *lens = full ? midsize_full : midsize_quick;
+	size_t n = full ? sizeof midsize_full / sizeof midsize_full[0]
 					     : sizeof midsize_quick / sizeof midsize_quick[0];
 
 	for (size_t i = 0; i < n; i++)
@@ -514,8 +515,8 @@ static int sweep_midsize(const struct mg_case *base, enum mg_profile profile, ui
 	return 0;
 }
 
-void mg_huge_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
-		   enum mg_huge_mode mode, mg_case_fn fn, void *ctx)
+void mg_huge_sweep(const struct mg_variant *v, int full, uint64_t seed, enum mg_huge_mode mode,
+		   mg_case_fn fn, void *ctx)
 {
 	static const size_t mapped[] = {MG_HUGE_2GIB, MG_HUGE_2GIB + 7, MG_HUGE_4GIB - 1,
 					MG_HUGE_4GIB, MG_HUGE_4GIB + 4097};
@@ -530,7 +531,7 @@ void mg_huge_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t
 	for (size_t i = 0; i < sizeof oracle / sizeof oracle[0]; i++)
 		if (emit_huge(&base, oracle[i], 1, seed, fn, ctx))
 			return;
-	if (sweep_midsize(&base, profile, seed, fn, ctx))
+	if (sweep_midsize(&base, full, seed, fn, ctx))
 		return;
 	for (size_t i = 0; mode == MG_HUGE_ALL && i < sizeof mapped / sizeof mapped[0]; i++)
 		if (emit_huge(&base, mapped[i], 0, seed, fn, ctx))

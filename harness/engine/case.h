@@ -16,6 +16,13 @@
 #define MG_ARENA_SLACK ((size_t)64 << 10)
 /* The longest length at the spots with their own mappings (placements.h). */
 #define MG_SPOT_MAX_LEN ((size_t)16 << 10)
+/* Longer lengths go to the 4 GiB+ check (huge.h), which only a 64-bit size_t
+ * can hold: with a 32-bit one MG_HUGE_4GIB is 0 and no length is too long. */
+#define MG_HUGE_LENGTHS (SIZE_MAX > 0xffffffffu)
+#define MG_HUGE_4GIB	((size_t)((uint64_t)1 << 32))
+#define MG_HUGE_MAX_LEN (MG_HUGE_LENGTHS ? MG_HUGE_4GIB + ((size_t)1 << 20) : SIZE_MAX)
+/* How much of each buffer an oracle case maps: the rest faults. */
+#define MG_ORACLE_MAPPED ((size_t)64 << 10)
 
 /* Which guard page the buffers are pushed against. With `after`, each buffer
  * sits as high as its alignment allows, so it ends flush with the guard page
@@ -66,6 +73,9 @@ struct mg_case {
 	enum mg_spot spot;
 	size_t spot_arg;
 };
+
+/* Called for each case of a sweep; returns non-zero to stop it. */
+typedef int (*mg_case_fn)(const struct mg_case *c, void *ctx);
 
 /* The program name used in replay commands (argv[0]). */
 extern const char *mg_program;
