@@ -569,7 +569,7 @@ static void print_details(const struct runner *rn)
 	else if (rn->huge->seconds > 0)
 		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process%s\n",
 		       rn->huge->cases, rn->huge->seconds,
-		       rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (guard-oracle cases only)" : "");
+		       rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (mid-size lengths, and guard-oracle cases only at 2 GiB+)" : "");
 }
 
 static void *shared(size_t bytes)
