@@ -31,7 +31,7 @@ expect_all "verify catches the placement self-tests with their classes, in the p
 	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots" \
 	--variant=bad_memcpy_page_split,bad_memcpy_4k_alias,bad_memcpy_dist32,bad_memcpy_midsize
 expect "a placement finding record names its stage and spot" 0 \
-	'"stage":"placements".*"spot":"straddle-' \
+	'"spot":"straddle-[a-z]+","spot_arg":[0-9]+},"stage":"placements"' \
 	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots" \
 	--variant=bad_memcpy_page_split --format=jsonl
 expect "the correct memcpy and memmove pass the placements" 0 ", 0 unexpected$" \
