@@ -45,7 +45,7 @@
 #undef MG_VARIANT
 
 /* scripts/gate builds this file once more with MG_SUBMITTED_DEF naming a
- * file of one line, MG_SUBMITTED(arch, name, symbol, op, ...): the routine
+ * file of one line per entry point, MG_SUBMITTED(arch, name, symbol, op, ...): the routine
  * under review, appended to the main table for that build only. */
 #ifdef MG_SUBMITTED_DEF
 #define MG_SUBMITTED(arch, name, sym, op, ret, contract, features, about) DECL_##op(sym)

@@ -127,7 +127,7 @@ def check_options(opts):
         raise Usage("--sanitize needs --engine=libfuzzer (the ASan build is a libFuzzer build)")
 
 
-OP_FAMILY = {"MEMCPY": "memcpy", "MEMMOVE": "memmove", "MEMSET": "memset",
+OP_FAMILY = {"MEMCPY": "memcpy", "MEMPCPY": "memcpy", "MEMMOVE": "memmove", "MEMSET": "memset",
              "COPY_PAGE": "page", "CLEAR_PAGE": "page"}
 
 
