@@ -560,10 +560,9 @@ def build(ctx, given):
         merged = os.path.join(ctx.W, "plain.parts", "merged.o")
         if os.path.exists(merged):
             cc = gate_cc(ctx)
-            problems = submission.inspect(merged, cc, symbols, [n for n, _ in ctx.opts["extern"]])
+            problems = submission.inspect(merged, cc, symbols, [n for n, _ in ctx.opts["extern"]], f" in {names}")
             if problems and problems[0].startswith("symbol "):
-                what, _, rest = problems[0].partition(" (it defines")
-                die(f"{what} in {names} (it defines{rest}")
+                die(problems[0])
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
     try:
         problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), symbols,

@@ -182,15 +182,16 @@ def local_symbols(tools, obj):
     return names
 
 
-def missing_entry(tools, obj, symbol, defined):
-    """Why `symbol` cannot be an entry point of `obj` (one line), or None."""
+def missing_entry(tools, obj, symbol, defined, where=""):
+    """Why `symbol` cannot be an entry point of `obj` (one line, `where`
+    after the name: " in f.S"), or None."""
     if symbol in defined:
         return None
     shown = ", ".join(s for s in defined if s not in DEFAULT_NAMES) or "nothing"
     if symbol in local_symbols(tools, obj):
-        return (f"symbol '{symbol}' is local (a static function or a label without .globl), "
+        return (f"symbol '{symbol}' is local{where} (a static function or a label without .globl), "
                 f"not an entry point the harness can call (it defines: {shown})")
-    return f"symbol '{symbol}' is not defined (it defines: {shown})"
+    return f"symbol '{symbol}' is not defined{where} (it defines: {shown})"
 
 
 def system_calls(tools, obj):
@@ -251,9 +252,9 @@ def compile_object(out, symbols_, cc, cflags, sources):
     tools = usable(binutils(cc), merged)
     defined = symbols(tools, merged, "defined")
     for symbol in symbols_.split(","):
-        why = missing_entry(tools, merged, symbol, defined)
+        why = missing_entry(tools, merged, symbol, defined, f" in {' '.join(sources)}")
         if why:
-            print(f"gate: {why} in {' '.join(sources)}", file=sys.stderr)
+            print(f"gate: {why}", file=sys.stderr)
             return 3
     renames = os.path.join(parts, "renames")
     with open(renames, "w") as f:
@@ -261,21 +262,21 @@ def compile_object(out, symbols_, cc, cflags, sources):
     return os.spawnvp(os.P_WAIT, tools["objcopy"], [tools["objcopy"], f"--redefine-syms={renames}", merged, out])
 
 
-def inspect(merged, cc, entry_symbols, allowed):
+def inspect(merged, cc, entry_symbols, allowed, where=""):
     """The build-time rules on the merged object, before renaming: a list of
     one-line problems (empty: none). `entry_symbols`: one name or a list."""
     tools = usable(binutils(cc), merged)
     problems = []
     defined = symbols(tools, merged, "defined")
     for symbol in [entry_symbols] if isinstance(entry_symbols, str) else entry_symbols:
-        why = missing_entry(tools, merged, symbol, defined)
+        why = missing_entry(tools, merged, symbol, defined, where)
         if why:
             return [why]
     undefined = [s for s in symbols(tools, merged, "undefined")
                  if s not in LINKER_SYMBOLS and s not in allowed]
     if undefined:
         problems.append("references symbols it does not define: " + ", ".join(sorted(set(undefined)))
-                        + " (a routine calls nothing; only data symbols given with --extern NAME=VALUE may be referenced)")
+                        + " (a routine calls nothing; only data symbols given with --extern NAME=VALUE, and on x86 glibc's tuning data, may be referenced)")
     calls = system_calls(tools, merged)
     if calls:
         problems.append("makes system calls: " + ", ".join(calls))
