@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* valgrind's headers come with valgrind, which `make` does not need: built
@@ -112,8 +113,13 @@ static void fence_case(struct mg_memcheck *m, const struct mg_sandbox *sb, const
 void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
 			  const struct mg_case *c, const struct mg_layout *at, int clean_int)
 {
-	if (mg_memcheck_on < 0)
+	if (mg_memcheck_on < 0) {
+		const char *overread = getenv("MEMGATE_OVERREAD");
 		mg_memcheck_on = RUNNING_ON_VALGRIND != 0;
+		/* For commands without --overread (scripts/repro's replays). */
+		if (overread && strcmp(overread, "strict") == 0)
+			mg_overread_strict = 1;
+	}
 	if (!mg_memcheck_on)
 		return;
 	m->zones = 0;

@@ -102,7 +102,8 @@ def repro_text(ctx, finding, input_path):
     if input_path:
         valgrind = "--valgrind " if finding.get("stage") == "valgrind" else ""
         arch = f" --arch={ctx.foreign}" if ctx.foreign else ""
-        return (f"MEMGATE_BUILD={ctx.W} scripts/repro{arch} {valgrind}--target={ctx.family} "
+        strict = "MEMGATE_OVERREAD=strict " if getattr(ctx, "overread", "") == "strict" else ""
+        return (f"{strict}MEMGATE_BUILD={ctx.W} scripts/repro{arch} {valgrind}--target={ctx.family} "
                 f"--variant={ctx.name} {shlex.quote(input_path)}")
     argv = [ctx.W + "/memgate" if os.path.basename(a) == "memgate" else a for a in finding.get("replay") or []]
     return shlex.join(argv)
