@@ -239,7 +239,10 @@ def compile_object(out, symbols_, cc, cflags, sources):
             objs.append(src)
             continue
         obj = os.path.join(parts, f"{index}-{os.path.splitext(os.path.basename(src))[0]}.o")
-        flags = (shlex.split(cflags) if src.endswith(".c") else []) + own
+        # Assembly gets only the include paths of the gate's flags (a .S may
+        # include harness/arch/asmdefs.h, as the tree's own variants do);
+        # the submitter's tree flags reach every file.
+        flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")] + own
         rc = os.spawnvp(os.P_WAIT, shlex.split(cc)[0], shlex.split(cc) + flags + ["-c", "-o", obj, src])
         if rc != 0:
             return 1

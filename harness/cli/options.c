@@ -1,6 +1,8 @@
 #include "options.h"
 #include "cpu.h"
+#include "memcheck.h"
 #include "outcome.h"
+#include "record.h"
 #include "table.h"
 
 #include <errno.h>
@@ -187,4 +189,21 @@ size_t mg_parse_max_len(const char *cmd, const char *text)
 	if (n == 0 || n > MG_MAX_LEN)
 		mg_usage_error(cmd, "--max-len must be in 1..%zu", (size_t)MG_MAX_LEN);
 	return (size_t)n;
+}
+
+void mg_parse_format(const char *cmd, const char *text)
+{
+	if (strcmp(text, "text") == 0)
+		mg_format = MG_FORMAT_TEXT;
+	else if (strcmp(text, "jsonl") == 0)
+		mg_format = MG_FORMAT_JSONL;
+	else
+		mg_usage_error(cmd, "unknown format '%s' (valid: text, jsonl)", text);
+}
+
+void mg_parse_overread(const char *cmd, const char *text)
+{
+	if (strcmp(text, "classify") && strcmp(text, "strict"))
+		mg_usage_error(cmd, "--overread must be classify or strict, not '%s'", text);
+	mg_overread_strict = strcmp(text, "strict") == 0;
 }

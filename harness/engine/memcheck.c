@@ -5,8 +5,6 @@
  * the same pointers and length make the same accesses, whatever the bytes. */
 #include "memcheck.h"
 
-#include "options.h"
-
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,13 +30,6 @@
 
 int mg_memcheck_on = -1;
 int mg_overread_strict;
-
-void mg_parse_overread(const char *cmd, const char *text)
-{
-	if (strcmp(text, "classify") && strcmp(text, "strict"))
-		mg_usage_error(cmd, "--overread must be classify or strict, not '%s'", text);
-	mg_overread_strict = strcmp(text, "strict") == 0;
-}
 
 /* The largest naturally aligned block an over-read may stay in and be only
  * a warning: a cache line, which never straddles a page. */
