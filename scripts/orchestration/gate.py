@@ -297,6 +297,7 @@ class Context:
     def select(self, entry):
         """Makes `entry` the one the checks look at."""
         self.op, self.symbol, self.family = entry["op"], entry["symbol"], entry["family"]
+        self.binding = entry.get("binding", "global")
         self.name, self.R = entry["name"], entry["R"]
         self.speed_plot = None
 
@@ -588,11 +589,27 @@ def build(ctx, given):
             die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
     if not make(ctx, ["gate-build"], log, gate):
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    local = local_entries(ctx)
+    for e in ctx.entries:
+        e["binding"] = "local" if e["symbol"] in local else "global"
     return time.monotonic() - t
 
 
+def local_entries(ctx):
+    """The entry points that were local symbols (scripts/gate-compile made
+    them global and listed them)."""
+    try:
+        with open(os.path.join(ctx.W, "plain.parts", "locals"), encoding="utf-8") as f:
+            return {line.strip() for line in f if line.strip()}
+    except FileNotFoundError:
+        return set()
+
+
 def build_check(ctx, seconds):
-    note = f"variant {ctx.name}, entry point {ctx.symbol}" + (f", built for {ctx.foreign}" if ctx.foreign else "")
+    local = ctx.binding == "local"
+    note = (f"variant {ctx.name}, entry point {ctx.symbol}"
+            + (" (a local symbol, made global for the harness)" if local else "")
+            + (f", built for {ctx.foreign}" if ctx.foreign else ""))
     return checks.Check("build", "pass", 0, seconds, note)
 
 
@@ -658,7 +675,7 @@ def version():
 
 def document(ctx, results, findings, warnings, verdict):
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
-           "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
+           "symbol_binding": getattr(ctx, "binding", "global"), "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
            "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
