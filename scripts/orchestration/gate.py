@@ -853,7 +853,10 @@ def finish_entries(ctx, outcomes):
         if unjudged:
             print(f"COULD NOT JUDGE: {len(unjudged)} of {n} entry points ({', '.join(unjudged)}) ({took})")
             return 2
-        print(f"ACCEPTED: all {n} entry points ({took})")
+        every = [w for _, _, _, warnings, _ in outcomes for w in warnings]
+        names = sorted({w["name"] for w in every})
+        said = f" ({len(every)} warning{'s' if len(every) != 1 else ''}: {', '.join(names)})" if every else ""
+        print(f"ACCEPTED{said}: all {n} entry points ({took})")
         return 0
     except OSError as e:
         print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
