@@ -8,12 +8,15 @@
  * N. MEMGATE_FINDINGS=DIR saves each finding there before aborting
  * (NAME.in, NAME.json, NAME.txt), and keeps the input of the call in
  * progress in DIR/inflight-PID (docs/records.md): a variant that ends the
- * process without returning leaves it behind, non-empty. */
+ * process without returning leaves it behind, non-empty. An input the
+ * harness could not judge leaves an error record in DIR/error-PID.json
+ * before the target exits 2 (under AFL++ a child's exit says nothing). */
 #include "cells.h"
 #include "check.h"
 #include "decode.h"
 #include "finding.h"
 #include "isolate.h"
+#include "record.h"
 #include "table.h"
 
 #include <fcntl.h>
@@ -211,6 +214,38 @@ static int is_afl_warm_up(const uint8_t *data, size_t size)
 	return calls++ == 0 && size == 4 && memcmp(data, "##SI", 4) == 0;
 }
 
+/* The error record scripts/fuzz reads (docs/records.md), written to a
+ * temporary name and renamed, so a reader never sees half of it. If even
+ * that fails, stderr says so: the exit status 2 still stands. */
+static void save_error(const char *variant, const char *reason)
+{
+	const char *dir = getenv("MEMGATE_FINDINGS");
+	char path[4096], tmp[4200];
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof path, "%s/error-%ld.json", dir, (long)getpid());
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (f && mg_record_error(f, "fuzz", variant, reason) && fclose(f) == 0 &&
+	    rename(tmp, path) == 0)
+		return;
+	fprintf(stderr, "memgate fuzz_%s: cannot write %s\n", mg_fuzz_family, path);
+}
+
+/* For the tests: MEMGATE_TEST_NOT_JUDGED=1 makes every input one the
+ * harness could not judge, as a failed mapping would. */
+static void test_not_judged(struct mg_verdict *v)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("MEMGATE_TEST_NOT_JUDGED") != NULL;
+	if (on)
+		mg_verdict_set(v, MG_ERROR, "MEMGATE_TEST_NOT_JUDGED is set");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mg_case c;
@@ -222,6 +257,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mg_cells_mark(&target, &c);
 	inflight_begin(data, size);
 	mg_check(&c, &v);
+	test_not_judged(&v);
 	if (v.cls == MG_OK) {
 		inflight_end();
 		return 0;
@@ -231,6 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * no exit() either, which libFuzzer would report as a crash. */
 		inflight_close();
 		fprintf(stderr, "memgate fuzz_%s: could not judge: %s\n", mg_fuzz_family, v.detail);
+		save_error(c.variant->name, v.detail);
 		_exit(2);
 	}
 	/* Saved: the finding's own files say it, not the in-flight file. */
