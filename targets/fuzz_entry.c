@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Each target file defines its family: "memcpy", "memmove", ... */
@@ -183,6 +184,55 @@ static size_t parse_max_len(const char *text)
 	return (size_t)n;
 }
 
+/* MEMGATE_LEN_TIME=FILE (for make bench-fuzz): the checks' wall time and
+ * count per length class (mg_len_class), written to FILE at exit as lines
+ * "class execs nanoseconds". Off, it costs one branch per input. */
+static struct {
+	FILE *out;
+	unsigned long long execs[MG_LEN_CLASSES], ns[MG_LEN_CLASSES];
+} len_time;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void len_time_write(void)
+{
+	for (unsigned i = 0; i < MG_LEN_CLASSES; i++)
+		fprintf(len_time.out, "%u %llu %llu\n", i, len_time.execs[i], len_time.ns[i]);
+	fclose(len_time.out);
+}
+
+static void len_time_open(const char *path)
+{
+	len_time.out = fopen(path, "w");
+	if (!len_time.out) {
+		fprintf(stderr, "memgate fuzz_%s: cannot write %s\n", mg_fuzz_family, path);
+		exit(2);
+	}
+	atexit(len_time_write);
+}
+
+static void check_timed(const struct mg_case *c, struct mg_verdict *v)
+{
+	unsigned long long t0;
+	unsigned k;
+
+	if (!len_time.out) {
+		mg_check(c, v);
+		return;
+	}
+	t0 = now_ns();
+	mg_check(c, v);
+	k = mg_len_class(c->len);
+	len_time.ns[k] += now_ns() - t0;
+	len_time.execs[k]++;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *pinned = setting(*argc, *argv, "--variant", "MEMGATE_VARIANT");
@@ -198,6 +248,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mg_program = "build/memgate";
 	if (getenv("MEMGATE_FINDINGS") && *getenv("MEMGATE_FINDINGS"))
 		inflight_open(getenv("MEMGATE_FINDINGS"));
+	if (getenv("MEMGATE_LEN_TIME") && *getenv("MEMGATE_LEN_TIME"))
+		len_time_open(getenv("MEMGATE_LEN_TIME"));
 	/* Before AFL++'s fork server starts: its children inherit the sandbox
 	 * instead of each building one. */
 	mg_check_init();
@@ -256,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mg_decode(&target, data, size, &c);
 	mg_cells_mark(&target, &c);
 	inflight_begin(data, size);
-	mg_check(&c, &v);
+	check_timed(&c, &v);
 	test_not_judged(&v);
 	if (v.cls == MG_OK) {
 		inflight_end();
