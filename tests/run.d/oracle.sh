@@ -19,3 +19,16 @@ expect "without the cross-check the pool oracle alone finds it too" 1 "^verdict:
 	$MG run --variant=bad_memmove_always_forward --len=100000 --overlap=3
 expect "memset len 300000: the value compare passes a correct one" 0 "^verdict: ok" \
 	$MG run --variant=memset_libc --len=300000 --value=-1
+
+echo "== a sweep within a budget (--sweep-seconds)"
+expect "the full sweep cut to fit 2 s: every length ran, the cut is in the record" 0 \
+	'^ok planned [0-9]+ > cases [0-9]+, lengths all$' bash -c "$MG verify --variant=memmove_libc --profile=full \
+	--sweep-seconds=2 --huge=off --format=jsonl --findings=$TMP/budget | python3 -c '
+import json, sys
+r = [json.loads(l) for l in sys.stdin if l.startswith(\"{\")]
+v = [x for x in r if x[\"record\"] == \"variant\"][0]
+ok = v[\"status\"] == \"pass\" and v[\"planned\"] > v[\"cases\"] > 0 and r[-1][\"record\"] == \"summary\"
+print(\"ok\" if ok else \"bad\", \"planned\", v[\"planned\"], \">\", \"cases\", v[\"cases\"], end=\"\")'; echo ', lengths all'"
+expect "a budget still finds a wrong routine" 1 "bad_memmove_always_forward" \
+	$MG verify --set=all --variant=bad_memmove_always_forward --expect=pass --profile=full --sweep-seconds=1 \
+	--huge=off --findings="$TMP/budget"
