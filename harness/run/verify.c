@@ -115,7 +115,7 @@ struct budget {
 	double planned, seen, checked; /* in weights */
 	unsigned long long count;
 	size_t last_len;
-	int last_kind; /* separate buffers, or overlapping with d < 0, 0, > 0 */
+	unsigned kinds_run; /* bit per kind_of() run at this length */
 };
 
 /* Every length runs once for each kind: with separate buffers, and each
@@ -151,13 +151,17 @@ static void set_share(struct budget *b)
 static int budgeted_case(const struct mg_case *c, void *ctx)
 {
 	struct budget *b = ctx;
-	int first_of_kind = c->len != b->last_len || kind_of(c) != b->last_kind;
+	unsigned kind = 1u << kind_of(c);
+	int first_of_kind;
 
 	if (b->count++ % 256 == 0)
 		set_share(b);
 	b->seen += weight(c);
+	if (c->len != b->last_len)
+		b->kinds_run = 0;
 	b->last_len = c->len;
-	b->last_kind = kind_of(c);
+	first_of_kind = !(b->kinds_run & kind);
+	b->kinds_run |= kind;
 	if (!first_of_kind && (double)(mg_mix64(c->seed) >> 11) * 0x1p-53 >= b->share)
 		return 0;
 	b->checked += weight(c);
