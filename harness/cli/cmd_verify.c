@@ -15,6 +15,8 @@
 static const char help[] =
 	"usage: memgate verify [OPTIONS]\n"
 	"  --profile=quick|full  how much to sweep (default quick)\n"
+	"  --sweep-seconds=S     each variant's sweep within about S seconds: every\n"
+	"                        length, and as many of the other cases as fit\n"
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
 	"  --variant=A,B,...     only these variants\n"
 	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
@@ -39,6 +41,7 @@ static const char help[] =
 
 enum {
 	O_PROFILE = 1,
+	O_SWEEP_SECONDS,
 	O_SEED,
 	O_VARIANT,
 	O_SET,
@@ -57,6 +60,7 @@ enum {
 
 static const struct option opts[] = {
 	{"profile", required_argument, NULL, O_PROFILE},
+	{"sweep-seconds", required_argument, NULL, O_SWEEP_SECONDS},
 	{"seed", required_argument, NULL, O_SEED},
 	{"variant", required_argument, NULL, O_VARIANT},
 	{"set", required_argument, NULL, O_SET},
@@ -147,6 +151,10 @@ int mg_cmd_verify(int argc, char **argv)
 			o.findings_dir = optarg;
 			break;
 		case O_HUGE: o.huge = parse_huge(optarg); break;
+		case O_SWEEP_SECONDS:
+			o.sweep_seconds = (double)mg_parse_uint("verify", "sweep-seconds", optarg,
+								 86400);
+			break;
 		case O_EXPECT:
 			o.override_expect = 1;
 			o.expect = parse_expect(optarg);

@@ -174,7 +174,17 @@ def verify_argv(ctx):
     huge = "off" if ctx.huge_off() else ("oracle" if ctx.emulated else "on")
     return profile, huge, ctx.runner + [
         ctx.W + "/memgate", "verify", f"--variant={ctx.name}", f"--profile={profile}", f"--huge={huge}",
+        f"--sweep-seconds={ctx.sweep_budget()}",
         "--expect=pass", f"--findings={ctx.R}/verify", "--max-failures=5", "--format=jsonl"]
+
+
+def sweep_note(profile, sweep):
+    """The sweep's note: its profile, and what the budget cut from it."""
+    cases, planned = sweep.get("cases") or 0, sweep.get("planned") or 0
+    if planned <= cases or planned == 0:
+        return f"{profile} profile"
+    return (f"{profile} sweep: {100 * cases / planned:.0f}% of cases ({cases} of {planned}), "
+            "every length kept, the rest cut evenly to fit the budget")
 
 
 def judge_verify(ctx, recs, seconds, profile, huge_wanted):
@@ -203,7 +213,7 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
     else:
         cases = sweep.get("cases") or 0
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
-                           ("sweep", f"{profile} profile" + (f", under {ctx.emulated}" if ctx.emulated else ""))):
+                           ("sweep", sweep_note(profile, sweep) + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
             out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
         if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") for f in findings):

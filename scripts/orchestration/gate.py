@@ -68,6 +68,10 @@ SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 FUZZ_OVERHEAD = 20
 AFTER_FUZZ_REGRESSIONS = 2
 AFTER_FUZZ_VALGRIND = 4
+# The sweep's part of --seconds: memgate verify --sweep-seconds runs every
+# length and as many of the profile's other cases as fit, at the speed it
+# measures (native or under qemu), and says how many that was.
+SWEEP_SHARE = 0.4
 BUILD_TIMEOUT = 900
 
 
@@ -329,6 +333,10 @@ class Context:
         if not self.skipped("valgrind") and not self.foreign:
             later += AFTER_FUZZ_VALGRIND
         return int(self.deadline.remaining() - later)
+
+    def sweep_budget(self):
+        """Seconds the sweep may take (see SWEEP_SHARE)."""
+        return max(1, int(self.seconds * SWEEP_SHARE))
 
     def skipped(self, check):
         return check in self.skip
