@@ -89,7 +89,7 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc
+.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc zoo
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/json.c).
 TEST_JSON := $(BUILD)/test-json
@@ -371,6 +371,14 @@ endif
 # (BENCH_FUZZ_FLAGS: see scripts/bench-fuzz).
 bench-fuzz: deps
 	scripts/bench-fuzz $(BENCH_FUZZ_FLAGS)
+
+# Every copy, move and clear routine of this machine's glibc, musl and
+# linux-source packages through scripts/gate, as a matrix in build/zoo/
+# (zoo.txt, zoo.json, zoo.html). ZOO_FLAGS: see scripts/zoo --help.
+zoo: deps
+	@scripts/install-deps --zoo
+	@$(MAKE) --no-print-directory all
+	scripts/zoo $(ZOO_FLAGS)
 
 format:
 	clang-format -i harness/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c
