@@ -632,7 +632,7 @@ def html_page(doc):
            + "</p>", '<table id="matrix"><thead><tr><th>source</th><th>alternative</th><th>entry</th><th>arch</th>'
            "<th>verdict</th><th>warnings</th><th>seconds</th><th>plot</th></tr></thead><tbody>"]
     for i, r in enumerate(doc["rows"]):
-        verdict = r["verdict"] if r["verdict"] not in ("skipped", "error") else f"{r['verdict']}: {r['reason']}"
+        verdict = {"skipped": r["reason"], "error": f"error: {r['reason']}"}.get(r["verdict"], r["verdict"])
         details = "".join(f"<br><small>{e(x)}</small>" for x in r["warnings"] + r["findings"])
         if r.get("reproducer"):
             details += f'<br><small>reproducer: <a href="{e(r["reproducer"])}">{e(r["reproducer"])}</a></small>'
