@@ -547,9 +547,10 @@ static void emit_command(struct emit *e)
 	if (n > 2 && strcmp(e->path + n - 2, ".c") == 0)
 		n -= 2;
 	fprintf(e->f,
-		" * Build and run (the flags keep a C variant's loops as loops, as memgate\n"
-		" * builds it; clang ignores the second, with a warning):\n *\n"
-		" *\tcc -O2 -g -fno-builtin -fno-tree-loop-distribute-patterns -o %.*s %s %s\n"
+		" * Build and run, in memgate's tree (the flags keep a C variant's loops as\n"
+		" * loops, as memgate builds it; clang ignores the second, with a warning;\n"
+		" * an assembly variant includes harness/arch/asmdefs.h):\n *\n"
+		" *\tcc -O2 -g -fno-builtin -fno-tree-loop-distribute-patterns -Iharness/arch -o %.*s %s %s\n"
 		" *\t%s%.*s\n *\n"
 		" * It prints the case, one verdict line (and the bytes around a wrong one),\n"
 		" * and exits 1 if the bug shows, 0 if not.\n *\n",

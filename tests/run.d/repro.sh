@@ -131,6 +131,11 @@ if command -v gdb >/dev/null; then
 	expect "repro --gdb-batch stops at the variant's entry point" 1 \
 		"Breakpoint [0-9]+, (0x[0-9a-f]+ in )?mg_generic_bad_memcpy_overread_src \(" \
 		scripts/repro --gdb-batch "$REPRO_OVERREAD"
+	# The CFI of harness/arch/asmdefs.h's ENTRY/END and of the trampoline:
+	# from an assembly variant, through mg_abi_call, to the C caller.
+	expect "repro --gdb-batch unwinds through an assembly variant and the trampoline" 1 \
+		"^  #2 +0x[0-9a-f]+ in mg_[a-z_]+ \(" \
+		scripts/repro --gdb-batch corpus/regressions/memcpy/bad_memcpy_ud2/crash-1390534652.in
 else
 	echo "SKIP repro --gdb-batch: gdb is not installed"
 fi
