@@ -411,11 +411,11 @@ static const char compare_text[] =
 	"\tchar detail[128];\n"
 	"\n"
 	"\tif (r - dst >= -near && r - dst <= near)\n"
-	"\t\tsnprintf(detail, sizeof detail, \"returned dst%+td, want dst+0\", r - dst);\n"
+	"\t\tsnprintf(detail, sizeof detail, \"returned dst%+td, want dst+%zu\", r - dst, (size_t)RETURNS_DST_PLUS);\n"
 	"\telse if (HAS_SRC && r - src >= -near && r - src <= near)\n"
-	"\t\tsnprintf(detail, sizeof detail, \"returned src%+td, want dst+0\", r - src);\n"
+	"\t\tsnprintf(detail, sizeof detail, \"returned src%+td, want dst+%zu\", r - src, (size_t)RETURNS_DST_PLUS);\n"
 	"\telse\n"
-	"\t\tsnprintf(detail, sizeof detail, \"returned %p, want dst+0\", (void *)r);\n"
+	"\t\tsnprintf(detail, sizeof detail, \"returned %p, want dst+%zu\", (void *)r, (size_t)RETURNS_DST_PLUS);\n"
 	"\treturn verdict(\"wrong-return\", detail);\n"
 	"}\n"
 	"\n"
@@ -434,7 +434,7 @@ static const char compare_text[] =
 	"\tfor (size_t k = before; k < before + len; k++)\n"
 	"\t\tif (win[k] != want[k])\n"
 	"\t\t\treturn wrong_result(k);\n"
-	"\tif (RETURNS_DST && returned != dst)\n"
+	"\tif (RETURNS_DST && returned != (unsigned char *)dst + RETURNS_DST_PLUS)\n"
 	"\t\treturn wrong_return();\n"
 	"\tprintf(\"verdict: ok\\n\");\n"
 	"\treturn 0;\n"
@@ -478,6 +478,8 @@ static const char copy_loop[] = "\tfor (size_t i = 0; i < len; i++)\n"
 static const struct op_text op_texts[MG_OP_COUNT] = {
 	[MG_MEMCPY] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 		       "(dst, src, len);\n", copy_loop, 1, 1},
+	[MG_MEMPCPY] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
+			"(dst, src, len);\n", copy_loop, 1, 1},
 	[MG_MEMMOVE] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 			"(dst, src, len);\n",
 			"\t/* As if through a temporary: whichever direction reads each\n"
@@ -685,12 +687,13 @@ static void emit_case(struct emit *e)
 		"#define HAS_SRC\t     %d\n"
 		"#define SRC_SEPARATE %d /* the source has an arena (and bytes) of its own */\n"
 		"#define RETURNS_DST  %d\n"
+		"#define RETURNS_DST_PLUS %s /* mempcpy returns dst + len */\n"
 		"#define VALUE\t     (%d) /* memset's int c */\n"
 		"#define TIMEOUT_MS   %u /* memgate's watchdog */\n\n"
 		"static const size_t len = %zu;\n"
 		"static const size_t win_len = %zu;\n",
 		e->sb->arena, e->at.src - e->base, e->at.dst - e->base, e->at.win - e->base,
-		t->has_src, t->has_src && !c->overlap, t->returns_dst, c->value,
+		t->has_src, t->has_src && !c->overlap, t->returns_dst, c->variant->ret == MG_RET_DST_END ? "len" : "0", c->value,
 		mg_timeout_for(c->len), c->len, e->at.win_len);
 	mg_case_describe(c, text, sizeof text);
 	fputs("static const char case_text[] = ", e->f);

@@ -6,11 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum mg_op { MG_MEMCPY, MG_MEMMOVE, MG_MEMSET, MG_COPY_PAGE, MG_CLEAR_PAGE, MG_OP_COUNT };
+/* mempcpy is last so that the other operations keep their numbers (the
+ * fuzz families are bit masks of them). */
+enum mg_op { MG_MEMCPY, MG_MEMMOVE, MG_MEMSET, MG_COPY_PAGE, MG_CLEAR_PAGE, MG_MEMPCPY, MG_OP_COUNT };
 
 enum mg_ret {
 	MG_RET_DST,  /* returns its first argument */
 	MG_RET_VOID, /* returns nothing (page routines) */
+	MG_RET_DST_END, /* returns dst + n (mempcpy) */
 };
 
 /* What the caller promises: the variant may rely on these. */
@@ -64,7 +67,7 @@ struct mg_variant {
 	const char *arch;   /* "x86_64", "generic", ... */
 	const char *symbol; /* the entry point's name, for messages */
 	union {
-		mg_copy_fn copy; /* memcpy, memmove */
+		mg_copy_fn copy; /* memcpy, memmove, mempcpy */
 		mg_set_fn set;
 		mg_copy_page_fn copy_page;
 		mg_clear_page_fn clear_page;

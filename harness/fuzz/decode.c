@@ -11,7 +11,7 @@ static const struct {
 	const char *name;
 	unsigned ops; /* bit per enum mg_op */
 } families[] = {
-	{"memcpy", 1u << MG_MEMCPY},
+	{"memcpy", 1u << MG_MEMCPY | 1u << MG_MEMPCPY}, /* mempcpy takes the same cases */
 	{"memmove", 1u << MG_MEMMOVE},
 	{"memset", 1u << MG_MEMSET},
 	{"page", 1u << MG_COPY_PAGE | 1u << MG_CLEAR_PAGE},

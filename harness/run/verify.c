@@ -94,7 +94,7 @@ static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant 
 	if (!o->huge || (expect && !(expect & MG_EXPECT_ONLY_HUGE)) ||
 	    (v->expect & MG_EXPECT_ONLY_FULL))
 		return 0;
-	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET;
+	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET || v->op == MG_MEMPCPY;
 }
 
 /* ---- the stages, in their children --------------------------------------- */

@@ -17,7 +17,7 @@ SCHEMA = "memgate-gate-report/1"
 CHECKS = ("build", "abi", "sweep", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
-OPS = ("memcpy", "memmove", "memset", "copy_page", "clear_page")
+OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
 # Where a code-scanning alert links for memgate itself.
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
@@ -214,7 +214,7 @@ ABOUT = {
                      "The variant wrote into the source buffer, which memgate maps read-only during the call.",
                      "The message names the offset written. A copy must never modify its source."),
     "wrong-return": ("Wrong return value",
-                     "The call did not return dst, as memcpy, memmove and memset must.",
+                     "The call did not return dst, as memcpy, memmove and memset must (or dst + n, as mempcpy must).",
                      "The message gives the value returned and the one expected, as offsets from dst."),
     "abi-violation": ("Calling convention broken",
                       "The variant changed state that the calling convention says it must preserve: a callee-saved register, the stack pointer or the caller's frame, the direction flag, the MXCSR control bits or the x87 control word; or it read the undefined upper 32 bits of memset's int argument.",
@@ -443,6 +443,49 @@ def write(report, json_path=None, sarif_path=None, junit_path=None):
         records.write_text(sarif_path, json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n")
     if junit_path:
         records.write_text(junit_path, to_junit(report))
+
+
+RUN_SCHEMA = "memgate-gate-run/1"
+
+
+def overall(reports):
+    """One verdict for several entry points: rejected if any is, else
+    could-not-judge if any is, else accepted."""
+    verdicts = {r["verdict"] for r in reports}
+    for v in ("rejected", "could-not-judge"):
+        if v in verdicts:
+            return v
+    return "accepted"
+
+
+def combined_json(reports):
+    return {"schema": RUN_SCHEMA, "verdict": overall(reports), "entries": reports}
+
+
+def combined_sarif(reports):
+    """SARIF allows several runs in one log: one per entry point."""
+    logs = [to_sarif(r) for r in reports]
+    out = dict(logs[0])
+    out["runs"] = [run for log in logs for run in log["runs"]]
+    return out
+
+
+def combined_junit(reports):
+    """One <testsuite> per entry point, in <testsuites>."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    suites = "".join(to_junit(r)[len(head):] for r in reports)
+    return head + f"<testsuites{attr('name', 'memgate gate')}>\n" + suites + "</testsuites>\n"
+
+
+def write_combined(reports, json_path=None, sarif_path=None, junit_path=None):
+    """The reports of several entry points of one submission, one file of
+    each kind; CouldNotJudge if one cannot be written (or read back)."""
+    if json_path:
+        records.write_text(json_path, to_json_text(combined_json(reports)))
+    if sarif_path:
+        records.write_text(sarif_path, json.dumps(combined_sarif(reports), indent=2, ensure_ascii=False) + "\n")
+    if junit_path:
+        records.write_text(junit_path, combined_junit(reports))
 
 
 USAGE = """\
