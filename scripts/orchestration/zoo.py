@@ -38,9 +38,10 @@ scripts/zoo [--list] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,.
 
 Finds every copy, move and clear routine of the installed glibc (libc.a for
 x86_64, i386, aarch64), musl and linux-source packages, gates each (one
-scripts/gate run per object or kernel alternative, --seconds each, default
-60; --jobs at a time, default 2) and writes DIR/zoo.json, DIR/zoo.html and
-DIR/zoo.txt (DIR: build/zoo). --list prints what it found and gates
+scripts/gate run per object or kernel alternative, --seconds per entry
+point, default 40; --jobs at a time, default 2) and writes DIR/zoo.json, DIR/zoo.html and
+DIR/zoo.txt (DIR: build/zoo). --seconds is the gate's budget per entry
+point (an object with three gets --seconds three times over). --list prints what it found and gates
 nothing. --only keeps the runs whose name matches REGEX (e.g.
 'glibc-x86_64-memmove-erms'). --gate-arg passes ARG to every gate run.
 
@@ -79,6 +80,13 @@ KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_
                "ARM64_HAS_NO_HW_PREFETCH": 1 << 8}
 
 ARCHES = ("x86_64", "i386", "aarch64")
+
+# What glibc's _chk entry points (memcpy with the destination's size) call
+# when the destination is too small. The zoo gates no _chk entry, but they
+# share an object with the routines it gates; the gate refuses an object
+# that calls out, so the name gets a value with --extern: a data word, not
+# code, so a gated entry that did call it would fault and be rejected.
+CHK_ONLY_CALLS = ("__chk_fail",)
 
 
 class Usage(Exception):
@@ -231,9 +239,11 @@ def archive_units(library, package, arch, archive, nm_text, notes):
                          "only as an ifunc chosen at run time: a wrapper, not a routine of its own")
             continue
         stem = os.path.splitext(member)[0]
+        chk = sorted({n for m in members for n in undefined.get(m, ()) if n in CHK_ONLY_CALLS})
         units.append(Unit(f"{library}-{arch}-{safe(stem)}", f"{library} {version} libc.a({member})", arch,
                           [f"{archive}({m})" for m in members], entries,
-                          requires=features_of([s for _, s in entries], arch)))
+                          requires=features_of([s for _, s in entries], arch),
+                          flags=[x for n in chk for x in ("--extern", f"{n}=0")]))
     return units
 
 
@@ -472,6 +482,12 @@ def finding_text(f):
     return str(f)
 
 
+def cannot_judge(entry):
+    """Why the gate could not judge an entry, from its report's fields."""
+    why = [f"{c.get('check')}: {c.get('reason')}" for c in entry.get("could_not_judge") or [] if isinstance(c, dict)]
+    return f"could not judge: {'; '.join(why)}" if why else ""
+
+
 def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
     """The rows of one gate run, from its report (read back) and exit status."""
     share = seconds / max(1, len(unit.entries))
@@ -503,9 +519,8 @@ def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
         entry_rc = rc if "verdict" not in e else (0 if verdict.startswith("accepted") else
                                                    1 if verdict.startswith("rejected") else 2)
         status = status_of(entry_rc, None, warnings)
-        reason = "" if status != "error" else last_reason(output)
-        out.append(row(unit, op, symbol, status, e.get("seconds", share) if "entries" in doc else share,
-                       warnings, reason, findings, plot, report_path))
+        reason = "" if status != "error" else (cannot_judge(e) or last_reason(output))
+        out.append(row(unit, op, symbol, status, share, warnings, reason, findings, plot, report_path))
     return out
 
 
@@ -538,14 +553,16 @@ def gate_unit(unit, opts, flags):
     shutil.rmtree(where, ignore_errors=True)
     os.makedirs(where, exist_ok=True)
     report = os.path.join(where, "report.json")
-    argv = gate_argv(unit, opts["seconds"], opts["quick"], report, opts["gate_args"])
+    # The gate shares its budget among the entry points: each gets --seconds.
+    budget = opts["seconds"] * len(unit.entries)
+    argv = gate_argv(unit, budget, opts["quick"], report, opts["gate_args"])
     log = os.path.join(where, "gate.log")
     records.write_text(os.path.join(where, "command"), shlex.join(argv) + "\n")
     env = dict(os.environ, MEMGATE_GATE_RESULTS=os.path.abspath(os.path.join(where, "results")))
     # The gate bounds itself (--seconds plus its build and minimisation);
     # this limit only catches a gate that does not.
     result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
-                       timeout=opts["seconds"] * 3 + 900)
+                       timeout=budget * 3 + 900)
     output = open(log, errors="replace").read()
     plots = sorted(p for p in os.listdir(where) if p.endswith(".svg"))
     plot = None
@@ -664,7 +681,7 @@ def write_reports(doc, out):
 
 def parse(argv):
     opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
-            "seconds": 60, "quick": False, "jobs": 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+            "seconds": 40, "quick": False, "jobs": 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):

@@ -182,7 +182,7 @@ class Rows(unittest.TestCase):
             {"symbol": "b", "verdict": "accepted", "warnings": [{"text": "aligned-over-read: src"}], "seconds": 4}]})
         rows = zoo.rows_of_run(unit(), 0, False, 9.0, "", path, None)
         self.assertEqual([(r["entry"], r["verdict"], r["seconds"]) for r in rows],
-                         [("memcpy=a", "accepted", 3), ("memmove=b", "warnings", 4)])
+                         [("memcpy=a", "accepted", 4.5), ("memmove=b", "warnings", 4.5)])
         self.assertEqual(rows[1]["warnings"], ["aligned-over-read: src"])
 
     def test_a_rejected_entry_among_accepted(self):
@@ -203,6 +203,15 @@ class Rows(unittest.TestCase):
         rows = zoo.rows_of_run(unit(), 2, False, 1.0, "building...\ngate: could not judge: no space\n", path, None)
         self.assertEqual({r["verdict"] for r in rows}, {"error"})
         self.assertEqual(rows[0]["reason"], "gate: could not judge: no space")
+
+    def test_each_entry_says_why_it_could_not_be_judged(self):
+        path = self.report({"verdict": "could not judge", "entries": [
+            {"symbol": "a", "verdict": "accepted"},
+            {"symbol": "b", "verdict": "could not judge",
+             "could_not_judge": [{"check": "fuzz", "reason": "no time was left"}]}]})
+        rows = zoo.rows_of_run(unit(), 2, False, 2.0, "last line", path, None)
+        self.assertEqual([(r["verdict"], r["reason"]) for r in rows],
+                         [("accepted", ""), ("error", "could not judge: fuzz: no time was left")])
 
     def test_accepted_without_a_report_is_an_error(self):
         rows = zoo.rows_of_run(unit(), 0, False, 1.0, "ACCEPTED", self.report(None), None)

@@ -10,6 +10,9 @@
  * such a CPU, so each alternative is a routine of its own, gated apart. */
 #ifndef ZOO_KERNEL_SHIM_H
 #define ZOO_KERNEL_SHIM_H
+/* The gate gives the tree's flags to its own C files too: they see none of
+ * this. */
+#ifdef __ASSEMBLER__
 
 #ifndef ZOO_CPU
 #define ZOO_CPU 0
@@ -95,5 +98,7 @@
 .endif
 .endm
 #endif
+
+#endif /* __ASSEMBLER__ */
 
 #endif
