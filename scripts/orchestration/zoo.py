@@ -396,10 +396,15 @@ def discover_kernel(arches, out, notes):
     return [u for u in units if u.arch in arches]
 
 
+# The kernel's extracted sources and their builds, whatever --out is: the
+# extraction takes a while, once.
+KERNEL_CACHE = os.path.join(ROOT, "build", "zoo")
+
+
 def discover(sources, arches, out, notes):
     units = discover_archives(sources, arches, notes)
     if "kernel" in sources:
-        units += discover_kernel(arches, out, notes)
+        units += discover_kernel(arches, KERNEL_CACHE, notes)
     return units
 
 
@@ -543,6 +548,20 @@ def emit_reproducer(report_path, out_c):
     return None
 
 
+def keep_plot(where, unit, symbol, out):
+    """The gate's speed plot of an entry (NAME-speed.svg next to the
+    report, NAME the entry's variant), copied into out/plots/; or None."""
+    plots = sorted(p for p in os.listdir(where) if p.endswith("-speed.svg"))
+    mine = [p for p in plots if p == f"{symbol}-speed.svg"] or \
+        [p for p in plots if symbol in p] or (plots if len(unit.entries) == 1 else [])
+    if not mine:
+        return None
+    plot = os.path.join("plots", f"{unit.name}-{symbol}.svg")
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    shutil.copyfile(os.path.join(where, mine[0]), os.path.join(out, plot))
+    return plot
+
+
 def gate_unit(unit, opts, flags):
     """Gates one unit (or skips it for a feature this CPU lacks): its rows."""
     lacking = missing_features(unit, flags)
@@ -564,13 +583,9 @@ def gate_unit(unit, opts, flags):
     result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
                        timeout=budget * 3 + 900)
     output = open(log, errors="replace").read()
-    plots = sorted(p for p in os.listdir(where) if p.endswith(".svg"))
-    plot = None
-    if plots:
-        plot = os.path.join("plots", f"{unit.name}.svg")
-        os.makedirs(os.path.join(opts["out"], "plots"), exist_ok=True)
-        shutil.copyfile(os.path.join(where, plots[0]), os.path.join(opts["out"], plot))
-    rows = rows_of_run(unit, result.returncode, result.timed_out, result.seconds, output, report, plot)
+    rows = rows_of_run(unit, result.returncode, result.timed_out, result.seconds, output, report, None)
+    for r in rows:
+        r["plot"] = keep_plot(where, unit, r["symbol"], opts["out"])
     if any(r["verdict"] == "rejected" for r in rows):
         c = emit_reproducer(report, os.path.join(where, f"{unit.name}-repro.c"))
         for r in rows:
@@ -760,7 +775,8 @@ def main(argv):
         return 2
     flags = cpu_flags()
     rows = []
-    print(f"zoo: gating {len(units)} objects and alternatives, {opts['jobs']} at a time, {opts['seconds']} s each",
+    print(f"zoo: gating {len(units)} objects and alternatives, {opts['jobs']} at a time, "
+          f"{opts['seconds']} s per entry point",
           flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts["jobs"]) as pool:
         futures = {pool.submit(gate_unit, u, opts, flags): u for u in units}
