@@ -2,6 +2,7 @@
 #include "check.h"
 #include "huge.h"
 #include "options.h"
+#include "memcheck.h"
 #include "record.h"
 #include "verify.h"
 
@@ -21,6 +22,9 @@ static const char help[] =
 	"  --max-failures=N      stop a variant's sweep after N failing cases (default 3)\n"
 	"  --hide-feature=LIST   act as if the CPU lacked these features\n"
 	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000)\n"
+	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
+	"                        block holding a buffer byte is a warning (classify,\n"
+	"                        the default) or a failure (strict)\n"
 	"  --findings=DIR        where findings are saved (default findings/verify)\n"
 	"  --expect=pass|CLASS,...  override the table: the variants must pass, or\n"
 	"                        fail with only these classes\n"
@@ -47,6 +51,7 @@ enum {
 	O_HUGE,
 	O_PLATFORM,
 	O_FORMAT,
+	O_OVERREAD,
 	O_HELP
 };
 
@@ -59,6 +64,7 @@ static const struct option opts[] = {
 	{"max-failures", required_argument, NULL, O_MAX},
 	{"hide-feature", required_argument, NULL, O_HIDE},
 	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
+	{"overread", required_argument, NULL, O_OVERREAD},
 	{"findings", required_argument, NULL, O_DIR},
 	{"expect", required_argument, NULL, O_EXPECT},
 	{"huge", required_argument, NULL, O_HUGE},
@@ -130,6 +136,7 @@ int mg_cmd_verify(int argc, char **argv)
 			o.max_failures = mg_parse_uint("verify", "max-failures", optarg, UINT_MAX);
 			break;
 		case O_HIDE: mg_parse_hidden_features("verify", optarg); break;
+		case O_OVERREAD: mg_parse_overread("verify", optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
 				mg_parse_uint("verify", "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);

@@ -40,6 +40,7 @@ struct mg_tally {
 	unsigned classes; /* the classes it failed with */
 	double seconds;
 	unsigned warnings; /* enum mg_warning bits seen */
+	struct mg_overread overread; /* the widest aligned over-read warned of */
 	unsigned long long warned_runs;
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
 	unsigned shown;

@@ -391,19 +391,6 @@ static void expected_text(unsigned expect, char *out, size_t size)
 		snprintf(out, size, "pass");
 }
 
-static void warnings_member(struct mg_json *j, unsigned bits)
-{
-	mg_json_open_array(j, "warnings");
-	for (unsigned w = 1; w && w <= bits; w <<= 1)
-		if (bits & w) {
-			mg_json_open_object(j, NULL);
-			mg_json_string(j, "name", mg_warning_name(w));
-			mg_json_string(j, "text", mg_warning_text(w));
-			mg_json_close_object(j);
-		}
-	mg_json_close_array(j);
-}
-
 /* One stage's variant record; `t` NULL for a row the CPU cannot run. */
 static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 			       const struct mg_tally *t, unsigned expect, const char *row_status,
@@ -435,7 +422,7 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	mg_json_uint(&j, "failures", t ? t->failures : 0);
 	mg_json_real(&j, "seconds", t ? t->seconds : 0);
 	mg_json_string(&j, "reason", reason);
-	warnings_member(&j, t ? t->warnings : 0);
+	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
 	if (!mg_json_write(&j, stdout))
 		rn->write_failed = 1;
 	if (t && stage_error(rn, t) && !mg_record_error(stdout, stage, v->name, stage_error(rn, t)))
