@@ -562,8 +562,24 @@ def keep_plot(where, unit, symbol, out):
     return plot
 
 
-def gate_unit(unit, opts, flags):
+def build_arches(units, out):
+    """memgate built for every arch the units need (the gate builds on it):
+    {arch: None if built, else why not}."""
+    host = "i386" if re.match(r"^i.86$", os.uname().machine) else os.uname().machine
+    status = {}
+    for arch in sorted({u.arch for u in units}):
+        log = os.path.join(out, f"make-{arch}.log")
+        argv = ["make", "--no-print-directory", "all"] + ([] if arch == host else [f"ARCH={arch}"])
+        result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600)
+        status[arch] = None if result.returncode == 0 and not result.timed_out else \
+            f"could not judge: memgate does not build for {arch} ({shlex.join(argv)}: see {log})"
+    return status
+
+
+def gate_unit(unit, opts, flags, broken=None):
     """Gates one unit (or skips it for a feature this CPU lacks): its rows."""
+    if broken:
+        return [row(unit, op, s, "error", 0.0, reason=broken) for op, s in unit.entries]
     lacking = missing_features(unit, flags)
     if lacking:
         return [row(unit, op, s, "skipped", 0.0, reason=f"SKIP (needs {','.join(lacking)})")
@@ -774,12 +790,13 @@ def main(argv):
         print("zoo: no routine found to gate (see --list)", file=sys.stderr)
         return 2
     flags = cpu_flags()
+    built = build_arches(units, opts["out"])
     rows = []
     print(f"zoo: gating {len(units)} objects and alternatives, {opts['jobs']} at a time, "
           f"{opts['seconds']} s per entry point",
           flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts["jobs"]) as pool:
-        futures = {pool.submit(gate_unit, u, opts, flags): u for u in units}
+        futures = {pool.submit(gate_unit, u, opts, flags, built.get(u.arch)): u for u in units}
         for fut in concurrent.futures.as_completed(futures):
             unit = futures[fut]
             try:

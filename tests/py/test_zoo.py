@@ -234,6 +234,11 @@ class Rows(unittest.TestCase):
         rows = zoo.gate_unit(unit(requires=["rtm"]), opts, {"avx"})
         self.assertEqual([(r["verdict"], r["reason"]) for r in rows], [("skipped", "SKIP (needs rtm)")] * 2)
 
+    def test_an_arch_memgate_does_not_build_for_is_could_not_judge(self):
+        opts = {"out": tmpdir(self), "seconds": 1, "quick": True, "gate_args": []}
+        rows = zoo.gate_unit(unit(), opts, set(), "could not judge: memgate does not build for x86_64")
+        self.assertEqual({r["verdict"] for r in rows}, {"error"})
+
     def test_gate_arguments(self):
         u = zoo.Unit("k", "linux", "x86_64", ["/t/memset_64.S"], [("memset", "__memset")], requires=["erms"],
                      flags=["-I", "/inc", "-D", "ZOO_CPU=2", "--cflags", "-include /s.h"])
@@ -315,6 +320,9 @@ class Main(unittest.TestCase):
         old_discover, old_argv = zoo.discover, zoo.gate_argv
         self.addCleanup(setattr, zoo, "discover", old_discover)
         self.addCleanup(setattr, zoo, "gate_argv", old_argv)
+        old_build = zoo.build_arches
+        self.addCleanup(setattr, zoo, "build_arches", old_build)
+        zoo.build_arches = lambda units, out: {"x86_64": None}
         zoo.discover = lambda *a: [unit()]
         zoo.gate_argv = lambda *a: [gate] + old_argv(*a)[1:]
         out = os.path.join(d, "out")
