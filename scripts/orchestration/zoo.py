@@ -34,14 +34,16 @@ SCHEMA = "memgate-zoo/1"
 SHIM = os.path.join(ROOT, "zoo", "kernel", "shim.h")
 USAGE = """\
 scripts/zoo [--list] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,...]
-            [--seconds N] [--quick] [--jobs N] [--out DIR] [--gate-arg ARG]...
+            [--seconds N] [--emulated-factor N] [--quick] [--jobs N] [--out DIR]
+            [--gate-arg ARG]...
 
 Finds every copy, move and clear routine of the installed glibc (libc.a for
 x86_64, i386, aarch64), musl and linux-source packages, gates each (one
 scripts/gate run per object or kernel alternative, --seconds per entry
 point, default 40; --jobs at a time, default 2) and writes DIR/zoo.json, DIR/zoo.html and
 DIR/zoo.txt (DIR: build/zoo). --seconds is the gate's budget per entry
-point (an object with three gets --seconds three times over). --list prints what it found and gates
+point (an object with three gets --seconds three times over), times
+--emulated-factor (default 3) for aarch64 under qemu. --list prints what it found and gates
 nothing. --only keeps the runs whose name matches REGEX (e.g.
 'glibc-x86_64-memmove-erms'). --gate-arg passes ARG to every gate run.
 
@@ -596,8 +598,10 @@ def gate_unit(unit, opts, flags, broken=None):
     shutil.rmtree(where, ignore_errors=True)
     os.makedirs(where, exist_ok=True)
     report = os.path.join(where, "report.json")
-    # The gate shares its budget among the entry points: each gets --seconds.
-    budget = opts["seconds"] * len(unit.entries)
+    # The gate shares its budget among the entry points: each gets --seconds
+    # (times --emulated-factor under qemu, where the same checks run slower).
+    factor = opts["emulated_factor"] if unit.arch == "aarch64" and os.uname().machine != "aarch64" else 1
+    budget = opts["seconds"] * factor * len(unit.entries)
     argv = gate_argv(unit, budget, opts["quick"], report, opts["gate_args"])
     log = os.path.join(where, "gate.log")
     records.write_text(os.path.join(where, "command"), shlex.join(argv) + "\n")
@@ -720,17 +724,21 @@ def write_reports(doc, out):
 
 def parse(argv):
     opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
-            "seconds": 40, "quick": False, "jobs": 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+            "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):
-            print(USAGE)
+            try:
+                print(USAGE, flush=True)
+            except BrokenPipeError:  # `| head`: what was read is enough
+                pass
             sys.exit(0)
         if arg in ("--list", "--quick"):
             opts[arg[2:]] = True
             continue
         name, eq, value = arg.partition("=")
-        if name not in ("--only", "--sources", "--arch", "--seconds", "--jobs", "--out", "--gate-arg"):
+        if name not in ("--only", "--sources", "--arch", "--seconds", "--emulated-factor", "--jobs", "--out",
+                        "--gate-arg"):
             raise Usage(f"unknown option '{arg}' (see --help)")
         if not eq:
             value = next(it, None)
@@ -751,10 +759,10 @@ def parse(argv):
             bad = [a for a in opts["arches"] if a not in ARCHES]
             if bad or not opts["arches"]:
                 raise Usage(f"--arch '{value}': want {', '.join(ARCHES)}")
-        elif name in ("--seconds", "--jobs"):
+        elif name in ("--seconds", "--jobs", "--emulated-factor"):
             if not re.match(r"^[1-9][0-9]{0,4}$", value):
                 raise Usage(f"{name} '{value}' is not a whole number from 1 to 99999")
-            opts[name[2:]] = int(value)
+            opts[name[2:].replace("-", "_")] = int(value)
         elif name == "--out":
             opts["out"] = os.path.abspath(value)
         else:

@@ -230,12 +230,12 @@ class Rows(unittest.TestCase):
     def test_missing_features_skip_x86_only(self):
         self.assertEqual(zoo.missing_features(unit(requires=["avx", "rtm"]), {"avx", "sse2"}), ["rtm"])
         self.assertEqual(zoo.missing_features(unit(requires=["sve"], arch="aarch64"), {"avx"}), [])
-        opts = {"out": tmpdir(self), "seconds": 1, "quick": True, "gate_args": []}
+        opts = {"out": tmpdir(self), "seconds": 1, "emulated_factor": 3, "quick": True, "gate_args": []}
         rows = zoo.gate_unit(unit(requires=["rtm"]), opts, {"avx"})
         self.assertEqual([(r["verdict"], r["reason"]) for r in rows], [("skipped", "SKIP (needs rtm)")] * 2)
 
     def test_an_arch_memgate_does_not_build_for_is_could_not_judge(self):
-        opts = {"out": tmpdir(self), "seconds": 1, "quick": True, "gate_args": []}
+        opts = {"out": tmpdir(self), "seconds": 1, "emulated_factor": 3, "quick": True, "gate_args": []}
         rows = zoo.gate_unit(unit(), opts, set(), "could not judge: memgate does not build for x86_64")
         self.assertEqual({r["verdict"] for r in rows}, {"error"})
 
