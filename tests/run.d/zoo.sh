@@ -41,7 +41,7 @@ expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 
 	'^glibc .*libc.a\(memmove-erms.o\) +mempcpy=__mempcpy_erms +x86_64 +ACCEPTED' \
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
 	'^zoo: wall time .*x86_64 [0-9.]+ s' -- \
-	nice scripts/zoo --quick --seconds 20 --only "$zoo_only" --out "$zoo_out"
+	nice scripts/zoo --quick --seconds 30 --only "$zoo_only" --out "$zoo_out"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["rows"]) >= 3 and all(r["verdict"] in ("accepted", "warnings") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
 	pass "zoo: zoo.json has a row per entry point, every one accepted"
 else
