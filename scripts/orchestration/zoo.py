@@ -40,7 +40,7 @@ scripts/zoo [--list] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,.
 Finds every copy, move and clear routine of the installed glibc (libc.a for
 x86_64, i386, aarch64), musl and linux-source packages, gates each (one
 scripts/gate run per object or kernel alternative, --seconds per entry
-point, default 40; --jobs at a time, default 2) and writes DIR/zoo.json, DIR/zoo.html and
+point, default 40; --jobs at a time, default: one per core) and writes DIR/zoo.json, DIR/zoo.html and
 DIR/zoo.txt (DIR: build/zoo). --seconds is the gate's budget per entry
 point (an object with three gets --seconds three times over), times
 --emulated-factor (default 3) for aarch64 under qemu. --list prints what it found and gates
@@ -377,6 +377,7 @@ def kernel_units(tree, version, work, notes):
                 if not entries:
                     continue
                 label = "+".join(re.sub(r"^(X86_FEATURE_|ARM64_)", "", x).lower() for x in cpu) or "none"
+                label = label if len(cpus_of(features)) > 1 else ""
                 stem = safe(os.path.splitext(f)[0])
                 alt = f"-{safe(label)}" if len(cpus_of(features)) > 1 else ""
                 units.append(Unit(f"linux-{arch}-{stem}{alt}", f"linux {version} {folder}/{f}", arch, [path],
@@ -724,7 +725,7 @@ def write_reports(doc, out):
 
 def parse(argv):
     opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
-            "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+            "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):
