@@ -551,11 +551,14 @@ def emit_reproducer(report_path, out_c):
         for f in e.get("findings") or []:
             cmd = f.get("repro") if isinstance(f, dict) else None
             if cmd and "scripts/repro" in cmd:
-                done = subprocess.run(f"{cmd} --emit-c {shlex.quote(out_c)}", shell=True, cwd=ROOT,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+                # The report's repro command is a shell line the gate wrote.
+                try:
+                    subprocess.run(f"{cmd} --emit-c {shlex.quote(out_c)}", shell=True, cwd=ROOT,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+                except subprocess.TimeoutExpired:
+                    return None
                 if os.path.exists(out_c):
                     return out_c
-                del done
     return None
 
 
@@ -725,7 +728,8 @@ def write_reports(doc, out):
 
 def parse(argv):
     opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
-            "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2, "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+            "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2,
+            "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):
