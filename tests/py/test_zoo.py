@@ -9,7 +9,7 @@ import stat
 import subprocess
 import unittest
 
-from common import ROOT, tmpdir
+from common import tmpdir
 from orchestration import zoo
 
 # `nm -A libc.a` as glibc's x86-64 archive prints it (a few members).
