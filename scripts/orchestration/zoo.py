@@ -690,7 +690,7 @@ def html_page(doc):
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>memgate zoo</title>", f"<style>{CSS}</style></head><body>",
            "<h1>memgate zoo: the routines of this machine's packages</h1>",
-           f"<p>{e(doc['started'])}, memgate {e(doc['memgate'])}, {e(str(doc['seconds_per_run']))} s per gate run"
+           f"<p>{e(doc['started'])}, memgate {e(doc['memgate'])}, {e(str(doc['seconds_per_run']))} s per entry point"
            f"{' (quick)' if doc['quick'] else ''}, wall time {doc['wall_seconds']:.0f} s.</p>",
            '<p class="totals" id="totals">' + "".join(f'<span class="{v}">{v}: {t[v]}</span>' for v in VERDICTS)
            + "</p>", '<table id="matrix"><thead><tr><th>source</th><th>alternative</th><th>entry</th><th>arch</th>'
