@@ -33,16 +33,16 @@ else
 	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"
 fi
 
-# A few routines through the real gate, quickly: a glibc object with three
-# entry points and a kernel alternative; the matrix, JSON and page.
-zoo_only='^glibc-x86_64-memmove-erms$|^linux-x86_64-memset_64-erms$'
+# A few routines through the real gate, quickly: a glibc object (whose
+# _chk entry calls __chk_fail) and a kernel alternative when linux-source
+# is here; the matrix, JSON and page.
+zoo_only='^glibc-x86_64-memset-erms$|^linux-x86_64-memset_64-erms$'
 expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 0 \
-	'^glibc .*libc.a\(memmove-erms.o\) +memcpy=__memcpy_erms +x86_64 +ACCEPTED' \
-	'^glibc .*libc.a\(memmove-erms.o\) +mempcpy=__mempcpy_erms +x86_64 +ACCEPTED' \
+	'^glibc .*libc.a\(memset-erms.o\) +memset=__memset_erms +x86_64 +ACCEPTED' \
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
 	'^zoo: wall time .*x86_64 [0-9.]+ s' -- \
 	nice scripts/zoo --quick --seconds 30 --only "$zoo_only" --out "$zoo_out"
-if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["rows"]) >= 3 and all(r["verdict"] in ("accepted", "warnings") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["rows"]) >= 1 and all(r["verdict"] in ("accepted", "warnings") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
 	pass "zoo: zoo.json has a row per entry point, every one accepted"
 else
 	fail "zoo: zoo.json has a row per entry point, every one accepted" "$(head -c 300 "$zoo_out/zoo.json" 2>&1)"
