@@ -98,13 +98,28 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
+.PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
 	oss-fuzz-build zoo
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
+# The standalone reproducer's fixed part (targets/standalone.c) with a
+# sample case: built with -Werror, run by the tests.
+TEST_STANDALONE := $(BUILD)/test-standalone
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
-	$(TEST_JSON)
+	$(TEST_JSON) $(TEST_STANDALONE)
+
+# --emit-c writes targets/standalone.c's sections: emit_c.c includes them as
+# strings, which scripts/c-sections cuts out of it.
+GEN := $(BUILD)/gen
+$(GEN)/standalone_text.h: targets/standalone.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
+$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h
+$(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN)
+
+$(TEST_STANDALONE): targets/standalone.c tests/standalone_case.h
+	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $@ $<
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
@@ -392,10 +407,16 @@ verify-arch:
 	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),--huge=oracle) $(VERIFY_FLAGS))
 
 # tests/run tests the host's build, then each other arch in $(ARCHES)
-# (tests/run.d/arch_*.sh).
+# (tests/run.d/arch_*.sh). GROUP=NAME[,NAME...] runs only those groups
+# (tests/run.d/NAME.sh); `make check-groups` (or GROUP=list) names them.
+GROUP ?=
+comma := ,
 check: deps
 	@$(MAKE) --no-print-directory all
-	MEMGATE_ARCHES="$(ARCHES)" tests/run
+	MEMGATE_ARCHES="$(ARCHES)" tests/run $(subst $(comma), ,$(GROUP))
+
+check-groups:
+	@tests/run --list
 
 ifeq ($(ARCH),$(HOST_ARCH))
 bench: deps

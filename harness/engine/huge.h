@@ -2,8 +2,8 @@
  * catches a count moved with a 32-bit instruction or compared as a signed
  * int. Two kinds of case:
  *
- * - mapped: the source is one 2 MiB pattern mapped over and over, the
- *   destination one 2 MiB scratch mapped over and over, except for real
+ * - mapped: the source is one 16 MiB pattern mapped over and over, the
+ *   destination one 16 MiB scratch mapped over and over, except for real
  *   pages around its start, its end, 2 GiB, 4 GiB and a few points between,
  *   which are checked byte by byte (and around the buffers, for stray
  *   writes);

@@ -47,11 +47,11 @@ struct mg_memcheck {
 
 /* 1 under valgrind, 0 not, -1 until the first case asks. */
 extern int mg_memcheck_on;
-/* --overread=strict: an over-read that stays in an aligned block with a
- * buffer byte is a failure (aligned-over-read) instead of a warning. */
+/* --overread=strict (cli/options.c parses it; MEMGATE_OVERREAD=strict in
+ * the environment does the same): an over-read that stays in an aligned
+ * block with a buffer byte is a failure (aligned-over-read) instead of a
+ * warning. */
 extern int mg_overread_strict;
-/* Parses --overread=classify|strict for `cmd` (exit 2 on anything else). */
-void mg_parse_overread(const char *cmd, const char *text);
 
 void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
 			  const struct mg_case *c, const struct mg_layout *at, int clean_int);

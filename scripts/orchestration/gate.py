@@ -30,7 +30,7 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--requires FEATURE,...] [--returns dst|void] [--extern NAME=VALUE]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
-             [--skip=CHECK,...]
+             [--skip=CHECK,...] [--overread=classify|strict]
              FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
 Builds the files into the harness as a new variant and runs every check on
@@ -45,14 +45,20 @@ integer) the routine may reference; it may reference nothing else
 files. --entry OP=SYMBOL (repeatable) gates several entry points of one
 submission in one run (OP: memcpy, mempcpy, memmove, memset, copy_page,
 clear_page): one verdict per entry and one overall verdict.
+--overread=strict makes an over-read that stays in an aligned block holding
+a buffer byte (the aligned-over-read warning) a failure.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
-                 "--skip", "--extern", "--entry", "--cflags")
+                 "--skip", "--extern", "--entry", "--cflags", "--overread")
 FLAG_OPTIONS = ("--no-bench", "--quick")
-FEATURES = ("sse2", "avx", "avx2", "avx512f", "avx512bw", "erms", "fsrm")
+# --requires names, and their bits in enum mg_feature (harness/variant.h).
+FEATURE_BITS = {"sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
+                "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
+                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26}
+FEATURES = tuple(FEATURE_BITS)
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page")}
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
@@ -219,6 +225,10 @@ def validate(opts):
         if c not in SKIPPABLE:
             die(f"unknown check '{c}' in --skip (valid: {', '.join(SKIPPABLE)})")
     opts["skip"] = skip
+    overread = opts.get("overread") or "classify"
+    if overread not in ("classify", "strict"):
+        die(f"--overread must be classify or strict, not '{overread}'")
+    opts["overread"] = overread
     requires = [f for f in (opts.get("requires") or "").split(",") if f]
     for f in requires:
         if f not in FEATURES:
@@ -267,6 +277,7 @@ class Context:
         self.quick = opts["quick"]
         self.bench = opts["bench"]
         self.skip = opts["skip"]
+        self.overread = opts.get("overread", "classify")
         self.seconds = opts["seconds"]
         slow = opts.get("max_slowdown")
         self.max_slowdown = float(slow) if slow is not None else None
@@ -286,6 +297,7 @@ class Context:
     def select(self, entry):
         """Makes `entry` the one the checks look at."""
         self.op, self.symbol, self.family = entry["op"], entry["symbol"], entry["family"]
+        self.binding = entry.get("binding", "global")
         self.name, self.R = entry["name"], entry["R"]
         self.speed_plot = None
 
@@ -516,7 +528,7 @@ def extract_member(member, out):
 def write_build_files(ctx):
     features = 0
     for f in ctx.requires:
-        features |= 1 << FEATURES.index(f)
+        features |= 1 << FEATURE_BITS[f]
     about = submission.c_string("submitted: " + " ".join(ctx.files))
     lines = []
     for e in ctx.entries:
@@ -580,11 +592,27 @@ def build(ctx, given):
             die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
     if not make(ctx, ["gate-build"], log, gate):
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    local = local_entries(ctx)
+    for e in ctx.entries:
+        e["binding"] = "local" if e["symbol"] in local else "global"
     return time.monotonic() - t
 
 
+def local_entries(ctx):
+    """The entry points that were local symbols (scripts/gate-compile made
+    them global and listed them)."""
+    try:
+        with open(os.path.join(ctx.W, "plain.parts", "locals"), encoding="utf-8") as f:
+            return {line.strip() for line in f if line.strip()}
+    except FileNotFoundError:
+        return set()
+
+
 def build_check(ctx, seconds):
-    note = f"variant {ctx.name}, entry point {ctx.symbol}" + (f", built for {ctx.foreign}" if ctx.foreign else "")
+    local = ctx.binding == "local"
+    note = (f"variant {ctx.name}, entry point {ctx.symbol}"
+            + (" (a local symbol, made global for the harness)" if local else "")
+            + (f", built for {ctx.foreign}" if ctx.foreign else ""))
     return checks.Check("build", "pass", 0, seconds, note)
 
 
@@ -650,7 +678,7 @@ def version():
 
 def document(ctx, results, findings, warnings, verdict):
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
-           "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
+           "symbol_binding": getattr(ctx, "binding", "global"), "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
            "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
@@ -680,6 +708,7 @@ def run_checks(ctx):
         check, found = step(ctx)
         results.append(check)
         findings += found
+    warnings += getattr(ctx, "valgrind_warnings", [])
     return results, dedupe(findings), warnings
 
 
@@ -730,19 +759,31 @@ def show(ctx, results, findings, warnings):
             print(describe_finding(n, f))
 
 
-def verdict_line(ctx, results, findings, took):
-    """(status, line, reasons for stderr) of one entry's verdict."""
+def warned(warnings):
+    """'1 warning: dirty-upper', '2 warnings: aligned-over-read (16-byte
+    block), dirty-upper', or ''."""
+    if not warnings:
+        return ""
+    names = [w["name"] + (f" ({w['width']}-byte block)" if w.get("width") else "") for w in warnings]
+    return f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: {', '.join(names)}"
+
+
+def verdict_line(ctx, results, findings, took, warnings=()):
+    """(status, line, reasons for stderr) of one entry's verdict. Warnings
+    are named on the line, whatever the verdict."""
     verdict = verdict_of(results, findings)
     cannot = [c for c in results if c.status == "error"]
-    quals = qualifiers(results)
+    quals = "; ".join(q for q in (qualifiers(results), warned(warnings)) if q)
     if verdict == "rejected":
         extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
+        extra += f"; {warned(warnings)}" if warnings else ""
         return 1, f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})", []
     if verdict == "could-not-judge":
         reasons = by_reason(cannot)
         return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})", reasons
     if quals:
-        return 0, f"ACCEPTED ({quals}): {ctx.name} passed every other check ({took})", []
+        other = " other" if qualifiers(results) else ""
+        return 0, f"ACCEPTED ({quals}): {ctx.name} passed every{other} check ({took})", []
     return 0, f"ACCEPTED: {ctx.name} passed every check ({took})", []
 
 
@@ -764,7 +805,7 @@ def finish(ctx, results, findings, warnings):
                 print(f"gate: could not judge: {p}", file=sys.stderr)
             print(f"COULD NOT JUDGE: {ctx.name}: could not judge: {problems[0]} ({took})")
             return 2
-        status, line, reasons = verdict_line(ctx, results, findings, took)
+        status, line, reasons = verdict_line(ctx, results, findings, took, warnings)
         for r in reasons:
             print(f"gate: could not judge: {r}", file=sys.stderr)
         print(line)
@@ -788,7 +829,7 @@ def finish_entries(ctx, outcomes):
             docs.append(doc)
             problems += trouble
             show(ctx, results, findings, warnings)
-            status, line, reasons = verdict_line(ctx, results, findings, f"{seconds:.1f} s")
+            status, line, reasons = verdict_line(ctx, results, findings, f"{seconds:.1f} s", warnings)
             for r in reasons:
                 print(f"gate: could not judge: {ctx.name}: {r}", file=sys.stderr)
             rows.append((entry, status, line))
@@ -815,7 +856,10 @@ def finish_entries(ctx, outcomes):
         if unjudged:
             print(f"COULD NOT JUDGE: {len(unjudged)} of {n} entry points ({', '.join(unjudged)}) ({took})")
             return 2
-        print(f"ACCEPTED: all {n} entry points ({took})")
+        every = [w for _, _, _, warnings, _ in outcomes for w in warnings]
+        names = sorted({w["name"] for w in every})
+        said = f" ({len(every)} warning{'s' if len(every) != 1 else ''}: {', '.join(names)})" if every else ""
+        print(f"ACCEPTED{said}: all {n} entry points ({took})")
         return 0
     except OSError as e:
         print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)

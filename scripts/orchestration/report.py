@@ -219,6 +219,9 @@ ABOUT = {
     "abi-violation": ("Calling convention broken",
                       "The variant changed state that the calling convention says it must preserve: a callee-saved register, the stack pointer or the caller's frame, the direction flag, the MXCSR control bits or the x87 control word; or it read the undefined upper 32 bits of memset's int argument.",
                       "Every call goes through a trampoline that loads canaries into the callee-saved registers and the caller's frame and checks them afterwards. The message names the first rule broken, with the old and new value."),
+    "aligned-over-read": ("Read past a buffer within an aligned block, judged a failure",
+                          "The variant read past the end (or before the start) of a buffer, but only within a naturally aligned block of at most 64 bytes that holds a byte of the buffer, so no MMU can fault on it. It is a failure on aarch64 when the read crosses a 16-byte MTE granule, and anywhere under --overread=strict; otherwise it is a warning.",
+                          "Seen under valgrind's memcheck, byte-granular. The message names the buffer, side and distance, and the block's width."),
     "crash": ("Crash",
               "The call died of a signal other than a guard-page fault: a general-protection fault (for example an aligned SSE load on a misaligned address), SIGILL, SIGBUS, or the process ending.",
               "The message gives the signal, the pc as symbol+offset and the address."),
@@ -245,7 +248,7 @@ ORDER = tuple(records.CLASSES) + ("warning",)
 
 def symbol_line(path, symbol):
     """The line that defines `symbol` in the file: an assembly label
-    "SYMBOL:", or a C line naming "SYMBOL(" that is neither a comment nor a
+    "SYMBOL:" or "ENTRY(SYMBOL)" (harness/arch/asmdefs.h), or a C line naming "SYMBOL(" that is neither a comment nor a
     declaration ending in ';'. None if there is none."""
     if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", symbol) or not os.path.isfile(path):
         return None
@@ -254,7 +257,7 @@ def symbol_line(path, symbol):
             lines = f.read().decode("utf-8", errors="replace").split("\n")
     except OSError:
         return None
-    label = re.compile(r"^[ \t]*" + symbol + ":")
+    label = re.compile(r"^[ \t]*(" + symbol + ":|(LOCAL_)?ENTRY\\([ \t]*" + symbol + r"[ \t]*\))")
     call = re.compile(r"(^|[^A-Za-z0-9_])" + symbol + r"[ \t]*\(")
     for number_, line in enumerate(lines, 1):
         if label.match(line):

@@ -184,14 +184,33 @@ def local_symbols(tools, obj):
 
 def missing_entry(tools, obj, symbol, defined, where=""):
     """Why `symbol` cannot be an entry point of `obj` (one line, `where`
-    after the name: " in f.S"), or None."""
+    after the name: " in f.S"), or None. A local symbol defined once can
+    be one (compile_object makes it global); defined in several files, it
+    is ambiguous."""
     if symbol in defined:
         return None
     shown = ", ".join(s for s in defined if s not in DEFAULT_NAMES) or "nothing"
-    if symbol in local_symbols(tools, obj):
-        return (f"symbol '{symbol}' is local{where} (a static function or a label without .globl), "
-                f"not an entry point the harness can call (it defines: {shown})")
+    copies = local_symbols(tools, obj).count(symbol)
+    if copies == 1:
+        return None
+    if copies > 1:
+        return (f"symbol '{symbol}' is local{where} and defined {copies} times (a static function or a "
+                f"label without .globl in several files): which one is the entry point is ambiguous")
     return f"symbol '{symbol}' is not defined{where} (it defines: {shown})"
+
+
+def globalize(tools, obj, symbols_, defined):
+    """Makes each local entry point of `obj` global, in place (the kernel's
+    memcpy_orig, memset_erms are local labels), and lists them in
+    OBJ's directory, `locals`, for the gate's report. Returns 0 or
+    objcopy's status."""
+    local = [s for s in symbols_ if s not in defined]
+    with open(os.path.join(os.path.dirname(obj), "locals"), "w") as f:
+        f.writelines(s + "\n" for s in local)
+    if not local:
+        return 0
+    return os.spawnvp(os.P_WAIT, tools["objcopy"],
+                      [tools["objcopy"]] + [f"--globalize-symbol={s}" for s in local] + [obj])
 
 
 def system_calls(tools, obj):
@@ -239,9 +258,9 @@ def compile_object(out, symbols_, cc, cflags, sources):
             objs.append(src)
             continue
         obj = os.path.join(parts, f"{index}-{os.path.splitext(os.path.basename(src))[0]}.o")
-        # Assembly gets only the include paths of the tree's flags (a .S
-        # may include harness/arch/asmdefs.h, as the tree's own variants
-        # do), then the submission's own tree flags.
+        # Assembly gets only the include paths of the gate's flags (a .S may
+        # include harness/arch/asmdefs.h, as the tree's own variants do);
+        # the submitter's tree flags reach every file.
         flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")] + own
         rc = os.spawnvp(os.P_WAIT, shlex.split(cc)[0], shlex.split(cc) + flags + ["-c", "-o", obj, src])
         if rc != 0:
@@ -259,6 +278,9 @@ def compile_object(out, symbols_, cc, cflags, sources):
         if why:
             print(f"gate: {why}", file=sys.stderr)
             return 3
+    if globalize(tools, merged, symbols_.split(","), defined) != 0:
+        return 1
+    defined = symbols(tools, merged, "defined")
     renames = os.path.join(parts, "renames")
     with open(renames, "w") as f:
         f.writelines(f"{name} mg_gate_{name}\n" for name in defined)

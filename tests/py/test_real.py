@@ -94,12 +94,22 @@ class Build(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("mg_gate_tree_mempcpy", subprocess.run(["nm", out], capture_output=True, text=True).stdout)
 
-    def test_a_local_symbol_is_named(self):
-        rc, err, _ = self.compile("copy_bytes", [TREE + "/tree_copy.S"],
-                                  ["-I" + TREE + "/include", "-DCOPY_NAME=tree_copy", "-DRETURN_END=0"])
+    def test_a_local_symbol_is_made_global(self):
+        rc, err, out = self.compile("memcpy_orig", [ROOT + "/tests/gate/kernel_local.S"])
+        self.assertEqual(rc, 0, err)
+        self.assertIn(" T mg_gate_memcpy_orig", subprocess.run(["nm", out], capture_output=True, text=True).stdout)
+        with open(os.path.join(os.path.dirname(out), "plain.parts", "locals")) as f:
+            self.assertEqual(f.read(), "memcpy_orig\n")
+
+    def test_an_ambiguous_local_symbol_is_named(self):
+        d = tmpdir(self)
+        second = os.path.join(d, "second.S")
+        with open(ROOT + "/tests/gate/kernel_local.S") as f, open(second, "w") as g:
+            g.write(f.read().replace("kmemcpy", "kmemcpy2"))
+        rc, err, _ = self.compile("memcpy_orig", [ROOT + "/tests/gate/kernel_local.S", second])
         self.assertEqual(rc, 3)
-        self.assertIn("symbol 'copy_bytes' is local in", err)
-        self.assertIn("(it defines: tree_copy)", err)
+        self.assertIn("symbol 'memcpy_orig' is local in", err)
+        self.assertIn("defined 2 times", err)
 
     def test_objects_and_several_entries(self):
         d = tmpdir(self)

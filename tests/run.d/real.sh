@@ -24,10 +24,18 @@ expect "gate: the same file returning dst is a wrong-return mempcpy" 1 \
 expect "gate: without -I the tree's file does not build" 2 "tree_linkage.h" \
 	scripts/gate "${REAL_FLAGS[@]}" --op mempcpy --symbol tree_mempcpy -DCOPY_NAME=tree_mempcpy \
 	tests/gate/tree/tree_copy.S
-usage_error "gate: a local symbol is named in the error" \
-	"symbol 'copy_bytes' is local in tests/gate/tree/tree_copy.S \(a static function" \
-	scripts/gate --op memcpy --symbol copy_bytes -Itests/gate/tree/include -DCOPY_NAME=tree_copy \
-	-DRETURN_END=0 tests/gate/tree/tree_copy.S
+# The kernel's memcpy_orig is a local label: the gate takes it, and says so.
+expect_all "gate: a local symbol (the kernel's memcpy_orig) is an entry point, and the report says so" 0 \
+	"^build .*entry point memcpy_orig \(a local symbol, made global for the harness\)" \
+	"^ACCEPTED.*: memcpy_orig passed" -- \
+	scripts/gate "${REAL_FLAGS[@]}" --skip=huge,fuzz,valgrind --op memcpy --symbol memcpy_orig \
+	--report "$TMP/local.json" tests/gate/kernel_local.S
+expect "gate: the JSON report names the entry's binding" 0 "^local$" \
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["symbol_binding"])' "$TMP/local.json"
+sed 's/kmemcpy/kmemcpy2/g' tests/gate/kernel_local.S >"$TMP/kernel_local2.S"
+usage_error "gate: a local symbol defined in two files is named in the error" \
+	"symbol 'memcpy_orig' is local in .* and defined 2 times .*ambiguous" \
+	scripts/gate --op memcpy --symbol memcpy_orig tests/gate/kernel_local.S "$TMP/kernel_local2.S"
 usage_error "gate: --entry with --op" "--entry OP=SYMBOL names each entry point" \
 	scripts/gate --op memcpy --entry memcpy=x tests/gate/bytecopy.c
 usage_error "gate: --entry without OP=" "--entry 'memfrob=x' is not OP=SYMBOL" \
@@ -57,3 +65,55 @@ if [ -r "$LIBC_A" ] && ar t "$LIBC_A" | grep -qx memmove-avx-unaligned-erms.o &&
 else
 	skip "gate: libc.a members" "no x86-64 libc.a with memmove-avx-unaligned-erms.o, or no AVX"
 fi
+
+echo "== real code: over-reads classified, warnings that reach the user"
+VG=(valgrind -q --partial-loads-ok=no --vex-iropt-level=0)
+if command -v valgrind >/dev/null; then
+	# glibc ssse3's tail read: the aligned 16-byte block of the last byte.
+	expect_all "memcheck: a read within the aligned block of the last byte is a warning, with its width" 0 \
+		"^verdict: ok" "^warning: aligned-over-read: src, 8 bytes past the end, within an aligned 16-byte block" -- \
+		"${VG[@]}" $MG run --variant=bad_memcpy_reads_aligned_block --len=5 --src-align=3
+	expect "memcheck: --overread=strict makes it a failure" 1 \
+		"^verdict: aligned-over-read: src, 1 byte past the end .*within an aligned 16-byte block" \
+		"${VG[@]}" $MG run --overread=strict --variant=bad_memcpy_reads_aligned_block --len=5 --src-align=3
+	expect "memcheck: MEMGATE_OVERREAD=strict does the same (scripts/repro's replays)" 1 "^verdict: aligned-over-read: " \
+		env MEMGATE_OVERREAD=strict "${VG[@]}" $MG run --variant=bad_memcpy_reads_aligned_block --len=5 --src-align=3
+	expect "memcheck: the warning is in the case record, with buffer, side, distance and width" 0 \
+		'"name":"aligned-over-read".*"buffer":"src","side":"past-end","distance":8,"width":16' \
+		"${VG[@]}" $MG run --format=jsonl --variant=bad_memcpy_reads_aligned_block --len=5 --src-align=3
+	# An unaligned 16-byte tail load: inside the cache line a warning (a
+	# 32-byte block here), across it a read that can fault.
+	expect "memcheck: a tail load that stays in the line is a warning" 0 \
+		"^warning: aligned-over-read: src, 15 bytes past the end, within an aligned 32-byte block" \
+		"${VG[@]}" $MG run --variant=bad_memcpy_overread_vector --len=17 --src-align=24 --place=before
+	expect "memcheck: a tail load that crosses the aligned block is out-of-bounds-read" 1 \
+		"^verdict: out-of-bounds-read: src, 1 byte past the end" \
+		"${VG[@]}" $MG run --variant=bad_memcpy_overread_vector --len=17 --src-align=40 --place=before
+	usage_error "memgate: --overread takes classify or strict" "--overread must be classify or strict, not 'lax'" \
+		$MG run --overread=lax --variant=memcpy_libc --len=1
+	RB=(--op memcpy --symbol=mg_x86_64_bad_memcpy_reads_aligned_block --quick --skip=huge,fuzz --no-bench
+		--requires=sse2 tests/bad/x86_64/bad_memcpy_reads_aligned_block.S)
+	expect_all "gate: an aligned over-read is ACCEPTED with the warning on the verdict line and in every report" 0 \
+		"^warning \[valgrind\] aligned-over-read: src, [0-9]+ bytes past the end, within an aligned 16-byte block" \
+		"^ACCEPTED \(.*1 warning: aligned-over-read \(16-byte block\)\): mg_x86_64_bad_memcpy_reads_aligned_block " -- \
+		scripts/gate "${RB[@]}" --report "$TMP/warn.json" --sarif "$TMP/warn.sarif" --junit "$TMP/warn.xml"
+	expect "gate: the warning in JSON (width), SARIF (level warning) and JUnit" 0 "^ok$" python3 -c '
+import json, sys, xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1])); w = [x for x in d["warnings"] if x["name"] == "aligned-over-read"]
+s = json.load(open(sys.argv[2])); levels = [r["level"] for r in s["runs"][0]["results"]]
+j = open(sys.argv[3]).read(); ET.fromstring(j)
+assert w and w[0]["width"] == 16 and levels == ["warning"] and "aligned-over-read" in j, (w, levels)
+print("ok")' "$TMP/warn.json" "$TMP/warn.sarif" "$TMP/warn.xml"
+	expect "gate: --overread=strict rejects it as aligned-over-read" 1 "^1\. \[valgrind\] aligned-over-read: src" \
+		scripts/gate "${RB[@]}" --overread=strict
+else
+	skip "memcheck over-read classes" "valgrind is not installed"
+fi
+if grep -qw avx2 /proc/cpuinfo; then
+	expect "gate: an AVX routine without vzeroupper is ACCEPTED with its warning named" 0 \
+		"^ACCEPTED \(.*1 warning: dirty-upper\): mg_x86_64_bad_memcpy_no_vzeroupper " \
+		scripts/gate --op memcpy --symbol=mg_x86_64_bad_memcpy_no_vzeroupper --quick --skip=huge,fuzz,valgrind \
+		--no-bench --requires=avx2 tests/bad/x86_64/bad_memcpy_no_vzeroupper.S
+fi
+usage_error "gate: --requires knows the features real routines need" "unknown feature 'avx9'.*ssse3, sse4_1.*avx512vl.*bmi2, rtm" \
+	scripts/gate --op memcpy --requires=ssse3,sse4_1,avx512vl,bmi2,rtm,avx9 tests/gate/bytecopy.c

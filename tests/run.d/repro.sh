@@ -90,6 +90,9 @@ usage_error "repro: --emit-c with two inputs" "^repro: --emit-c takes exactly on
 	scripts/repro --emit-c "$REPRO/x.c" "$REPRO_OVERREAD" "$REPRO_OVERREAD"
 
 echo "== scripts/repro --emit-c: a standalone program, built and run"
+# Its fixed part is real C (targets/standalone.c), built with a sample case.
+expect "the reproducer's fixed part (targets/standalone.c) passes its sample case" 0 \
+	"^verdict: ok$" build/test-standalone
 # repro_emitted NAME STATUS INPUT: writes the program, builds it with the command
 # in its header (warnings as errors) and runs it; it must exit with STATUS
 # and print the verdict scripts/repro printed.

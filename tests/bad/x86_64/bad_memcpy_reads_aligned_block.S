@@ -10,11 +10,9 @@
  * void *mg_x86_64_bad_memcpy_reads_aligned_block(void *d, const void *s, size_t n)
  *	rdi = d, rsi = s, rdx = n; returns d in rax. n == 0 loads nothing.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_bad_memcpy_reads_aligned_block
-	.type	mg_x86_64_bad_memcpy_reads_aligned_block, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_reads_aligned_block:
+ENTRY(mg_x86_64_bad_memcpy_reads_aligned_block)
 	movq	%rdi, %rax
 	testq	%rdx, %rdx
 	jz	1f
@@ -30,5 +28,4 @@ mg_x86_64_bad_memcpy_reads_aligned_block:
 	decq	%rcx
 	rep movsb			/* the other n - 1 bytes */
 1:	ret
-	.size	mg_x86_64_bad_memcpy_reads_aligned_block, .-mg_x86_64_bad_memcpy_reads_aligned_block
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_reads_aligned_block)
