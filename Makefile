@@ -99,7 +99,7 @@ RANDOM := $(BUILD)/random
 VERIFY_FLAGS ?=
 
 .PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
-	oss-fuzz-build
+	oss-fuzz-build zoo
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
@@ -432,6 +432,14 @@ endif
 # (BENCH_FUZZ_FLAGS: see scripts/bench-fuzz).
 bench-fuzz: deps
 	scripts/bench-fuzz $(BENCH_FUZZ_FLAGS)
+
+# Every copy, move and clear routine of this machine's glibc, musl and
+# linux-source packages through scripts/gate, as a matrix in build/zoo/
+# (zoo.txt, zoo.json, zoo.html). ZOO_FLAGS: see scripts/zoo --help.
+zoo: deps
+	@scripts/install-deps --zoo
+	@$(MAKE) --no-print-directory all
+	scripts/zoo $(ZOO_FLAGS)
 
 format:
 	clang-format -i harness/*/*.[ch] harness/arch/*/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c

@@ -494,6 +494,9 @@ def copy_sources(ctx, given):
     for index, path in enumerate(given):
         build_copy = os.path.join(src_dir, submission.safe_name(index, path))
         member = submission.split_member(path)
+        if member and not build_copy.endswith(".o"):
+            # An object all the same (musl's libc.a members are .lo).
+            build_copy = os.path.splitext(build_copy)[0] + ".o"
         if member:
             extract_member(member, build_copy)
         else:
