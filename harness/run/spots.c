@@ -161,15 +161,19 @@ static void span_length(struct emitter *e, size_t len)
 		}
 }
 
-/* A remote spot this address space cannot give is said once, on stderr;
- * its cases are left out (n/a here), never passed. */
+/* A remote spot this address space cannot give is said once per process
+ * (a budgeted verify walks the stage twice: to count, then to run), on
+ * stderr; its cases are left out (n/a here), never passed. */
 static int remote_possible(enum mg_spot spot)
 {
+	static unsigned said; /* bit per spot */
 	char why[160];
 
 	if (mg_placements_possible(spot, why, sizeof why))
 		return 1;
-	fprintf(stderr, "memgate: placements: %s n/a here: %s\n", mg_spot_name(spot), why);
+	if (!(said & 1u << spot))
+		fprintf(stderr, "memgate: placements: %s n/a here: %s\n", mg_spot_name(spot), why);
+	said |= 1u << spot;
 	return 0;
 }
 
