@@ -51,6 +51,14 @@ expect "a straddle case encodes as a fuzz input and replays" 0 "" \
 	--src-align=0 --dst-align=0 --spot=straddle-src:3
 expect "the straddle input replays its finding" 1 "wrong-result" \
 	build/replay --variant=bad_memcpy_page_split "$TMP/straddle.in"
+# A long spot case keeps its length under the cost-aware rule (decode.c):
+# encode sets the spare dist over all 29 bytes (here it has to: 4160 bytes
+# at page-diff 2048 would draw a short length with dist 0).
+expect "a long page-diff case encodes with its length kept" 0 "" \
+	$MG encode --output="$TMP/page-diff.in" --variant=bad_memcpy_4k_alias --len=4160 \
+	--src-align=0 --dst-align=0 --spot=page-diff:2048
+expect "the page-diff input replays its finding at 4160 bytes" 1 "of 4160 bytes wrong" \
+	build/replay --variant=bad_memcpy_4k_alias "$TMP/page-diff.in"
 expect "a 24-byte input (before the spot fields) replays as it did: guard pages" 0 \
 	"^[0-9]+ passed, 0 failed" build/replay --variant=bad_memcpy_page_split corpus/memcpy
 
