@@ -218,7 +218,8 @@ def validate(opts):
     opts["src_align"] = power_of_two("src-align", opts.get("src_align", "1"))
     opts["dst_align"] = power_of_two("dst-align", opts.get("dst_align", "1"))
     opts["len_multiple"] = whole("len-multiple", opts.get("len_multiple", "1"))
-    opts["seconds"] = whole("seconds", opts.get("seconds", "60"))
+    # The default budget is 60 s per entry point; --seconds bounds them all.
+    opts["seconds"] = whole("seconds", opts.get("seconds", str(60 * len(opts["entries"]))))
     slow = opts.get("max_slowdown")
     if slow is not None and not re.match(r"^[0-9]+(\.[0-9]+)?$", slow):
         die(f"--max-slowdown '{slow}' is not a number (e.g. 1.10)")
