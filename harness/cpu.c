@@ -11,7 +11,9 @@ static const struct {
 } feature_names[] = {
 	{MG_FEAT_SSE2, "sse2"},	      {MG_FEAT_AVX, "avx"},	      {MG_FEAT_AVX2, "avx2"},
 	{MG_FEAT_AVX512F, "avx512f"}, {MG_FEAT_AVX512BW, "avx512bw"}, {MG_FEAT_ERMS, "erms"},
-	{MG_FEAT_FSRM, "fsrm"},	      {MG_FEAT_SSE, "sse"},
+	{MG_FEAT_FSRM, "fsrm"},	      {MG_FEAT_SSE, "sse"},	      {MG_FEAT_ZVA64, "zva64"},
+	{MG_FEAT_ZVA256, "zva256"},   {MG_FEAT_ZVA512, "zva512"},   {MG_FEAT_SVE, "sve"},
+	{MG_FEAT_MOPS, "mops"},
 };
 
 #define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])
