@@ -3,6 +3,7 @@
 #include "variant.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -30,6 +31,13 @@ unsigned mg_cpu_features(void)
 		done = 1;
 	}
 	return detected & ~hidden;
+}
+
+const char *mg_cpu_model(void)
+{
+	const char *model = getenv("MEMGATE_CPU_MODEL");
+
+	return model && *model ? model : NULL;
 }
 
 void mg_cpu_hide(unsigned features)

@@ -19,14 +19,15 @@ import sys
 import tempfile
 import time
 
-from . import checks, procs, records, report, submission
+from . import checks, cpu_models, procs, records, report, submission
 from .records import CouldNotJudge
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 USAGE = """\
 scripts/gate --op OP [--symbol NAME] [--arch ARCH]
              [--src-align N] [--dst-align N] [--len-multiple N]
-             [--requires FEATURE,...] [--returns dst|void] [--extern NAME=VALUE]...
+             [--requires FEATURE,...] [--returns dst|void] [--contract kernel|user]
+             [--extern NAME=VALUE[,VALUE...]]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
              [--skip=CHECK,...]
@@ -39,14 +40,28 @@ minimisation (at most 20 s) come on top. --quick runs the quick sweep.
 --skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
 verdict line says so. --extern NAME=VALUE defines a data symbol (an
 integer) the routine may reference; it may reference nothing else.
+--extern NAME=V1,V2,... runs every check once per value (a build each),
+with a verdict per value and one overall verdict.
+
+--contract kernel (the default for copy_page and clear_page) holds the
+routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
+touches no vector or x87 state unless it says --requires fpu. --requires
+also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
+code runs under every qemu -cpu model that has them (max, cortex-a57,
+a64fx), with a verdict per model, and is a SKIP when none has them.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
-                 "--skip", "--extern")
+                 "--skip", "--extern", "--contract")
 FLAG_OPTIONS = ("--no-bench", "--quick")
 FEATURES = ("sse2", "avx", "avx2", "avx512f", "avx512bw", "erms", "fsrm")
+# enum mg_feature's bits (harness/variant.h) for the facts beyond FEATURES;
+# "fpu" is no CPU feature but the kernel contract's declaration.
+FEATURE_BITS = dict({f: 1 << i for i, f in enumerate(FEATURES)},
+                    zva64=1 << 8, zva256=1 << 9, zva512=1 << 10, sve=1 << 11, mops=1 << 12)
+DECLARATIONS = ("fpu",)
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page")}
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
@@ -159,9 +174,13 @@ def validate(opts):
     opts["skip"] = skip
     requires = [f for f in (opts.get("requires") or "").split(",") if f]
     for f in requires:
-        if f not in FEATURES:
-            die(f"unknown feature '{f}' in --requires (valid: {', '.join(FEATURES)})")
+        if f not in FEATURE_BITS and f not in DECLARATIONS:
+            die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURE_BITS) + list(DECLARATIONS))})")
     opts["requires"] = requires
+    contract = opts.get("contract") or ("kernel" if OPS[op][1] == "page" else "user")
+    if contract not in ("kernel", "user"):
+        die(f"--contract must be kernel or user, not '{contract}'")
+    opts["contract"] = contract
     returns = opts.get("returns") or ""
     if OPS[op][1] == "page":
         if returns not in ("", "void"):
@@ -173,15 +192,22 @@ def validate(opts):
         if returns not in ("", "dst"):
             die(f"--returns must be dst or void, not '{returns}'")
         opts["returns"] = "dst"
-    externs = []
+    lists = []
     for text in opts["extern"]:
         try:
-            externs.append(submission.parse_extern(text))
+            lists.append(submission.parse_extern_values(text))
         except ValueError as e:
             die(str(e))
-    if len({n for n, _ in externs}) != len(externs):
+    if len({n for n, _ in lists}) != len(lists):
         die("--extern names one symbol twice")
-    opts["extern"] = externs
+    # One run per combination of values; opts["extern"] is the first.
+    sets = [[]]
+    for name, values in lists:
+        sets = [done + [(name, v)] for done in sets for v in values]
+    if len(sets) > 16:
+        die(f"--extern: {len(sets)} combinations of values (at most 16)")
+    opts["extern_sets"] = sets
+    opts["extern"] = sets[0]
     return opts
 
 
@@ -196,6 +222,10 @@ class Context:
         self.family = OPS[self.op][1]
         self.symbol = opts["symbol"]
         self.requires = opts["requires"]
+        self.contract = opts.get("contract", "user")
+        self.label, self.cpu_model = "", ""
+        self.externs = opts["extern"]
+        self.builds = []
         self.quick = opts["quick"]
         self.bench = opts["bench"]
         self.skip = opts["skip"]
@@ -256,11 +286,13 @@ class Context:
 
     def abi_rules(self):
         arch = self.foreign or self.host
+        kernel = self.contract == "kernel"
         if arch == "i386":
             return "ebx, esi, edi, ebp, esp, the caller's frame, direction flag, MXCSR, x87 control word"
         if arch == "aarch64":
-            return "x19-x29, d8-d15, sp, nothing written above sp, FPCR"
-        return "callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
+            return "x19-x29, d8-d15, sp, nothing written above sp, FPCR" + (", x18 (kernel)" if kernel else "")
+        return ("callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
+                + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
 
     def incumbents(self):
         if self.baseline:
@@ -399,21 +431,33 @@ def copy_sources(ctx, given):
             copy_checked(path, kept)
             rel = os.path.relpath(os.path.abspath(kept), ROOT)
         ctx.files.append(rel)
-    if ctx.opts["extern"]:
+    if ctx.externs:
         path = os.path.join(src_dir, "externs.c")
         with open(path, "w") as f:
-            f.write(submission.extern_source(ctx.opts["extern"]))
+            f.write(submission.extern_source(ctx.externs))
         ctx.sources.append(path)
+
+
+def contract_macro(ctx):
+    """The variant's struct mg_contract, as harness/variant.h spells it."""
+    o = ctx.opts
+    if ctx.contract == "kernel":
+        flags = "MG_KERNEL" + (" | MG_KERNEL_USES_FPU" if "fpu" in ctx.requires else "")
+        if ctx.family == "page":
+            return f"MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, {flags})"
+        return f"MG_CONTRACT_KERNEL({o['src_align']}, {o['dst_align']}, {o['len_multiple']}, 0, {flags})"
+    if ctx.family == "page":
+        return "MG_CONTRACT_PAGE"
+    return f"MG_CONTRACT({o['src_align']}, {o['dst_align']}, {o['len_multiple']})"
 
 
 def write_build_files(ctx):
     op_macro = OPS[ctx.op][0]
     ret = "MG_RET_VOID" if ctx.opts["returns"] == "void" else "MG_RET_DST"
-    contract = ("MG_CONTRACT_PAGE" if ctx.family == "page" else
-                f"MG_CONTRACT({ctx.opts['src_align']}, {ctx.opts['dst_align']}, {ctx.opts['len_multiple']})")
+    contract = contract_macro(ctx)
     features = 0
     for f in ctx.requires:
-        features |= 1 << FEATURES.index(f)
+        features |= FEATURE_BITS.get(f, 0)
     about = submission.c_string("submitted: " + " ".join(ctx.files))
     files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ctx.symbol + "\n", "family": ctx.family + "\n",
              "submitted.def": f"MG_SUBMITTED({ctx.arch}, {ctx.name}, mg_gate_{ctx.symbol}, {op_macro}, {ret}, "
@@ -489,8 +533,8 @@ def verdict_of(results, findings):
 
 
 def qualifiers(results):
-    parts = [f"{c.name} n/a: {c.note}" for c in results if c.status == "n/a"]
-    skipped = [c.name for c in results if c.status == "skip"]
+    parts = list(dict.fromkeys(f"{c.name} n/a: {c.note}" for c in results if c.status == "n/a"))
+    skipped = list(dict.fromkeys(c.name for c in results if c.status == "skip"))
     if skipped:
         parts.append("skipped: " + ", ".join(skipped))
     return "; ".join(parts)
@@ -500,23 +544,47 @@ def by_reason(results):
     """'check, check: reason' for each reason, in the order first seen."""
     groups = {}
     for c in results:
-        groups.setdefault(c.note, []).append(c.name)
+        names = groups.setdefault(c.note, [])
+        if c.name not in names:
+            names.append(c.name)
     return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
 
 
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
-             + f"), from {' '.join(ctx.files)}",
-             "%-12s %-7s %12s %9s  %s" % ("check", "status", "cases", "seconds", "note")]
+             + f", {ctx.contract} contract), from {' '.join(ctx.files)}"]
+    runs = any(c.run for c in results)
+    width = max([len(c.run) for c in results] + [3])
+    run = (lambda text: "%-*s  " % (width, text)) if runs else (lambda text: "")
+    lines.append("%-12s %-7s %12s %9s  %s%s" % ("check", "status", "cases", "seconds", run("run"), "note"))
     for c in results:
         note = {"n/a": f"n/a ({c.note})", "error": f"could not judge: {c.note}"}.get(c.status, c.note)
-        lines.append("%-12s %-7s %12s %9s  %s" % (c.name, c.status.upper(), c.cases, f"{c.seconds:.1f}"
-                                                   if c.seconds else "0", note))
+        lines.append("%-12s %-7s %12s %9s  %s%s" % (c.name, c.status.upper(), c.cases, f"{c.seconds:.1f}"
+                                                     if c.seconds else "0", run(c.run), note))
     return "\n".join(lines)
 
 
+def run_verdicts(results, findings):
+    """One line per run (a CPU model, a set of --extern values) when there
+    are several: its own verdict, before the overall one."""
+    labels = []
+    for c in results:
+        if c.run and c.run not in labels:
+            labels.append(c.run)
+    lines = []
+    for label in labels:
+        mine = [c for c in results if c.run in (label, "")]
+        found = [f for f in findings if f.get("run") == label]
+        verdict = verdict_of(mine, found)
+        text = {"rejected": f"REJECTED, {len(found)} finding(s)", "accepted": "ACCEPTED",
+                "could-not-judge": "COULD NOT JUDGE: " + "; ".join(by_reason([c for c in mine if c.status == "error"]))}
+        lines.append(f"  {label}: {text[verdict]}")
+    return lines
+
+
 def describe_finding(n, f):
-    out = [f"{n}. [{f['check']}] {f['kind']}: {f['detail']}"]
+    where = f"{f['check']}, {f['run']}" if f.get("run") else f["check"]
+    out = [f"{n}. [{where}] {f['kind']}: {f['detail']}"]
     if f.get("input"):
         out.append(f"   input: {f['input']}")
     if f.get("fuzz_command"):
@@ -533,6 +601,7 @@ def version():
 
 def document(ctx, results, findings, warnings, verdict):
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
+           "contract": ctx.contract, "requires": ctx.requires,
            "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
            "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
@@ -546,7 +615,7 @@ def dedupe(findings):
     """One finding per check and signature: the first input that shows it."""
     seen, out = set(), []
     for f in findings:
-        key = (f["check"], f["signature"])
+        key = (f["check"], f.get("run", ""), f["signature"])
         if key not in seen:
             seen.add(key)
             out.append(f)
@@ -594,6 +663,12 @@ def finish(ctx, results, findings, warnings):
             print(f"speed plot: {ctx.speed_plot}")
         for w in warnings:
             print(f"warning [{w['check']}] {w['name']}: {w['text']}")
+        per_run = run_verdicts(results, findings)
+        if len(per_run) > 1:
+            print()
+            print("verdict per run:")
+            for line in per_run:
+                print(line)
         if findings:
             print()
             print(f"{len(findings)} finding(s):")
@@ -631,6 +706,87 @@ def finish(ctx, results, findings, warnings):
         return 2
 
 
+# --- runs: CPU models and --extern values ------------------------------------
+
+def plan_runs(ctx):
+    """[(cpu model or "", extern values)], one per run of the checks; None
+    when the routine needs CPU facts no model here has."""
+    facts = cpu_models.facts_of(ctx.requires)
+    if facts and ctx.arch != "aarch64":
+        die(f"--requires {','.join(facts)}: aarch64 CPU facts, and this routine is for {ctx.arch}")
+    models = [""]
+    if ctx.arch == "aarch64" and ctx.emulated:
+        models = cpu_models.models_for(ctx.requires)
+        if not models:
+            return None
+    return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
+
+
+def cannot_run_anywhere(ctx):
+    """Nothing could be checked, so never accepted: exit 2."""
+    print(f"SKIP ({cpu_models.none_has(ctx.requires)}): {ctx.symbol} was not run")
+    return 2
+
+
+def label_of(model, externs, runs):
+    parts = []
+    if model:
+        parts.append(f"cpu {model}")
+    if len({tuple(e) for _, e in runs}) > 1:
+        parts += [f"{name}={value:#x}" if abs(value) >= 4096 else f"{name}={value}" for name, value in externs]
+    return ", ".join(parts)
+
+
+def enter_run(ctx, model, externs, runs, base_env, top_results):
+    """Points ctx at one run: its label, CPU model (QEMU_CPU, which
+    qemu-user reads as -cpu and the repro commands carry), results folder
+    and share of --seconds."""
+    ctx.label = label_of(model, externs, runs)
+    ctx.cpu_model = model
+    ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
+    ctx.seconds = max(1, ctx.opts["seconds"] // len(runs))
+    if len(runs) > 1:
+        safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
+        ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
+        os.makedirs(ctx.R, exist_ok=True)
+
+
+def new_build_dir(ctx):
+    parent = os.path.dirname(ctx.W)
+    ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
+
+
+def run_all(ctx, runs, opts):
+    results, findings, warnings = [], [], []
+    base_env, top = dict(ctx.env), ctx.R
+    built = None
+    for model, externs in runs:
+        if built != externs:
+            if built is not None:
+                new_build_dir(ctx)
+            ctx.externs = externs
+            ctx.builds.append(ctx.W)
+            check = build(ctx, opts["files"])
+            check.run = label_of("", externs, runs)
+            results.append(check)
+            built = externs
+        enter_run(ctx, model, externs, runs, base_env, top)
+        ctx.start_clock()
+        found_results, found, warned = run_checks(ctx)
+        for c in found_results:
+            c.run = ctx.label
+        for f in found:
+            f["run"] = ctx.label
+            if model:
+                f["cpu_model"] = model
+                f["repro"] = f"QEMU_CPU={model} MEMGATE_CPU_MODEL={model} {f['repro']}"
+        results += found_results
+        findings += found
+        warnings += warned
+    ctx.R, ctx.env, ctx.seconds = top, base_env, opts["seconds"]
+    return results, findings, warnings
+
+
 def main(argv):
     os.chdir(ROOT)
     ctx = None
@@ -638,15 +794,17 @@ def main(argv):
         opts = validate(parse(argv))
         ctx = Context(opts)
         setup_arch(ctx, opts)
+        runs = plan_runs(ctx)
+        if runs is None:
+            return cannot_run_anywhere(ctx)
         prepare(ctx, opts)
-        build_check = build(ctx, opts["files"])
-        ctx.start_clock()
-        results, findings, warnings = run_checks(ctx)
-        status = finish(ctx, [build_check] + results, findings, warnings)
+        results, findings, warnings = run_all(ctx, runs, opts)
+        status = finish(ctx, results, findings, warnings)
         if status == 0:
-            # No finding names this build in a repro command: it goes, so
+            # No finding names these builds in a repro command: they go, so
             # that accepted runs do not pile up a build each.
-            shutil.rmtree(ctx.W, ignore_errors=True)
+            for w in ctx.builds:
+                shutil.rmtree(w, ignore_errors=True)
         return status
     except Usage as e:
         print(f"gate: {e}", file=sys.stderr)
