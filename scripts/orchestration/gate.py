@@ -583,8 +583,7 @@ def run_verdicts(results, findings):
 
 
 def describe_finding(n, f):
-    where = f"{f['check']}, {f['run']}" if f.get("run") else f["check"]
-    out = [f"{n}. [{where}] {f['kind']}: {f['detail']}"]
+    out = [f"{n}. [{f['check']}] {f['kind']}: {f['detail']}" + (f" ({f['run']})" if f.get("run") else "")]
     if f.get("input"):
         out.append(f"   input: {f['input']}")
     if f.get("fuzz_command"):
@@ -622,13 +621,17 @@ def dedupe(findings):
     return out
 
 
-def run_checks(ctx):
+def run_checks(ctx, primary=True):
+    """Every check; under a further CPU model (not primary) the sweep (quick
+    profile), its ABI checks, the 4 GiB+ guard-oracle cases and the
+    regressions only: fuzzing, valgrind and bench ran under the first."""
     results, findings, warnings = [], [], []
     abi_sweep_huge, found, warned = checks.run_verify(ctx)
     results += abi_sweep_huge
     findings += found
     warnings += warned
-    for step in (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench):
+    steps = (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench)
+    for step in steps if primary else (checks.run_regressions,):
         check, found = step(ctx)
         results.append(check)
         findings += found
@@ -744,7 +747,7 @@ def enter_run(ctx, model, externs, runs, base_env, top_results):
     ctx.label = label_of(model, externs, runs)
     ctx.cpu_model = model
     ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
-    ctx.seconds = max(1, ctx.opts["seconds"] // len(runs))
+    ctx.seconds = max(1, ctx.opts["seconds"] // len({tuple(e) for _, e in runs}))
     if len(runs) > 1:
         safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
         ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
@@ -759,9 +762,10 @@ def new_build_dir(ctx):
 def run_all(ctx, runs, opts):
     results, findings, warnings = [], [], []
     base_env, top = dict(ctx.env), ctx.R
-    built = None
+    built, quick = None, ctx.quick
     for model, externs in runs:
-        if built != externs:
+        primary = built != externs
+        if primary:
             if built is not None:
                 new_build_dir(ctx)
             ctx.externs = externs
@@ -771,8 +775,9 @@ def run_all(ctx, runs, opts):
             results.append(check)
             built = externs
         enter_run(ctx, model, externs, runs, base_env, top)
+        ctx.quick = quick or not primary
         ctx.start_clock()
-        found_results, found, warned = run_checks(ctx)
+        found_results, found, warned = run_checks(ctx, primary)
         for c in found_results:
             c.run = ctx.label
         for f in found:
@@ -783,7 +788,7 @@ def run_all(ctx, runs, opts):
         results += found_results
         findings += found
         warnings += warned
-    ctx.R, ctx.env, ctx.seconds = top, base_env, opts["seconds"]
+    ctx.R, ctx.env, ctx.seconds, ctx.quick = top, base_env, opts["seconds"], quick
     return results, findings, warnings
 
 
