@@ -45,33 +45,42 @@ endif
 WARN := -Wall -Wextra -Werror
 # Large-file interfaces: a 32-bit stat() fails on 64-bit inode numbers.
 BASE_CFLAGS := -std=c11 -O2 -g -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN)
-INCLUDES := -Iharness -Ireference -Itests/bad -Itargets
+# The harness, by layer, each using only those before it: engine/ (a case,
+# its sandbox, the judge), arch/ (the engine's per-ISA parts: trampolines,
+# CPU features, fault decoding; arch/ISA/ is picked by ARCH), fuzz/ (the
+# input encoding and coverage cells), report/ (findings and records), run/
+# (sweeps, verify, tallies, isolation), cli/ (the memgate commands, and the
+# option parsing every program shares). Every .c in a layer's directory is
+# built: a new file needs no Makefile line.
+LAYERS := engine fuzz report run cli
+ifneq ($(filter x86_64 i386,$(ARCH)),)
+ISA := x86
+else ifeq ($(ARCH),aarch64)
+ISA := aarch64
+else
+$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64))
+endif
+ARCH_INCLUDES := -Iharness/arch -Iharness/arch/$(ISA)
+INCLUDES := $(addprefix -Iharness/,$(LAYERS)) $(ARCH_INCLUDES) -Ireference -Itests/bad -Itargets
 HARNESS_CFLAGS := $(BASE_CFLAGS) -pthread $(INCLUDES)
 PLAIN_CFLAGS := $(BASE_CFLAGS) $(NO_LIBCALLS)
 DEPFLAGS = -MMD -MP
 
-# Per-arch harness parts: CPU detection, fault decoding, the ABI trampoline.
-# The trampoline is abi_ARCH.S; the rules it records are checked in C,
-# named after the ABI (abi_x86.c serves both x86 ABIs).
-ifneq ($(filter x86_64 i386,$(ARCH)),)
-ARCH_HARNESS := harness/cpu_x86.c harness/fault_x86.c harness/abi_x86.c harness/abi_$(ARCH).S
-else ifeq ($(ARCH),aarch64)
-ARCH_HARNESS := harness/cpu_aarch64.c harness/fault_aarch64.c harness/abi_aapcs64.c \
-	harness/abi_aarch64.S
-else
-$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64))
-endif
+# Per-arch harness parts, by directory: every .c of harness/arch/ISA/ (CPU
+# detection, fault decoding, the ABI rules) and the ABI trampoline of ARCH
+# (an ISA may have several ABIs: x86 has x86_64 and i386).
+ARCH_HARNESS := $(wildcard harness/arch/$(ISA)/*.c) harness/arch/$(ISA)/trampoline_$(ARCH).S
 
-HARNESS_SRC := $(filter-out harness/cpu_%.c harness/fault_%.c harness/abi_%.c,$(wildcard harness/*.c)) \
-	$(ARCH_HARNESS)
+HARNESS_SRC := $(wildcard $(patsubst %,harness/%/*.c,$(LAYERS))) $(ARCH_HARNESS)
 REF_SRC := $(wildcard reference/*.c)
 IMPL_SRC := $(wildcard impls/generic/*.c impls/$(ARCH)/*.c impls/$(ARCH)/*.S)
 BAD_SRC := $(wildcard tests/bad/generic/*.c tests/bad/$(ARCH)/*.c tests/bad/$(ARCH)/*.S)
 
 objs = $(patsubst %,$(OBJ)/%.o,$(basename $(1)))
 HARNESS_OBJ := $(call objs,$(HARNESS_SRC))
-# The engine without the memgate command line, for the other programs.
-ENGINE_SRC := $(filter-out harness/main.c harness/cmd_%.c,$(HARNESS_SRC))
+# The memgate commands; the rest (ENGINE_SRC) is every program's.
+CLI_SRC := harness/cli/main.c $(wildcard harness/cli/cmd_*.c)
+ENGINE_SRC := $(filter-out $(CLI_SRC),$(HARNESS_SRC))
 ENGINE_OBJ := $(call objs,$(ENGINE_SRC))
 REF_OBJ := $(call objs,$(REF_SRC))
 IMPL_OBJ := $(call objs,$(IMPL_SRC))
@@ -89,12 +98,28 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc
+.PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
+	oss-fuzz-build
 TEST_DECODE := $(BUILD)/test-decode
-# The records' JSON writer (harness/json.c).
+# The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
+# The standalone reproducer's fixed part (targets/standalone.c) with a
+# sample case: built with -Werror, run by the tests.
+TEST_STANDALONE := $(BUILD)/test-standalone
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
-	$(TEST_JSON)
+	$(TEST_JSON) $(TEST_STANDALONE)
+
+# --emit-c writes targets/standalone.c's sections: emit_c.c includes them as
+# strings, which scripts/c-sections cuts out of it.
+GEN := $(BUILD)/gen
+$(GEN)/standalone_text.h: targets/standalone.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
+$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h
+$(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN)
+
+$(TEST_STANDALONE): targets/standalone.c tests/standalone_case.h
+	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $@ $<
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
@@ -102,14 +127,14 @@ $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OB
 # Replay lines printed by a foreign build start with what runs it, and its
 # findings' repro commands name the arch.
 ifneq ($(ARCH),$(HOST_ARCH))
-$(OBJ)/harness/case.o: HARNESS_CFLAGS += -DMG_RUNNER='"$(RUN)"' -DMG_PROGRAM='"$(MEMGATE)"'
-$(OBJ)/harness/finding.o: HARNESS_CFLAGS += -DMG_FOREIGN_ARCH='"$(ARCH)"'
+$(OBJ)/harness/engine/case.o: HARNESS_CFLAGS += -DMG_RUNNER='"$(RUN)"' -DMG_PROGRAM='"$(MEMGATE)"'
+$(OBJ)/harness/report/finding.o: HARNESS_CFLAGS += -DMG_FOREIGN_ARCH='"$(ARCH)"'
 endif
 
 $(TEST_DECODE): $(OBJ)/tests/test_decode.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
 
-$(TEST_JSON): $(OBJ)/tests/test_json.o $(OBJ)/harness/json.o
+$(TEST_JSON): $(OBJ)/tests/test_json.o $(OBJ)/harness/engine/json.o
 	$(CC) -o $@ $^
 
 $(REPLAY): $(call objs,targets/replay.c targets/emit_c.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
@@ -148,9 +173,10 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PLAIN_CFLAGS) -Ireference $(DEPFLAGS) -c -o $@ $<
 
+# Assembly includes the ABI record's layout (harness/arch/abi.h).
 $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $@ $<
 
 # Fuzz targets, one per operation family, in three builds of the same
 # sources (build/fuzz/FLAVOR/fuzz_FAMILY):
@@ -178,42 +204,67 @@ FUZZ_LINK_libfuzzer-asan := -fsanitize=fuzzer,address,undefined
 FUZZ_LINK_afl := /usr/lib/afl/libAFLDriver.a -rdynamic -ldl
 FUZZ_TARGETS := $(foreach f,$(FUZZ_FLAVORS),$(foreach t,$(FUZZ_FAMILIES) empty,$(BUILD)/fuzz/$(f)/fuzz_$(t)))
 
+# The ClusterFuzzLite / OSS-Fuzz build (.clusterfuzzlite/build.sh runs
+# `make oss-fuzz-build`) is one more flavor, with the compilers and flags
+# OSS-Fuzz's compile step gives: CC, CXX, CFLAGS, CXXFLAGS (sanitizer and
+# coverage flags included, applied to every C file as OSS-Fuzz expects),
+# LIB_FUZZING_ENGINE and FUZZING_ENGINE; no -Werror (its compilers vary).
+# OSS_DIR is where it builds (one directory per set of flags).
+OSS_DIR ?= $(BUILD)/fuzz/oss
+FUZZING_ENGINE ?= libfuzzer
+FUZZ_DIR_oss = $(OSS_DIR)
+FUZZ_CC_oss = $(CC)
+FUZZ_LD_oss = $(CXX) $(CXXFLAGS)
+FUZZ_BASE_oss = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread
+FUZZ_COV_oss = $(CFLAGS)
+FUZZ_NOCMP_oss = $(if $(filter libfuzzer,$(FUZZING_ENGINE)),-fno-sanitize-coverage=trace-cmp)
+FUZZ_LINK_oss = $(LIB_FUZZING_ENGINE)
+
+# fuzz_flavor NAME: the rules of one flavor, from its FUZZ_*_NAME settings
+# (the directory, base flags and linker default to the Makefile's own).
 define fuzz_flavor
-$(1)_OBJ := $(BUILD)/fuzz/$(1)/obj
+$(1)_DIR := $(or $(FUZZ_DIR_$(1)),$(BUILD)/fuzz/$(1))
+$(1)_BASE := $(or $(FUZZ_BASE_$(1)),$(BASE_CFLAGS))
+$(1)_LD := $(or $(FUZZ_LD_$(1)),$(FUZZ_CC_$(1)))
+$(1)_OBJ := $$($(1)_DIR)/obj
 $(1)_COMMON := $$(patsubst %,$$($(1)_OBJ)/%.o,$$(basename $(ENGINE_SRC) $(REF_SRC) $(IMPL_SRC) \
 	$(BAD_SRC) targets/fuzz_entry.c))
 
 $$($(1)_OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) -pthread $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
 		$$(if $$(filter %/decode.o,$$@),,$(FUZZ_NOCMP_$(1))) $(DEPFLAGS) -c -o $$@ $$<
 
 $$($(1)_OBJ)/targets/%.o: targets/%.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
 		$(DEPFLAGS) -c -o $$@ $$<
 
 $$($(1)_OBJ)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(BASE_CFLAGS) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $(DEPFLAGS) \
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $(DEPFLAGS) \
 		-c -o $$@ $$<
 
 $$($(1)_OBJ)/%.o: %.S
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(DEPFLAGS) -c -o $$@ $$<
+	$(FUZZ_CC_$(1)) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $$@ $$<
 
-$(BUILD)/fuzz/$(1)/fuzz_empty: $$($(1)_OBJ)/targets/fuzz_empty.o
-	$(FUZZ_CC_$(1)) -o $$@ $$^ $(FUZZ_LINK_$(1))
+$$($(1)_DIR)/fuzz_empty: $$($(1)_OBJ)/targets/fuzz_empty.o
+	$$($(1)_LD) -o $$@ $$^ $(FUZZ_LINK_$(1))
 
-$(BUILD)/fuzz/$(1)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
-	$(FUZZ_CC_$(1)) -pthread -o $$@ $$^ $(FUZZ_LINK_$(1))
+$$($(1)_DIR)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
+	$$($(1)_LD) -pthread -o $$@ $$^ $(FUZZ_LINK_$(1))
 endef
-$(foreach f,$(FUZZ_FLAVORS),$(eval $(call fuzz_flavor,$(f))))
+$(foreach f,$(FUZZ_FLAVORS) oss,$(eval $(call fuzz_flavor,$(f))))
+
+# The OSS-Fuzz flavor's targets (no deps: OSS-Fuzz's image has its tools).
+oss-fuzz-build:
+	@$(MAKE) --no-print-directory $(addprefix $(OSS_DIR)/fuzz_,$(FUZZ_FAMILIES))
 
 # scripts/gate: the harness with one submitted routine added, in $(GATE)/
 # (a directory of its own per gate run, build/gate/NAME-XXXXXX, so that
 # concurrent runs never share a file). $(GATE)/submitted.def names it (see
-# harness/table.c); $(GATE)/sources lists its files (the gate's copies,
+# harness/engine/table.c); $(GATE)/sources lists its files (the gate's copies,
 # under names without spaces), compiled as impls/ is, without the stack
 # protector (a call into libc the routine did not write), and merged and
 # renamed by scripts/gate-compile.
@@ -224,7 +275,7 @@ GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
 GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
 GATE_FLAVORS := plain libfuzzer $(if $(shell command -v afl-clang-fast),afl)
 GATE_CC_plain := $(CC)
-GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference
+GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference $(ARCH_INCLUDES)
 GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
 GATE_FUZZ ?= yes
 GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes,$(GATE_FUZZ)), \
@@ -232,18 +283,18 @@ GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes
 
 define gate_flavor
 GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
-GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(FUZZ_COV_$(1))
+GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(ARCH_INCLUDES) $(FUZZ_COV_$(1))
 GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
 $(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources
 	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1))" $(GATE_SOURCES)
-$(GATE)/table-$(1).o: harness/table.c $(GATE)/submitted.def
+$(GATE)/table-$(1).o: harness/engine/table.c $(GATE)/submitted.def
 	$$(GATE_CC_$(1)) $$(GATE_TABLE_FLAGS_$(1)) $(GATE_DEF) -c -o $$@ $$<
 endef
 $(foreach f,$(GATE_FLAVORS),$(eval $(call gate_flavor,$(f))))
 
 GATE_PLAIN := $(filter-out %/table.o,$(ENGINE_OBJ)) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ) \
 	$(GATE)/table-plain.o $(GATE)/plain.o
-$(GATE)/memgate: $(call objs,harness/main.c $(wildcard harness/cmd_*.c)) $(GATE_PLAIN)
+$(GATE)/memgate: $(call objs,$(CLI_SRC)) $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
 $(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c) $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
@@ -254,7 +305,7 @@ $(GATE)/random: $(OBJ)/targets/random.o $(GATE_PLAIN)
 $(GATE)/fuzz/%/fuzz_$(GATE_FAMILY): $(BUILD)/fuzz/%/obj/targets/fuzz_$(GATE_FAMILY).o \
 		$(GATE)/table-%.o $(GATE)/%.o
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC_$*) -pthread -o $@ $(filter-out %/harness/table.o,$^) $(FUZZ_LINK_$*)
+	$(FUZZ_CC_$*) -pthread -o $@ $(filter-out %/harness/engine/table.o,$^) $(FUZZ_LINK_$*)
 $(GATE)/fuzz/libfuzzer/fuzz_$(GATE_FAMILY): $(libfuzzer_COMMON)
 $(GATE)/fuzz/afl/fuzz_$(GATE_FAMILY): $(afl_COMMON)
 endif
@@ -303,7 +354,7 @@ fuzz: deps
 endif
 
 # The corpus under valgrind's memcheck, with the plain build: the harness
-# (harness/memcheck.c) makes the bytes around each buffer no-access during
+# (harness/engine/memcheck.c) makes the bytes around each buffer no-access during
 # the call, so accesses that stop short of a guard page are caught too.
 # First a canary only this mode catches, to prove it is live; then every
 # seed on every correct variant, in one process (a child per case costs
@@ -328,7 +379,7 @@ valgrind: deps
 	@$(VALGRIND) --log-file=$(BUILD)/valgrind/canary-%p.log $(MEMGATE) run \
 		--variant=bad_memcpy_overread_src --len=17 --src-align=0 | grep -qF '(memcheck)' || \
 		{ echo "make valgrind: the canary over-read was not caught; was" \
-		"harness/memcheck.c built without <valgrind/memcheck.h>?" >&2; exit 1; }
+		"harness/engine/memcheck.c built without <valgrind/memcheck.h>?" >&2; exit 1; }
 	$(VALGRIND) --error-exitcode=99 $(REPLAY) --in-process --each-variant $(VALGRIND_SEEDS)
 	@echo "$(VALGRIND) $(REPLAY) --expect=fail corpus/regressions (but $(VALGRIND_BLIND))"
 	@$(VALGRIND) --log-file=$(BUILD)/valgrind/regressions-%p.log $(REPLAY) --expect=fail \
@@ -368,10 +419,16 @@ else
 endif
 
 # tests/run tests the host's build, then each other arch in $(ARCHES)
-# (tests/run.d/arch_*.sh).
+# (tests/run.d/arch_*.sh). GROUP=NAME[,NAME...] runs only those groups
+# (tests/run.d/NAME.sh); `make check-groups` (or GROUP=list) names them.
+GROUP ?=
+comma := ,
 check: deps
 	@$(MAKE) --no-print-directory all
-	MEMGATE_ARCHES="$(ARCHES)" tests/run
+	MEMGATE_ARCHES="$(ARCHES)" tests/run $(subst $(comma), ,$(GROUP))
+
+check-groups:
+	@tests/run --list
 
 ifeq ($(ARCH),$(HOST_ARCH))
 bench: deps
@@ -389,7 +446,7 @@ bench-fuzz: deps
 	scripts/bench-fuzz $(BENCH_FUZZ_FLAGS)
 
 format:
-	clang-format -i harness/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c
+	clang-format -i harness/*/*.[ch] harness/arch/*/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -1,4 +1,4 @@
-/* The JSON writer of the records (harness/json.c): what it escapes, how it
+/* The JSON writer of the records (harness/engine/json.c): what it escapes, how it
  * nests, and that an object too big to fit is refused, not cut. Prints the
  * records it builds, one per line, for a reader to parse (tests/run.d/
  * records.sh checks them with python3), then "N failures". */

@@ -12,14 +12,12 @@
  * from the page's start zeroes exactly the page. Where dc zva is
  * prohibited, stp of the zero register does it instead.
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 #define DCZID_DZP	4
 
 	.text
-	.globl	mg_aarch64_clear_page_dc_zva
-	.type	mg_aarch64_clear_page_dc_zva, %function
-	.p2align 4
-mg_aarch64_clear_page_dc_zva:
+ENTRY(mg_aarch64_clear_page_dc_zva)
 	mrs	x1, dczid_el0
 	tbnz	x1, #DCZID_DZP, .Lzva_prohibited
 	and	x1, x1, #0xf
@@ -41,6 +39,4 @@ mg_aarch64_clear_page_dc_zva:
 	tst	x0, #(PAGE_SIZE - 1)
 	b.ne	.Lzva_prohibited
 	ret
-	.size	mg_aarch64_clear_page_dc_zva, .-mg_aarch64_clear_page_dc_zva
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_clear_page_dc_zva)

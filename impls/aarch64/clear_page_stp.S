@@ -6,13 +6,11 @@
  * Four stp of the zero register per 64 bytes; the loop ends when the
  * pointer reaches the next page boundary, so no counter is needed.
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 
 	.text
-	.globl	mg_aarch64_clear_page_stp
-	.type	mg_aarch64_clear_page_stp, %function
-	.p2align 4
-mg_aarch64_clear_page_stp:
+ENTRY(mg_aarch64_clear_page_stp)
 	stp	xzr, xzr, [x0]
 	stp	xzr, xzr, [x0, #16]
 	stp	xzr, xzr, [x0, #32]
@@ -21,6 +19,4 @@ mg_aarch64_clear_page_stp:
 	tst	x0, #(PAGE_SIZE - 1)
 	b.ne	mg_aarch64_clear_page_stp
 	ret
-	.size	mg_aarch64_clear_page_stp, .-mg_aarch64_clear_page_stp
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_clear_page_stp)

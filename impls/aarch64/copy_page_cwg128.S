@@ -20,27 +20,22 @@
  * copy_page_orig's row (qemu-user 7.2 reports CWG = 0, and would otherwise
  * never run it).
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 #define CTR_CWG_SHIFT	24
 #define CWG_128_BYTES	5	/* log2(128 / 4) */
 
 	.text
-	.globl	mg_aarch64_copy_page_cwg128
-	.type	mg_aarch64_copy_page_cwg128, %function
-	.p2align 4
-mg_aarch64_copy_page_cwg128:
+ENTRY(mg_aarch64_copy_page_cwg128)
 	mrs	x2, ctr_el0
 	ubfx	x2, x2, #CTR_CWG_SHIFT, #4
 	cbz	x2, mg_aarch64_copy_page_cwg128_loop128	/* not reported: assume 2 KiB */
 	cmp	x2, #CWG_128_BYTES
 	b.hs	mg_aarch64_copy_page_cwg128_loop128
 	b	mg_aarch64_copy_page_orig
-	.size	mg_aarch64_copy_page_cwg128, .-mg_aarch64_copy_page_cwg128
+END(mg_aarch64_copy_page_cwg128)
 
-	.globl	mg_aarch64_copy_page_cwg128_loop128
-	.type	mg_aarch64_copy_page_cwg128_loop128, %function
-	.p2align 4
-mg_aarch64_copy_page_cwg128_loop128:
+ENTRY(mg_aarch64_copy_page_cwg128_loop128)
 .Lcwg_loop128:
 	prfm	pldl1strm, [x1, #128]
 	prfm	pldl1strm, [x1, #256]
@@ -65,6 +60,4 @@ mg_aarch64_copy_page_cwg128_loop128:
 	tst	x1, #(PAGE_SIZE - 1)
 	b.ne	.Lcwg_loop128
 	ret
-	.size	mg_aarch64_copy_page_cwg128_loop128, .-mg_aarch64_copy_page_cwg128_loop128
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_copy_page_cwg128_loop128)

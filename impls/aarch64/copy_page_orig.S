@@ -11,13 +11,11 @@
  * pointer reaches the next page boundary, so no counter is needed. The last
  * prefetch aims one line past the source page; a prefetch never faults.
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 
 	.text
-	.globl	mg_aarch64_copy_page_orig
-	.type	mg_aarch64_copy_page_orig, %function
-	.p2align 4
-mg_aarch64_copy_page_orig:
+ENTRY(mg_aarch64_copy_page_orig)
 	prfm	pldl1strm, [x1, #64]
 .Lcpo_loop:
 	ldp	x2, x3, [x1]
@@ -34,6 +32,4 @@ mg_aarch64_copy_page_orig:
 	tst	x1, #(PAGE_SIZE - 1)
 	b.ne	.Lcpo_loop
 	ret
-	.size	mg_aarch64_copy_page_orig, .-mg_aarch64_copy_page_orig
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_copy_page_orig)

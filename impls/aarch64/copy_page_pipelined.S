@@ -17,14 +17,12 @@
  * kernel later stopped using it). As a kernel page routine, this variant
  * is expected to fail the ABI check on x18.
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 #define BLOCK		128
 
 	.text
-	.globl	mg_aarch64_copy_page_pipelined
-	.type	mg_aarch64_copy_page_pipelined, %function
-	.p2align 4
-mg_aarch64_copy_page_pipelined:
+ENTRY(mg_aarch64_copy_page_pipelined)
 	ldp	x2, x3, [x1]
 	ldp	x4, x5, [x1, #16]
 	ldp	x6, x7, [x1, #32]
@@ -66,6 +64,4 @@ mg_aarch64_copy_page_pipelined:
 	stnp	x14, x15, [x0, #96]
 	stnp	x16, x17, [x0, #112]
 	ret
-	.size	mg_aarch64_copy_page_pipelined, .-mg_aarch64_copy_page_pipelined
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_copy_page_pipelined)

@@ -13,11 +13,9 @@
  * dst < src: memmove_ldp relies on this for its forward copies.
  * n == 0 touches no memory. Uses only x3-x11.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_memcpy_ldp
-	.type	mg_aarch64_memcpy_ldp, %function
-	.p2align 4
-mg_aarch64_memcpy_ldp:
+ENTRY(mg_aarch64_memcpy_ldp)
 	mov	x3, x0			/* the destination cursor */
 	cmp	x2, #64
 	b.lo	.Lml_tail
@@ -58,6 +56,4 @@ mg_aarch64_memcpy_ldp:
 	subs	x2, x2, #1
 	b.ne	5b
 6:	ret
-	.size	mg_aarch64_memcpy_ldp, .-mg_aarch64_memcpy_ldp
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_memcpy_ldp)

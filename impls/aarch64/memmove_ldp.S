@@ -13,11 +13,9 @@
  * so every store lands on source bytes already read.
  * n == 0 touches no memory (dst - src >= 0 always: the forward path).
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_memmove_ldp
-	.type	mg_aarch64_memmove_ldp, %function
-	.p2align 4
-mg_aarch64_memmove_ldp:
+ENTRY(mg_aarch64_memmove_ldp)
 	sub	x3, x0, x1
 	cmp	x3, x2
 	b.hs	mg_aarch64_memcpy_ldp	/* unsigned dst - src >= n */
@@ -63,6 +61,4 @@ mg_aarch64_memmove_ldp:
 	subs	x2, x2, #1
 	b.ne	5b
 6:	ret
-	.size	mg_aarch64_memmove_ldp, .-mg_aarch64_memmove_ldp
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_memmove_ldp)

@@ -10,11 +10,9 @@
  * each piece stored from the matching view of v0 (q0, d0, s0, h0, b0).
  * n == 0 touches no memory.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_memset_stp
-	.type	mg_aarch64_memset_stp, %function
-	.p2align 4
-mg_aarch64_memset_stp:
+ENTRY(mg_aarch64_memset_stp)
 	dup	v0.16b, w1
 	mov	x3, x0			/* the destination cursor */
 	cmp	x2, #64
@@ -41,6 +39,4 @@ mg_aarch64_memset_stp:
 5:	tbz	x2, #0, 6f
 	str	b0, [x3]
 6:	ret
-	.size	mg_aarch64_memset_stp, .-mg_aarch64_memset_stp
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_memset_stp)

@@ -16,11 +16,9 @@
  * instructions (the ABI wants it clear on return); esi and edi are the
  * caller's and are saved.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_backward_copy
-	.type	mg_i386_backward_copy, @function
-	.p2align 4
-mg_i386_backward_copy:
+ENTRY(mg_i386_backward_copy)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -42,6 +40,4 @@ mg_i386_backward_copy:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_backward_copy, .-mg_i386_backward_copy
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_backward_copy)

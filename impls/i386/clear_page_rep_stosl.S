@@ -9,11 +9,9 @@
  * owns, is saved around it. The cld is the posting's: the ABI already
  * guarantees DF = 0 on entry.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_clear_page_rep_stosl
-	.type	mg_i386_clear_page_rep_stosl, @function
-	.p2align 4
-mg_i386_clear_page_rep_stosl:
+ENTRY(mg_i386_clear_page_rep_stosl)
 	pushl	%edi
 	movl	8(%esp), %edi		/* page */
 	xorl	%eax, %eax
@@ -22,6 +20,4 @@ mg_i386_clear_page_rep_stosl:
 	rep stosl
 	popl	%edi
 	ret
-	.size	mg_i386_clear_page_rep_stosl, .-mg_i386_clear_page_rep_stosl
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_clear_page_rep_stosl)

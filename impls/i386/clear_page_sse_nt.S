@@ -11,11 +11,9 @@
  * zeroes visible before any later ordinary store (the one that hands the
  * page on), so it is part of correctness.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_clear_page_sse_nt
-	.type	mg_i386_clear_page_sse_nt, @function
-	.p2align 4
-mg_i386_clear_page_sse_nt:
+ENTRY(mg_i386_clear_page_sse_nt)
 	movl	4(%esp), %eax		/* page */
 	xorps	%xmm0, %xmm0
 	movl	$(4096 / 64), %ecx
@@ -30,6 +28,4 @@ mg_i386_clear_page_sse_nt:
 	jnz	.Lclear_block
 	sfence
 	ret
-	.size	mg_i386_clear_page_sse_nt, .-mg_i386_clear_page_sse_nt
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_clear_page_sse_nt)

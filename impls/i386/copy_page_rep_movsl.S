@@ -8,11 +8,9 @@
  * rep movsl copies (esi) to (edi): both are the caller's, so both are saved
  * around it. The cld is the posting's (DF = 0 on entry anyway).
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_copy_page_rep_movsl
-	.type	mg_i386_copy_page_rep_movsl, @function
-	.p2align 4
-mg_i386_copy_page_rep_movsl:
+ENTRY(mg_i386_copy_page_rep_movsl)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* to */
@@ -23,6 +21,4 @@ mg_i386_copy_page_rep_movsl:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_copy_page_rep_movsl, .-mg_i386_copy_page_rep_movsl
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_copy_page_rep_movsl)

@@ -11,11 +11,9 @@
  * orders the non-temporal stores before any later ordinary store, as in
  * clear_page_sse_nt.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_copy_page_sse_nt
-	.type	mg_i386_copy_page_sse_nt, @function
-	.p2align 4
-mg_i386_copy_page_sse_nt:
+ENTRY(mg_i386_copy_page_sse_nt)
 	movl	4(%esp), %edx		/* to */
 	movl	8(%esp), %eax		/* from */
 	movl	$(4096 / 64), %ecx
@@ -35,6 +33,4 @@ mg_i386_copy_page_sse_nt:
 	jnz	.Lcopy_block
 	sfence
 	ret
-	.size	mg_i386_copy_page_sse_nt, .-mg_i386_copy_page_sse_nt
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_copy_page_sse_nt)

@@ -8,11 +8,9 @@
  * esi and edi are the caller's and are saved. DF = 0 on entry (ABI), so the
  * copy runs upwards; ecx = 0 touches nothing.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_memcpy_rep_movsb
-	.type	mg_i386_memcpy_rep_movsb, @function
-	.p2align 4
-mg_i386_memcpy_rep_movsb:
+ENTRY(mg_i386_memcpy_rep_movsb)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -23,6 +21,4 @@ mg_i386_memcpy_rep_movsb:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_memcpy_rep_movsb, .-mg_i386_memcpy_rep_movsb
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_memcpy_rep_movsb)

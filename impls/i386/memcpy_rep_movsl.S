@@ -9,11 +9,9 @@
  * move 8 bytes further up the stack). DF = 0 on entry (ABI), so both run
  * upwards; a zero count touches no memory, so n < 4 is safe.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_memcpy_rep_movsl
-	.type	mg_i386_memcpy_rep_movsl, @function
-	.p2align 4
-mg_i386_memcpy_rep_movsl:
+ENTRY(mg_i386_memcpy_rep_movsl)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -29,6 +27,4 @@ mg_i386_memcpy_rep_movsl:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_memcpy_rep_movsl, .-mg_i386_memcpy_rep_movsl
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_memcpy_rep_movsl)

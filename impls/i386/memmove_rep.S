@@ -13,16 +13,12 @@
  * source bytes before reading them. Both halves take the same arguments,
  * so they are reached by a jump, with the caller's stack as it came.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_memmove_rep
-	.type	mg_i386_memmove_rep, @function
-	.p2align 4
-mg_i386_memmove_rep:
+ENTRY(mg_i386_memmove_rep)
 	movl	4(%esp), %ecx		/* d */
 	subl	8(%esp), %ecx		/* d - s */
 	cmpl	12(%esp), %ecx
 	jb	mg_i386_backward_copy	/* d - s < n: d overlaps s from above */
 	jmp	mg_i386_memcpy_rep_movsl
-	.size	mg_i386_memmove_rep, .-mg_i386_memmove_rep
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_memmove_rep)

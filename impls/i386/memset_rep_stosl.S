@@ -10,11 +10,9 @@
  * rep stosl leaves edi where the byte tail starts. edi is the caller's and
  * is saved; the return value waits in edx. DF = 0 on entry (ABI).
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_memset_rep_stosl
-	.type	mg_i386_memset_rep_stosl, @function
-	.p2align 4
-mg_i386_memset_rep_stosl:
+ENTRY(mg_i386_memset_rep_stosl)
 	pushl	%edi
 	movl	8(%esp), %edi		/* d */
 	movzbl	12(%esp), %eax		/* (unsigned char)c */
@@ -29,6 +27,4 @@ mg_i386_memset_rep_stosl:
 	movl	%edx, %eax
 	popl	%edi
 	ret
-	.size	mg_i386_memset_rep_stosl, .-mg_i386_memset_rep_stosl
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_memset_rep_stosl)

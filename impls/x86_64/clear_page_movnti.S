@@ -11,11 +11,9 @@
  * publishes the page to another thread), so the sfence is part of the
  * routine's correctness, not an optimisation.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_clear_page_movnti
-	.type	mg_x86_64_clear_page_movnti, @function
-	.p2align 4
-mg_x86_64_clear_page_movnti:
+ENTRY(mg_x86_64_clear_page_movnti)
 	xorl	%eax, %eax
 	movl	$(4096 / 64), %ecx
 	.p2align 4
@@ -33,6 +31,4 @@ mg_x86_64_clear_page_movnti:
 	jnz	.Lcpnt_loop
 	sfence
 	ret
-	.size	mg_x86_64_clear_page_movnti, .-mg_x86_64_clear_page_movnti
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_clear_page_movnti)

@@ -7,15 +7,11 @@
  *
  * The ABI guarantees DF = 0 on entry, so the fill runs upwards.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_clear_page_rep_stosb
-	.type	mg_x86_64_clear_page_rep_stosb, @function
-	.p2align 4
-mg_x86_64_clear_page_rep_stosb:
+ENTRY(mg_x86_64_clear_page_rep_stosb)
 	xorl	%eax, %eax
 	movl	$4096, %ecx
 	rep stosb
 	ret
-	.size	mg_x86_64_clear_page_rep_stosb, .-mg_x86_64_clear_page_rep_stosb
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_clear_page_rep_stosb)

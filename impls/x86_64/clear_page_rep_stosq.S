@@ -6,15 +6,11 @@
  *
  * rep stosq stores rax to rdi, rcx times; the ABI guarantees DF = 0 on entry.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_clear_page_rep_stosq
-	.type	mg_x86_64_clear_page_rep_stosq, @function
-	.p2align 4
-mg_x86_64_clear_page_rep_stosq:
+ENTRY(mg_x86_64_clear_page_rep_stosq)
 	xorl	%eax, %eax		/* also clears the upper half of rax */
 	movl	$(4096 / 8), %ecx
 	rep stosq
 	ret
-	.size	mg_x86_64_clear_page_rep_stosq, .-mg_x86_64_clear_page_rep_stosq
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_clear_page_rep_stosq)

@@ -11,14 +11,12 @@
  * counts (59 and 5) fit in a byte. Nothing callee-saved is touched, so there
  * is no stack use at all.
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 #define PREFETCH_LINES	5
 
 	.text
-	.globl	mg_x86_64_copy_page_interleaved4
-	.type	mg_x86_64_copy_page_interleaved4, @function
-	.p2align 4
-mg_x86_64_copy_page_interleaved4:
+ENTRY(mg_x86_64_copy_page_interleaved4)
 	movl	$(PAGE_SIZE / 64 - PREFETCH_LINES), %ecx
 	.p2align 4
 .Lcp4_prefetch_loop:
@@ -77,6 +75,4 @@ mg_x86_64_copy_page_interleaved4:
 	jnz	.Lcp4_tail_loop
 
 	ret
-	.size	mg_x86_64_copy_page_interleaved4, .-mg_x86_64_copy_page_interleaved4
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_copy_page_interleaved4)

@@ -8,14 +8,10 @@
  * where the ABI delivers the arguments. The ABI guarantees DF = 0 on entry,
  * so the copy runs upwards without a cld.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_copy_page_rep_movsq
-	.type	mg_x86_64_copy_page_rep_movsq, @function
-	.p2align 4
-mg_x86_64_copy_page_rep_movsq:
+ENTRY(mg_x86_64_copy_page_rep_movsq)
 	movl	$(4096 / 8), %ecx
 	rep movsq
 	ret
-	.size	mg_x86_64_copy_page_rep_movsq, .-mg_x86_64_copy_page_rep_movsq
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_copy_page_rep_movsq)

@@ -12,14 +12,12 @@
  * loop without the prefetch, so the prefetch never aims past the source
  * page (the last one issued is at from + 58*64 + 5*64 = from + 4032).
  */
+#include "asmdefs.h"
 #define PAGE_SIZE	4096
 #define PREFETCH_LINES	5
 
 	.text
-	.globl	mg_x86_64_copy_page_unrolled8
-	.type	mg_x86_64_copy_page_unrolled8, @function
-	.p2align 4
-mg_x86_64_copy_page_unrolled8:
+ENTRY(mg_x86_64_copy_page_unrolled8)
 	subq	$16, %rsp
 	movq	%rbx, 0(%rsp)
 	movq	%r12, 8(%rsp)
@@ -86,6 +84,4 @@ mg_x86_64_copy_page_unrolled8:
 	movq	8(%rsp), %r12
 	addq	$16, %rsp
 	ret
-	.size	mg_x86_64_copy_page_unrolled8, .-mg_x86_64_copy_page_unrolled8
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_copy_page_unrolled8)

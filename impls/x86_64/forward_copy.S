@@ -19,11 +19,9 @@
  * n == 0 touches no memory. Uses only rax, rcx, r8, r9 (caller-saved); never
  * touches the direction flag (string instructions are not used at all).
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_forward_copy
-	.type	mg_x86_64_forward_copy, @function
-	.p2align 4
-mg_x86_64_forward_copy:
+ENTRY(mg_x86_64_forward_copy)
 	movq	%rdi, %rax		/* return value */
 	xorl	%ecx, %ecx		/* rcx = offset of the next byte to copy */
 	cmpq	$8, %rdx
@@ -49,6 +47,4 @@ mg_x86_64_forward_copy:
 	jb	.Lfc_byte_loop
 .Lfc_done:
 	ret
-	.size	mg_x86_64_forward_copy, .-mg_x86_64_forward_copy
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_forward_copy)

@@ -21,11 +21,9 @@
  * Every path that touched a vector register ends with vzeroupper, so the
  * caller's SSE code does not pay the AVX-SSE transition penalty.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memcpy_avx2
-	.type	mg_x86_64_memcpy_avx2, @function
-	.p2align 4
-mg_x86_64_memcpy_avx2:
+ENTRY(mg_x86_64_memcpy_avx2)
 	movq	%rdi, %rax		/* return value */
 	cmpq	$32, %rdx
 	ja	.Lv2_large
@@ -118,6 +116,4 @@ mg_x86_64_memcpy_avx2:
 	vmovdqu	%ymm4, -32(%rdi,%rdx)
 	vzeroupper
 	ret
-	.size	mg_x86_64_memcpy_avx2, .-mg_x86_64_memcpy_avx2
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memcpy_avx2)

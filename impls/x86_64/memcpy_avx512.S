@@ -20,11 +20,9 @@
  * k1 and zmm0-zmm3 are caller-saved in the System V ABI. vzeroupper at the
  * end clears the upper halves of the vector registers for the caller.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memcpy_avx512
-	.type	mg_x86_64_memcpy_avx512, @function
-	.p2align 4
-mg_x86_64_memcpy_avx512:
+ENTRY(mg_x86_64_memcpy_avx512)
 	movq	%rdi, %rax		/* return value */
 	movq	%rdx, %rcx
 	andq	$-64, %rcx		/* bytes in whole 64-byte blocks */
@@ -73,6 +71,4 @@ mg_x86_64_memcpy_avx512:
 .Lv5_done:
 	vzeroupper
 	ret
-	.size	mg_x86_64_memcpy_avx512, .-mg_x86_64_memcpy_avx512
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memcpy_avx512)

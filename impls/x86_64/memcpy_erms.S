@@ -7,15 +7,11 @@
  *
  * DF = 0 on entry (ABI), so the copy runs upwards; rcx = 0 touches nothing.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memcpy_erms
-	.type	mg_x86_64_memcpy_erms, @function
-	.p2align 4
-mg_x86_64_memcpy_erms:
+ENTRY(mg_x86_64_memcpy_erms)
 	movq	%rdi, %rax
 	movq	%rdx, %rcx
 	rep movsb
 	ret
-	.size	mg_x86_64_memcpy_erms, .-mg_x86_64_memcpy_erms
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memcpy_erms)

@@ -11,11 +11,9 @@
  * A zero count touches no memory, so n == 0 (and n < 8 for the quadword
  * part) is safe.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memcpy_fast_string
-	.type	mg_x86_64_memcpy_fast_string, @function
-	.p2align 4
-mg_x86_64_memcpy_fast_string:
+ENTRY(mg_x86_64_memcpy_fast_string)
 	movq	%rdi, %rax		/* return value */
 	movq	%rdx, %rcx
 	shrq	$3, %rcx
@@ -24,6 +22,4 @@ mg_x86_64_memcpy_fast_string:
 	andl	$7, %ecx		/* n % 8 only needs the low bits */
 	rep movsb
 	ret
-	.size	mg_x86_64_memcpy_fast_string, .-mg_x86_64_memcpy_fast_string
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memcpy_fast_string)

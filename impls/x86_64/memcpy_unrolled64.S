@@ -15,11 +15,9 @@
  *
  * n == 0 touches no memory (other than the pushes above).
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memcpy_unrolled64
-	.type	mg_x86_64_memcpy_unrolled64, @function
-	.p2align 4
-mg_x86_64_memcpy_unrolled64:
+ENTRY(mg_x86_64_memcpy_unrolled64)
 	movq	%rdi, %rax		/* return value */
 	pushq	%rbx
 	pushq	%r12
@@ -83,6 +81,4 @@ mg_x86_64_memcpy_unrolled64:
 	popq	%r12
 	popq	%rbx
 	ret
-	.size	mg_x86_64_memcpy_unrolled64, .-mg_x86_64_memcpy_unrolled64
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memcpy_unrolled64)

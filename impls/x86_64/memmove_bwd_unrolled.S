@@ -21,11 +21,9 @@
  * -k(%rsi,%rdx). n == 0 takes the forward path (d - s >= 0 == n), which
  * touches nothing.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memmove_bwd_unrolled
-	.type	mg_x86_64_memmove_bwd_unrolled, @function
-	.p2align 4
-mg_x86_64_memmove_bwd_unrolled:
+ENTRY(mg_x86_64_memmove_bwd_unrolled)
 	cmpq	%rsi, %rdi
 	jb	mg_x86_64_forward_copy	/* d < s */
 	movq	%rdi, %rax
@@ -83,6 +81,4 @@ mg_x86_64_memmove_bwd_unrolled:
 	jnz	.Lmbu_byte_loop
 .Lmbu_done:
 	ret
-	.size	mg_x86_64_memmove_bwd_unrolled, .-mg_x86_64_memmove_bwd_unrolled
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memmove_bwd_unrolled)

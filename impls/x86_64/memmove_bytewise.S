@@ -10,11 +10,9 @@
  * safe for any overlap with d above s. d == s takes the byte loop and
  * rewrites every byte with itself.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memmove_bytewise
-	.type	mg_x86_64_memmove_bytewise, @function
-	.p2align 4
-mg_x86_64_memmove_bytewise:
+ENTRY(mg_x86_64_memmove_bytewise)
 	cmpq	%rsi, %rdi
 	jb	mg_x86_64_forward_copy	/* unsigned d < s */
 
@@ -30,6 +28,4 @@ mg_x86_64_memmove_bytewise:
 	jnz	.Lmb_loop
 .Lmb_done:
 	ret
-	.size	mg_x86_64_memmove_bytewise, .-mg_x86_64_memmove_bytewise
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memmove_bytewise)

@@ -24,11 +24,9 @@
  * DF is set only around the two rep instructions and cleared again before
  * returning, as the ABI requires.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memmove_rep_backward
-	.type	mg_x86_64_memmove_rep_backward, @function
-	.p2align 4
-mg_x86_64_memmove_rep_backward:
+ENTRY(mg_x86_64_memmove_rep_backward)
 	cmpq	%rsi, %rdi
 	jb	mg_x86_64_forward_copy	/* d < s */
 
@@ -46,6 +44,4 @@ mg_x86_64_memmove_rep_backward:
 	rep movsb
 	cld
 	ret
-	.size	mg_x86_64_memmove_rep_backward, .-mg_x86_64_memmove_rep_backward
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memmove_rep_backward)

@@ -28,11 +28,9 @@
  * this draft), so its failures are exactly the two pointer bugs above.
  * DF is still cleared before returning.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memmove_rep_backward_first_draft
-	.type	mg_x86_64_memmove_rep_backward_first_draft, @function
-	.p2align 4
-mg_x86_64_memmove_rep_backward_first_draft:
+ENTRY(mg_x86_64_memmove_rep_backward_first_draft)
 	cmpq	%rsi, %rdi
 	jb	mg_x86_64_forward_copy	/* d < s */
 
@@ -49,6 +47,4 @@ mg_x86_64_memmove_rep_backward_first_draft:
 	rep movsb
 	cld
 	ret
-	.size	mg_x86_64_memmove_rep_backward_first_draft, .-mg_x86_64_memmove_rep_backward_first_draft
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memmove_rep_backward_first_draft)

@@ -20,11 +20,9 @@
  * (std; last quadwords; rep movsq n/8; +7; rep movsb n%8; cld) but with full
  * 64-bit counts, so that the reversed test is the only bug here.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memmove_reversed_dispatch
-	.type	mg_x86_64_memmove_reversed_dispatch, @function
-	.p2align 4
-mg_x86_64_memmove_reversed_dispatch:
+ENTRY(mg_x86_64_memmove_reversed_dispatch)
 	movq	%rsi, %rax
 	subq	%rdi, %rax		/* BUG (as proposed): s - d */
 	cmpq	%rdx, %rax
@@ -45,6 +43,4 @@ mg_x86_64_memmove_reversed_dispatch:
 	rep movsb
 	cld
 	ret
-	.size	mg_x86_64_memmove_reversed_dispatch, .-mg_x86_64_memmove_reversed_dispatch
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memmove_reversed_dispatch)

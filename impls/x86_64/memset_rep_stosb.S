@@ -8,17 +8,13 @@
  * of c (or of rsi) cannot leak into the fill. rdi is advanced by the
  * instruction, so the return value is saved in r8 first. DF = 0 on entry.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_memset_rep_stosb
-	.type	mg_x86_64_memset_rep_stosb, @function
-	.p2align 4
-mg_x86_64_memset_rep_stosb:
+ENTRY(mg_x86_64_memset_rep_stosb)
 	movq	%rdi, %r8
 	movzbl	%sil, %eax		/* al = (unsigned char)c */
 	movq	%rdx, %rcx
 	rep stosb
 	movq	%r8, %rax
 	ret
-	.size	mg_x86_64_memset_rep_stosb, .-mg_x86_64_memset_rep_stosb
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_memset_rep_stosb)

@@ -135,7 +135,7 @@ def variant_family(name):
     """The variant's target, from the tables the binaries are built from."""
     arch = os.uname().machine
     pattern = re.compile(r"^MG_VARIANT\(([a-z0-9_]+), *([A-Za-z0-9_]+), *([A-Z_]+),")
-    for table in ("harness/variants.def", "tests/bad/bad.def"):
+    for table in ("harness/engine/variants.def", "tests/bad/bad.def"):
         try:
             with open(os.path.join(ROOT, table), encoding="utf-8") as f:
                 for line in f:
@@ -170,7 +170,7 @@ def variant_family_in_build(bin_root, name):
 
 def max_len_default():
     try:
-        with open(os.path.join(ROOT, "harness/decode.h"), encoding="utf-8") as f:
+        with open(os.path.join(ROOT, "harness/fuzz/decode.h"), encoding="utf-8") as f:
             m = re.search(r"^#define MG_DEFAULT_MAX_LEN +\(\(size_t\)(\d+) << (\d+)\)", f.read(), re.M)
         if m:
             return int(m.group(1)) << int(m.group(2))

@@ -18,12 +18,12 @@ import time
 from . import procs
 
 # The length of input the fuzzers make: a case is decoded from 24 bytes
-# (harness/decode.h); the rest is room to mutate.
+# (harness/fuzz/decode.h); the rest is room to mutate.
 INPUT_LEN = 64
 
 # A few seeds of lengths and alignments most variants get right, for AFL++,
 # which cannot start without one. 24 bytes each, the fields read from the
-# end (harness/decode.h): seed 8, value 4, dist 4, dst, src, length 4,
+# end (harness/fuzz/decode.h): seed 8, value 4, dist 4, dst, src, length 4,
 # length class, selector.
 GENERATED_SEEDS = (
     # seed            value    dist     dst src length   cls sel

@@ -246,7 +246,7 @@ ORDER = tuple(records.CLASSES) + ("warning",)
 
 def symbol_line(path, symbol):
     """The line that defines `symbol` in the file: an assembly label
-    "SYMBOL:", or a C line naming "SYMBOL(" that is neither a comment nor a
+    "SYMBOL:" or "ENTRY(SYMBOL)" (harness/arch/asmdefs.h), or a C line naming "SYMBOL(" that is neither a comment nor a
     declaration ending in ';'. None if there is none."""
     if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", symbol) or not os.path.isfile(path):
         return None
@@ -255,7 +255,7 @@ def symbol_line(path, symbol):
             lines = f.read().decode("utf-8", errors="replace").split("\n")
     except OSError:
         return None
-    label = re.compile(r"^[ \t]*" + symbol + ":")
+    label = re.compile(r"^[ \t]*(" + symbol + ":|(LOCAL_)?ENTRY\\([ \t]*" + symbol + r"[ \t]*\))")
     call = re.compile(r"(^|[^A-Za-z0-9_])" + symbol + r"[ \t]*\(")
     for number_, line in enumerate(lines, 1):
         if label.match(line):

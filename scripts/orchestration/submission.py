@@ -159,7 +159,9 @@ def compile_object(out, symbol, cc, cflags, sources):
     objs = []
     for index, src in enumerate(sources):
         obj = os.path.join(parts, f"{index}-{os.path.splitext(os.path.basename(src))[0]}.o")
-        flags = shlex.split(cflags) if src.endswith(".c") else []
+        # Assembly gets only the include paths: a .S may include
+        # harness/arch/asmdefs.h, as the tree's own variants do.
+        flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")]
         rc = os.spawnvp(os.P_WAIT, shlex.split(cc)[0], shlex.split(cc) + flags + ["-c", "-o", obj, src])
         if rc != 0:
             return 1

@@ -50,7 +50,7 @@ else
 		$MG run --variant=memcpy_reuses_arg_words --len=40
 
 	# Faults are told apart as reads or writes here too (qemu-user leaves
-	# the trap number out: fault_x86.c falls back on the signal).
+	# the trap number out: arch/x86/fault.c falls back on the signal).
 	caught bad_memcpy_tail_off_by_one out-of-bounds-read \
 		"src, 1 byte past the end \(at src\+9, len 9\)$" --len=9 --src-align=55
 	expect "i386: the same extra byte, as a write against the guard page" 1 \

@@ -90,6 +90,9 @@ usage_error "repro: --emit-c with two inputs" "^repro: --emit-c takes exactly on
 	scripts/repro --emit-c "$REPRO/x.c" "$REPRO_OVERREAD" "$REPRO_OVERREAD"
 
 echo "== scripts/repro --emit-c: a standalone program, built and run"
+# Its fixed part is real C (targets/standalone.c), built with a sample case.
+expect "the reproducer's fixed part (targets/standalone.c) passes its sample case" 0 \
+	"^verdict: ok$" build/test-standalone
 # repro_emitted NAME STATUS INPUT: writes the program, builds it with the command
 # in its header (warnings as errors) and runs it; it must exit with STATUS
 # and print the verdict scripts/repro printed.
@@ -131,6 +134,11 @@ if command -v gdb >/dev/null; then
 	expect "repro --gdb-batch stops at the variant's entry point" 1 \
 		"Breakpoint [0-9]+, (0x[0-9a-f]+ in )?mg_generic_bad_memcpy_overread_src \(" \
 		scripts/repro --gdb-batch "$REPRO_OVERREAD"
+	# The CFI of harness/arch/asmdefs.h's ENTRY/END and of the trampoline:
+	# from an assembly variant, through mg_abi_call, to the C caller.
+	expect "repro --gdb-batch unwinds through an assembly variant and the trampoline" 1 \
+		"^  #2 +0x[0-9a-f]+ in mg_[a-z_]+ \(" \
+		scripts/repro --gdb-batch corpus/regressions/memcpy/bad_memcpy_ud2/crash-1390534652.in
 else
 	echo "SKIP repro --gdb-batch: gdb is not installed"
 fi

@@ -1,4 +1,4 @@
-# Valgrind mode (harness/memcheck.c, make valgrind): under memcheck the bytes
+# Valgrind mode (harness/engine/memcheck.c, make valgrind): under memcheck the bytes
 # around each buffer are no-access during the call, so an over-read that
 # stops short of a guard page is caught too, and named as the engine names
 # one that reaches it. Sourced by tests/run (uses expect, caught, $MG, $TMP).

@@ -1,12 +1,10 @@
 /* Turns on flush-to-zero (FPCR.FZ, bit 24) for a vector copy loop and
  * leaves it on: every later float calculation of the caller changes. */
+#include "asmdefs.h"
 #define FPCR_FZ	(1 << 24)
 
 	.text
-	.globl	mg_aarch64_bad_memcpy_changes_fpcr
-	.type	mg_aarch64_bad_memcpy_changes_fpcr, %function
-	.p2align 4
-mg_aarch64_bad_memcpy_changes_fpcr:
+ENTRY(mg_aarch64_bad_memcpy_changes_fpcr)
 	mrs	x4, fpcr
 	orr	x4, x4, #FPCR_FZ
 	msr	fpcr, x4
@@ -18,6 +16,4 @@ mg_aarch64_bad_memcpy_changes_fpcr:
 	add	x3, x3, #1
 	b	1b
 2:	ret
-	.size	mg_aarch64_bad_memcpy_changes_fpcr, .-mg_aarch64_bad_memcpy_changes_fpcr
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memcpy_changes_fpcr)

@@ -1,11 +1,9 @@
 /* Copies through b8 without saving d8: a load into b8 writes the whole of
  * v8 (the byte, zeros above it), so the low 64 bits the caller keeps there
  * are gone. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_bad_memcpy_clobbers_d8
-	.type	mg_aarch64_bad_memcpy_clobbers_d8, %function
-	.p2align 4
-mg_aarch64_bad_memcpy_clobbers_d8:
+ENTRY(mg_aarch64_bad_memcpy_clobbers_d8)
 	mov	x3, #0
 1:	cmp	x3, x2
 	b.eq	2f
@@ -14,6 +12,4 @@ mg_aarch64_bad_memcpy_clobbers_d8:
 	add	x3, x3, #1
 	b	1b
 2:	ret
-	.size	mg_aarch64_bad_memcpy_clobbers_d8, .-mg_aarch64_bad_memcpy_clobbers_d8
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memcpy_clobbers_d8)

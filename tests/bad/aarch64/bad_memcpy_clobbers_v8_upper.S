@@ -2,11 +2,9 @@
  * (lane d[1]) and leaves it there. AAPCS64 makes a callee preserve only the
  * low 64 bits of v8-v15 (d8-d15), so this is allowed; the trampoline fills
  * all 128 bits with canaries, and must still not flag it. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_bad_memcpy_clobbers_v8_upper
-	.type	mg_aarch64_bad_memcpy_clobbers_v8_upper, %function
-	.p2align 4
-mg_aarch64_bad_memcpy_clobbers_v8_upper:
+ENTRY(mg_aarch64_bad_memcpy_clobbers_v8_upper)
 	mov	x3, #0
 1:	cmp	x3, x2
 	b.eq	2f
@@ -17,6 +15,4 @@ mg_aarch64_bad_memcpy_clobbers_v8_upper:
 	add	x3, x3, #1
 	b	1b
 2:	ret
-	.size	mg_aarch64_bad_memcpy_clobbers_v8_upper, .-mg_aarch64_bad_memcpy_clobbers_v8_upper
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memcpy_clobbers_v8_upper)

@@ -1,10 +1,8 @@
 /* Pushes a frame record with stp ..., [sp, #-16]! and pops it with
  * ldp ..., [sp], #32: the caller gets its stack pointer 16 bytes too high. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_bad_memcpy_moves_sp
-	.type	mg_aarch64_bad_memcpy_moves_sp, %function
-	.p2align 4
-mg_aarch64_bad_memcpy_moves_sp:
+ENTRY(mg_aarch64_bad_memcpy_moves_sp)
 	stp	x29, x30, [sp, #-16]!
 	mov	x29, sp
 	mov	x3, #0
@@ -16,6 +14,4 @@ mg_aarch64_bad_memcpy_moves_sp:
 	b	1b
 2:	ldp	x29, x30, [sp], #32	/* the slip: 32 for 16 */
 	ret
-	.size	mg_aarch64_bad_memcpy_moves_sp, .-mg_aarch64_bad_memcpy_moves_sp
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memcpy_moves_sp)

@@ -1,11 +1,9 @@
 /* 8-byte words, then a 4-, 2- and 1-byte tail, where the last byte is
  * stored with strh instead of strb: an odd length writes one byte (a zero)
  * past the end of dst. Every load stays inside src. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_bad_memcpy_tail_off_by_one
-	.type	mg_aarch64_bad_memcpy_tail_off_by_one, %function
-	.p2align 4
-mg_aarch64_bad_memcpy_tail_off_by_one:
+ENTRY(mg_aarch64_bad_memcpy_tail_off_by_one)
 	mov	x3, x0
 1:	cmp	x2, #8
 	b.lo	2f
@@ -23,6 +21,4 @@ mg_aarch64_bad_memcpy_tail_off_by_one:
 	ldrb	w4, [x1]
 	strh	w4, [x3]		/* the slip: two bytes, the second one zero */
 5:	ret
-	.size	mg_aarch64_bad_memcpy_tail_off_by_one, .-mg_aarch64_bad_memcpy_tail_off_by_one
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memcpy_tail_off_by_one)

@@ -1,10 +1,8 @@
 /* Spills a register to [sp] without first making room: the word at the
  * incoming sp belongs to the caller's frame. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_bad_memcpy_writes_above_sp
-	.type	mg_aarch64_bad_memcpy_writes_above_sp, %function
-	.p2align 4
-mg_aarch64_bad_memcpy_writes_above_sp:
+ENTRY(mg_aarch64_bad_memcpy_writes_above_sp)
 	str	x0, [sp]		/* the slip: should be below sp */
 	mov	x3, #0
 1:	cmp	x3, x2
@@ -15,6 +13,4 @@ mg_aarch64_bad_memcpy_writes_above_sp:
 	b	1b
 2:	ldr	x0, [sp]
 	ret
-	.size	mg_aarch64_bad_memcpy_writes_above_sp, .-mg_aarch64_bad_memcpy_writes_above_sp
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memcpy_writes_above_sp)

@@ -2,11 +2,9 @@
  * signed compare (b.lt where b.lo belongs). When dst is below src the
  * difference is negative, so it copies backward, and when the buffers
  * overlap that overwrites source bytes before they are read. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_aarch64_bad_memmove_signed_compare
-	.type	mg_aarch64_bad_memmove_signed_compare, %function
-	.p2align 4
-mg_aarch64_bad_memmove_signed_compare:
+ENTRY(mg_aarch64_bad_memmove_signed_compare)
 	sub	x3, x0, x1
 	cmp	x3, x2
 	b.lt	2f			/* the bug: b.lo is the unsigned test */
@@ -23,6 +21,4 @@ mg_aarch64_bad_memmove_signed_compare:
 	strb	w4, [x0, x2]
 	b	2b
 3:	ret
-	.size	mg_aarch64_bad_memmove_signed_compare, .-mg_aarch64_bad_memmove_signed_compare
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_aarch64_bad_memmove_signed_compare)

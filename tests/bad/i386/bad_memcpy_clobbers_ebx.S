@@ -1,11 +1,9 @@
 /* Uses the callee-saved ebx as a scratch register without saving it: the
  * copy is right, the caller's ebx is gone. (esi and edi are saved, so ebx
  * is the one the diagnosis must name.) */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_bad_memcpy_clobbers_ebx
-	.type	mg_i386_bad_memcpy_clobbers_ebx, @function
-	.p2align 4
-mg_i386_bad_memcpy_clobbers_ebx:
+ENTRY(mg_i386_bad_memcpy_clobbers_ebx)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -22,6 +20,4 @@ mg_i386_bad_memcpy_clobbers_ebx:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_bad_memcpy_clobbers_ebx, .-mg_i386_bad_memcpy_clobbers_ebx
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_bad_memcpy_clobbers_ebx)

@@ -1,11 +1,9 @@
 /* Copies backward with std; rep movsb and returns without cld: the bytes
  * are right (the buffers do not overlap), the caller's string instructions
  * now run the wrong way. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_bad_memcpy_leaves_df_set
-	.type	mg_i386_bad_memcpy_leaves_df_set, @function
-	.p2align 4
-mg_i386_bad_memcpy_leaves_df_set:
+ENTRY(mg_i386_bad_memcpy_leaves_df_set)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -19,6 +17,4 @@ mg_i386_bad_memcpy_leaves_df_set:
 	popl	%edi			/* the bug: no cld */
 	popl	%esi
 	ret
-	.size	mg_i386_bad_memcpy_leaves_df_set, .-mg_i386_bad_memcpy_leaves_df_set
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_bad_memcpy_leaves_df_set)

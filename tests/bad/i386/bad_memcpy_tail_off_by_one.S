@@ -3,11 +3,9 @@
  * byte past the end of the source and writes it past the end of the
  * destination; which one the sandbox sees first depends on which buffer
  * sits against its guard page. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_bad_memcpy_tail_off_by_one
-	.type	mg_i386_bad_memcpy_tail_off_by_one, @function
-	.p2align 4
-mg_i386_bad_memcpy_tail_off_by_one:
+ENTRY(mg_i386_bad_memcpy_tail_off_by_one)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -28,6 +26,4 @@ mg_i386_bad_memcpy_tail_off_by_one:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_bad_memcpy_tail_off_by_one, .-mg_i386_bad_memcpy_tail_off_by_one
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_bad_memcpy_tail_off_by_one)

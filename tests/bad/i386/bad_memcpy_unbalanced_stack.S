@@ -1,10 +1,8 @@
 /* Returns with `ret $4`, as if it were stdcall: the caller's stack pointer
  * comes back 4 bytes too high. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_bad_memcpy_unbalanced_stack
-	.type	mg_i386_bad_memcpy_unbalanced_stack, @function
-	.p2align 4
-mg_i386_bad_memcpy_unbalanced_stack:
+ENTRY(mg_i386_bad_memcpy_unbalanced_stack)
 	pushl	%esi
 	pushl	%edi
 	movl	12(%esp), %edi		/* d */
@@ -15,6 +13,4 @@ mg_i386_bad_memcpy_unbalanced_stack:
 	popl	%edi
 	popl	%esi
 	ret	$4			/* the bug: cdecl callers pop the arguments */
-	.size	mg_i386_bad_memcpy_unbalanced_stack, .-mg_i386_bad_memcpy_unbalanced_stack
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_bad_memcpy_unbalanced_stack)

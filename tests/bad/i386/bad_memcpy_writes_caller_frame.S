@@ -1,11 +1,9 @@
 /* Spills the count into the word above its three argument words: that word
  * is the caller's. (Writing its own argument words is allowed in cdecl:
  * see memcpy_reuses_arg_words.) */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_bad_memcpy_writes_caller_frame
-	.type	mg_i386_bad_memcpy_writes_caller_frame, @function
-	.p2align 4
-mg_i386_bad_memcpy_writes_caller_frame:
+ENTRY(mg_i386_bad_memcpy_writes_caller_frame)
 	pushl	%esi
 	pushl	%edi
 	movl	20(%esp), %ecx		/* n */
@@ -17,6 +15,4 @@ mg_i386_bad_memcpy_writes_caller_frame:
 	popl	%edi
 	popl	%esi
 	ret
-	.size	mg_i386_bad_memcpy_writes_caller_frame, .-mg_i386_bad_memcpy_writes_caller_frame
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_bad_memcpy_writes_caller_frame)

@@ -4,16 +4,12 @@
  * overwrites source bytes before they are read. (Disjoint buffers are right
  * either way, overlapping ones with d above s too.) The two halves are
  * memmove_rep's own. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_bad_memmove_signed_compare
-	.type	mg_i386_bad_memmove_signed_compare, @function
-	.p2align 4
-mg_i386_bad_memmove_signed_compare:
+ENTRY(mg_i386_bad_memmove_signed_compare)
 	movl	4(%esp), %ecx		/* d */
 	subl	8(%esp), %ecx		/* d - s */
 	cmpl	12(%esp), %ecx
 	jl	mg_i386_backward_copy	/* the bug: a signed compare */
 	jmp	mg_i386_memcpy_rep_movsl
-	.size	mg_i386_bad_memmove_signed_compare, .-mg_i386_bad_memmove_signed_compare
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_bad_memmove_signed_compare)

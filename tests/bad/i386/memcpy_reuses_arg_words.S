@@ -2,11 +2,9 @@
  * may overwrite them. This copy saves the caller's edi and esi in its d and
  * s words instead of pushing them; the trampoline must not call that a
  * violation. */
+#include "asmdefs.h"
 	.text
-	.globl	mg_i386_memcpy_reuses_arg_words
-	.type	mg_i386_memcpy_reuses_arg_words, @function
-	.p2align 4
-mg_i386_memcpy_reuses_arg_words:
+ENTRY(mg_i386_memcpy_reuses_arg_words)
 	movl	4(%esp), %eax		/* d, the return value */
 	movl	8(%esp), %edx		/* s */
 	movl	12(%esp), %ecx		/* n */
@@ -18,6 +16,4 @@ mg_i386_memcpy_reuses_arg_words:
 	movl	4(%esp), %edi
 	movl	8(%esp), %esi
 	ret
-	.size	mg_i386_memcpy_reuses_arg_words, .-mg_i386_memcpy_reuses_arg_words
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_i386_memcpy_reuses_arg_words)

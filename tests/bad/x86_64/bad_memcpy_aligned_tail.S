@@ -5,11 +5,9 @@
  * coverage cells are worth: each condition alone is common, together they
  * are about one random input in 60,000, and nothing in the assembly tells a
  * fuzzer it is getting closer. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_aligned_tail
-	.type mg_x86_64_bad_memcpy_aligned_tail, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_aligned_tail:
+ENTRY(mg_x86_64_bad_memcpy_aligned_tail)
 	movq	%rdi, %rax
 	movq	%rdi, %r8
 	andl	$63, %r8d
@@ -31,5 +29,4 @@ mg_x86_64_bad_memcpy_aligned_tail:
 	movq	%rdx, %rcx
 	rep movsb
 	ret
-	.size mg_x86_64_bad_memcpy_aligned_tail, .-mg_x86_64_bad_memcpy_aligned_tail
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_aligned_tail)

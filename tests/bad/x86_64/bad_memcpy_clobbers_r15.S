@@ -1,10 +1,8 @@
 /* Uses the callee-saved r15 as a scratch register without saving it: the
  * copy is right, the caller's r15 is gone. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_clobbers_r15
-	.type mg_x86_64_bad_memcpy_clobbers_r15, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_clobbers_r15:
+ENTRY(mg_x86_64_bad_memcpy_clobbers_r15)
 	movq	%rdi, %rax
 	xorl	%ecx, %ecx
 1:	cmpq	%rdx, %rcx
@@ -14,5 +12,4 @@ mg_x86_64_bad_memcpy_clobbers_r15:
 	incq	%rcx
 	jmp	1b
 2:	ret
-	.size mg_x86_64_bad_memcpy_clobbers_r15, .-mg_x86_64_bad_memcpy_clobbers_r15
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_clobbers_r15)

@@ -1,10 +1,8 @@
 /* Uses the callee-saved rbx as a scratch register without saving it: the
  * copy is right, the caller's rbx is gone. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_clobbers_rbx
-	.type mg_x86_64_bad_memcpy_clobbers_rbx, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_clobbers_rbx:
+ENTRY(mg_x86_64_bad_memcpy_clobbers_rbx)
 	movq	%rdi, %rax
 	xorl	%ecx, %ecx
 1:	cmpq	%rdx, %rcx
@@ -14,5 +12,4 @@ mg_x86_64_bad_memcpy_clobbers_rbx:
 	incq	%rcx
 	jmp	1b
 2:	ret
-	.size mg_x86_64_bad_memcpy_clobbers_rbx, .-mg_x86_64_bad_memcpy_clobbers_rbx
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_clobbers_rbx)

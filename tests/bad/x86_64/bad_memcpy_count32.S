@@ -1,13 +1,10 @@
 /* A byte count moved with a 32-bit instruction: exact below 4 GiB, and at
  * 4 GiB and more it copies only n mod 2^32 bytes and returns as if done. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_count32
-	.type mg_x86_64_bad_memcpy_count32, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_count32:
+ENTRY(mg_x86_64_bad_memcpy_count32)
 	movq	%rdi, %rax
 	movl	%edx, %ecx		/* BUG: the upper 32 bits of n are lost */
 	rep movsb
 	ret
-	.size mg_x86_64_bad_memcpy_count32, .-mg_x86_64_bad_memcpy_count32
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_count32)

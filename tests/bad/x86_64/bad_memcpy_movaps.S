@@ -2,11 +2,9 @@
  * raises a general-protection fault otherwise. The table declares no
  * alignment contract, so any misaligned source must be caught as a crash.
  * The copy itself is a plain byte loop. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_movaps
-	.type mg_x86_64_bad_memcpy_movaps, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_movaps:
+ENTRY(mg_x86_64_bad_memcpy_movaps)
 	movq	%rdi, %rax
 	cmpq	$16, %rdx
 	jb	1f
@@ -19,5 +17,4 @@ mg_x86_64_bad_memcpy_movaps:
 	incq	%rcx
 	jmp	2b
 3:	ret
-	.size mg_x86_64_bad_memcpy_movaps, .-mg_x86_64_bad_memcpy_movaps
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_movaps)

@@ -1,11 +1,9 @@
 /* A correct AVX2 copy (32-byte blocks, then bytes) that returns without
  * vzeroupper: no failure, but a warning, since the caller's SSE code then
  * pays for the dirty upper state. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_no_vzeroupper
-	.type mg_x86_64_bad_memcpy_no_vzeroupper, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_no_vzeroupper:
+ENTRY(mg_x86_64_bad_memcpy_no_vzeroupper)
 	movq	%rdi, %rax
 1:	cmpq	$32, %rdx
 	jb	2f
@@ -18,5 +16,4 @@ mg_x86_64_bad_memcpy_no_vzeroupper:
 2:	movq	%rdx, %rcx
 	rep movsb
 	ret				/* no vzeroupper */
-	.size mg_x86_64_bad_memcpy_no_vzeroupper, .-mg_x86_64_bad_memcpy_no_vzeroupper
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_no_vzeroupper)

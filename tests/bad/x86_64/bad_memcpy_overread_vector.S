@@ -4,16 +4,14 @@
  * the stack red zone) and returns dst, so the bytes are always right.
  *
  * A guard page sees the over-read only when the source ends flush with it;
- * at any other alignment only valgrind mode (harness/memcheck.c) sees it.
+ * at any other alignment only valgrind mode (harness/engine/memcheck.c) sees it.
  *
  * void *mg_x86_64_bad_memcpy_overread_vector(void *d, const void *s, size_t n)
  *	rdi = d, rsi = s, rdx = n; returns d in rax. n == 0 loads nothing.
  */
+#include "asmdefs.h"
 	.text
-	.globl	mg_x86_64_bad_memcpy_overread_vector
-	.type	mg_x86_64_bad_memcpy_overread_vector, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_overread_vector:
+ENTRY(mg_x86_64_bad_memcpy_overread_vector)
 	movq	%rdi, %rax
 	xorl	%ecx, %ecx		/* offset of the next vector */
 1:	leaq	16(%rcx), %r8
@@ -35,5 +33,4 @@ mg_x86_64_bad_memcpy_overread_vector:
 	cmpq	%rdx, %rcx
 	jne	3b
 4:	ret
-	.size	mg_x86_64_bad_memcpy_overread_vector, .-mg_x86_64_bad_memcpy_overread_vector
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_overread_vector)

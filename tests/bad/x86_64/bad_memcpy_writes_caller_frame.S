@@ -1,14 +1,11 @@
 /* Spills a register into the stack slot above its return address, which
  * belongs to the caller. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memcpy_writes_caller_frame
-	.type mg_x86_64_bad_memcpy_writes_caller_frame, @function
-	.p2align 4
-mg_x86_64_bad_memcpy_writes_caller_frame:
+ENTRY(mg_x86_64_bad_memcpy_writes_caller_frame)
 	movq	%rdi, 8(%rsp)		/* BUG: 8(%rsp) is the caller's */
 	movq	%rdx, %rcx
 	rep movsb
 	movq	8(%rsp), %rax
 	ret
-	.size mg_x86_64_bad_memcpy_writes_caller_frame, .-mg_x86_64_bad_memcpy_writes_caller_frame
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memcpy_writes_caller_frame)

@@ -1,10 +1,8 @@
 /* A backward copy with std that forgets the closing cld: every byte is
  * right, and the caller's next string instruction runs backwards. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memmove_leaves_df_set
-	.type mg_x86_64_bad_memmove_leaves_df_set, @function
-	.p2align 4
-mg_x86_64_bad_memmove_leaves_df_set:
+ENTRY(mg_x86_64_bad_memmove_leaves_df_set)
 	movq	%rdi, %rax
 	movq	%rdx, %rcx
 	cmpq	%rsi, %rdi
@@ -16,5 +14,4 @@ mg_x86_64_bad_memmove_leaves_df_set:
 	ret				/* BUG: no cld */
 1:	rep movsb			/* d < s: forward */
 	ret
-	.size mg_x86_64_bad_memmove_leaves_df_set, .-mg_x86_64_bad_memmove_leaves_df_set
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memmove_leaves_df_set)

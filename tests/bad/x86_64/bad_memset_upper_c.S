@@ -1,11 +1,9 @@
 /* Replicates c into a word by multiplying the whole 64-bit register, so the
  * upper half of rsi, which the ABI leaves undefined for an int, leaks into
  * the fill bytes. Correct when the caller happens to zero-extend. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_memset_upper_c
-	.type mg_x86_64_bad_memset_upper_c, @function
-	.p2align 4
-mg_x86_64_bad_memset_upper_c:
+ENTRY(mg_x86_64_bad_memset_upper_c)
 	movq	%rdi, %r8
 	movabsq	$0x0101010101010101, %rax
 	movzbq	%sil, %rcx
@@ -20,5 +18,4 @@ mg_x86_64_bad_memset_upper_c:
 	rep stosb
 	movq	%r8, %rax
 	ret
-	.size mg_x86_64_bad_memset_upper_c, .-mg_x86_64_bad_memset_upper_c
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_memset_upper_c)

@@ -14,6 +14,7 @@
  * is put back if the callee changed it.
  */
 #include "abi.h"
+#include "asmdefs.h"
 
 /* Our frame: the two canary words at the bottom, where the callee's sp
  * points, then the caller's registers. */
@@ -55,17 +56,29 @@ current_record:
 	.quad	0
 
 	.text
-	.globl	mg_abi_call
-	.type	mg_abi_call, %function
-	.p2align 4
-mg_abi_call:
+ENTRY(mg_abi_call)
+	/* The CFI follows the saves, so that a debugger stopped in the
+	 * callee unwinds through here to the C caller. */
 	sub	sp, sp, #FRAME_SIZE
+	.cfi_def_cfa_offset FRAME_SIZE
 	stp	x19, x20, [sp, #SAVE_X19]
 	stp	x21, x22, [sp, #SAVE_X19 + 16]
 	stp	x23, x24, [sp, #SAVE_X19 + 32]
 	stp	x25, x26, [sp, #SAVE_X19 + 48]
 	stp	x27, x28, [sp, #SAVE_X19 + 64]
+	.cfi_rel_offset x19, SAVE_X19
+	.cfi_rel_offset x20, SAVE_X19 + 8
+	.cfi_rel_offset x21, SAVE_X19 + 16
+	.cfi_rel_offset x22, SAVE_X19 + 24
+	.cfi_rel_offset x23, SAVE_X19 + 32
+	.cfi_rel_offset x24, SAVE_X19 + 40
+	.cfi_rel_offset x25, SAVE_X19 + 48
+	.cfi_rel_offset x26, SAVE_X19 + 56
+	.cfi_rel_offset x27, SAVE_X19 + 64
+	.cfi_rel_offset x28, SAVE_X19 + 72
 	stp	x29, x30, [sp, #SAVE_X29]
+	.cfi_rel_offset x29, SAVE_X29
+	.cfi_rel_offset x30, SAVE_X29 + 8
 	add	x29, sp, #SAVE_X29	/* a frame record, for debuggers */
 	str	x18, [sp, #SAVE_X18]
 	stp	d8, d9, [sp, #SAVE_D8]
@@ -140,7 +153,18 @@ mg_abi_call:
 	ldp	x21, x22, [sp, #SAVE_X19 + 16]
 	ldp	x19, x20, [sp, #SAVE_X19]
 	add	sp, sp, #FRAME_SIZE
+	.cfi_def_cfa_offset 0
+	.cfi_same_value x19
+	.cfi_same_value x20
+	.cfi_same_value x21
+	.cfi_same_value x22
+	.cfi_same_value x23
+	.cfi_same_value x24
+	.cfi_same_value x25
+	.cfi_same_value x26
+	.cfi_same_value x27
+	.cfi_same_value x28
+	.cfi_same_value x29
+	.cfi_same_value x30
 	ret
-	.size	mg_abi_call, .-mg_abi_call
-
-	.section .note.GNU-stack,"",%progbits
+END(mg_abi_call)

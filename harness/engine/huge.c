@@ -3,10 +3,10 @@
  *   [g] src below [g] dst [g] src above [g] oracle src below | oracle dst |
  *   oracle src above
  *
- * Each region holds the longest length. The source regions are an 8 MiB
- * pattern memfd mapped read-only again and again; the destination is an
- * 8 MiB scratch memfd mapped read-write again and again, so a 4 GiB copy
- * needs 16 MiB of memory. Per case, real pages replace the scratch where the
+ * Each region holds the longest length. The source regions are a 16 MiB
+ * pattern memfd (CHUNK) mapped read-only again and again; the destination
+ * is a 16 MiB scratch memfd mapped read-write again and again, so a 4 GiB
+ * copy needs 32 MiB of memory. Per case, real pages replace the scratch where the
  * result is checked. The oracle regions are PROT_NONE but for their first
  * 64 KiB.
  *
@@ -29,9 +29,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* 8 MiB, not less: measured here, a 2 MiB source or scratch mapped over and
- * over makes every pass slow (2 MiB aliases the caches' own reach), while
- * 8 MiB runs at memory speed once the page tables are warm. */
+/* 16 MiB: measured here, a 2 MiB source or scratch mapped over and over
+ * makes every pass slow (2 MiB aliases the caches' own reach), while 8 MiB
+ * and more run at memory speed once the page tables are warm. The pattern
+ * is cut from the sandbox's pool, which is longer (an arena and a page). */
 #define CHUNK	    ((size_t)16 << 20)
 #define GUARD	    ((size_t)4096)
 #define WINDOW	    ((size_t)64 << 10) /* real bytes around each checked point */

@@ -1,5 +1,4 @@
 #include "case.h"
-#include "huge.h"
 #include "table.h"
 
 #include <inttypes.h>

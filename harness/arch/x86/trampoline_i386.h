@@ -1,4 +1,4 @@
-/* The i386 ABI record: what the trampoline (abi_i386.S) plants and finds.
+/* The i386 ABI record: what the trampoline (trampoline_i386.S) plants and finds.
  * Included by abi.h; the offsets are for the assembly. */
 #ifndef MG_ABI_I386_H
 #define MG_ABI_I386_H

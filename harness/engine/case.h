@@ -14,6 +14,13 @@
 #define MG_MAX_LEN ((size_t)16 << 20)
 /* Room in an arena beyond the length, for alignment and overlap distance. */
 #define MG_ARENA_SLACK ((size_t)64 << 10)
+/* Longer lengths go to the 4 GiB+ check (huge.h), which only a 64-bit size_t
+ * can hold: with a 32-bit one MG_HUGE_4GIB is 0 and no length is too long. */
+#define MG_HUGE_LENGTHS (SIZE_MAX > 0xffffffffu)
+#define MG_HUGE_4GIB	((size_t)((uint64_t)1 << 32))
+#define MG_HUGE_MAX_LEN (MG_HUGE_LENGTHS ? MG_HUGE_4GIB + ((size_t)1 << 20) : SIZE_MAX)
+/* How much of each buffer an oracle case maps: the rest faults. */
+#define MG_ORACLE_MAPPED ((size_t)64 << 10)
 
 /* Which guard page the buffers are pushed against. With `after`, each buffer
  * sits as high as its alignment allows, so it ends flush with the guard page
@@ -35,6 +42,9 @@ struct mg_case {
 	int src_above; /* separate buffers: the source lies above dst (1) or below (0) */
 	int oracle;    /* huge length, but only 64 KiB of each buffer mapped (huge.h) */
 };
+
+/* Called for each case of a sweep; returns non-zero to stop it. */
+typedef int (*mg_case_fn)(const struct mg_case *c, void *ctx);
 
 /* The program name used in replay commands (argv[0]). */
 extern const char *mg_program;

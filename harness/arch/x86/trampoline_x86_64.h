@@ -1,4 +1,4 @@
-/* The x86-64 ABI record: what the trampoline (abi_x86_64.S) plants and
+/* The x86-64 ABI record: what the trampoline (trampoline_x86_64.S) plants and
  * finds. Included by abi.h; the offsets are for the assembly. */
 #ifndef MG_ABI_X86_64_H
 #define MG_ABI_X86_64_H

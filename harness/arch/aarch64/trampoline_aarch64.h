@@ -1,4 +1,4 @@
-/* The AArch64 ABI record: what the trampoline (abi_aarch64.S) plants and
+/* The AArch64 ABI record: what the trampoline (trampoline_aarch64.S) plants and
  * finds. Included by abi.h; the offsets are for the assembly. */
 #ifndef MG_ABI_AARCH64_H
 #define MG_ABI_AARCH64_H

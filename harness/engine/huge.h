@@ -2,8 +2,8 @@
  * catches a count moved with a 32-bit instruction or compared as a signed
  * int. Two kinds of case:
  *
- * - mapped: the source is one 2 MiB pattern mapped over and over, the
- *   destination one 2 MiB scratch mapped over and over, except for real
+ * - mapped: the source is one 16 MiB pattern mapped over and over, the
+ *   destination one 16 MiB scratch mapped over and over, except for real
  *   pages around its start, its end, 2 GiB, 4 GiB and a few points between,
  *   which are checked byte by byte (and around the buffers, for stray
  *   writes);
@@ -13,7 +13,7 @@
 #ifndef MG_HUGE_H
 #define MG_HUGE_H
 
-#include "sweep.h"
+#include "case.h"
 #include "verdict.h"
 
 #include <stddef.h>
@@ -21,12 +21,8 @@
 
 /* The check is about lengths of 4 GiB and more, which only a 64-bit size_t
  * holds: elsewhere it cannot run (mg_huge_possible says so), and the 4 GiB
- * constants below are never used. */
-#define MG_HUGE_LENGTHS	 (SIZE_MAX > 0xffffffffu)
-#define MG_HUGE_2GIB	 ((size_t)1 << 31)
-#define MG_HUGE_4GIB	 ((size_t)((uint64_t)1 << 32)) /* 0 with a 32-bit size_t */
-#define MG_HUGE_MAX_LEN	 (MG_HUGE_LENGTHS ? MG_HUGE_4GIB + ((size_t)1 << 20) : SIZE_MAX)
-#define MG_ORACLE_MAPPED ((size_t)64 << 10)
+ * constants (case.h) are never used. */
+#define MG_HUGE_2GIB ((size_t)1 << 31)
 
 /* Whether this process can reserve the huge-length space (cheap); if not,
  * says why. */

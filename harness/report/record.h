@@ -18,9 +18,6 @@ enum mg_format { MG_FORMAT_TEXT, MG_FORMAT_JSONL };
 /* What stdout carries: the human text (default) or the records. */
 extern enum mg_format mg_format;
 
-/* Sets mg_format from --format's value ("text", "jsonl") or exits 2. */
-void mg_parse_format(const char *cmd, const char *text);
-
 /* The case as a JSON object member. */
 void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c);
 

@@ -51,6 +51,10 @@ void mg_parse_platform_rule(const char *cmd, const char *text);
 /* Hides a comma-separated list of CPU features, or exits 2 naming a bad one. */
 void mg_parse_hidden_features(const char *cmd, const char *list);
 
+/* Sets mg_format (record.h) from --format's value ("text", "jsonl") or
+ * exits 2. */
+void mg_parse_format(const char *cmd, const char *text);
+
 struct mg_case;
 /* Parses `memgate run`'s case flags (--variant, --len, --src-align, ...)
  * into *c, naming any error as "memgate CMD: ..." with exit 2. Returns 0

@@ -1,6 +1,7 @@
 #include "options.h"
 #include "cpu.h"
 #include "outcome.h"
+#include "record.h"
 #include "table.h"
 
 #include <errno.h>
@@ -187,4 +188,14 @@ size_t mg_parse_max_len(const char *cmd, const char *text)
 	if (n == 0 || n > MG_MAX_LEN)
 		mg_usage_error(cmd, "--max-len must be in 1..%zu", (size_t)MG_MAX_LEN);
 	return (size_t)n;
+}
+
+void mg_parse_format(const char *cmd, const char *text)
+{
+	if (strcmp(text, "text") == 0)
+		mg_format = MG_FORMAT_TEXT;
+	else if (strcmp(text, "jsonl") == 0)
+		mg_format = MG_FORMAT_JSONL;
+	else
+		mg_usage_error(cmd, "unknown format '%s' (valid: text, jsonl)", text);
 }

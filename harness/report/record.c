@@ -2,22 +2,11 @@
 #include "cpu.h"
 #include "fault.h"
 #include "finding.h"
-#include "options.h"
 #include "table.h"
 
 #include <string.h>
 
 enum mg_format mg_format = MG_FORMAT_TEXT;
-
-void mg_parse_format(const char *cmd, const char *text)
-{
-	if (strcmp(text, "text") == 0)
-		mg_format = MG_FORMAT_TEXT;
-	else if (strcmp(text, "jsonl") == 0)
-		mg_format = MG_FORMAT_JSONL;
-	else
-		mg_usage_error(cmd, "unknown format '%s' (valid: text, jsonl)", text);
-}
 
 void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 {

@@ -7,11 +7,11 @@
 
 /* The record's layout and the canaries are per arch. */
 #if defined(__x86_64__)
-#include "abi_x86_64.h"
+#include "trampoline_x86_64.h"
 #elif defined(__i386__)
-#include "abi_i386.h"
+#include "trampoline_i386.h"
 #elif defined(__aarch64__)
-#include "abi_aarch64.h"
+#include "trampoline_aarch64.h"
 #else
 #error "memgate: no ABI trampoline for this architecture"
 #endif
@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Per-arch trampoline (abi_<arch>.S): calls fn(a0, a1, a2) with canaries in
+/* Per-arch trampoline (arch/ISA/trampoline_<arch>.S): calls fn(a0, a1, a2) with canaries in
  * place, fills *rec, restores the caller's state and returns fn's result. */
 uintptr_t mg_abi_call(const void *fn, uintptr_t a0, uintptr_t a1, uintptr_t a2,
 		      struct mg_abi_record *rec);

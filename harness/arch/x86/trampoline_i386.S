@@ -26,6 +26,7 @@
  * own again does it touch the stack or the globals.
  */
 #include "abi.h"
+#include "asmdefs.h"
 
 	.section .tbss, "awT", @nobits
 	.p2align 2
@@ -37,21 +38,24 @@ caller_sp:			/* esp after the pushes: the saved registers */
 	.text
 /* Leaves the address of the instruction after the call in ecx, for the
  * GOT-relative addressing of the globals. */
-	.type	pc_in_ecx, @function
-	.p2align 4
-pc_in_ecx:
+LOCAL_ENTRY(pc_in_ecx)
 	movl	(%esp), %ecx
 	ret
-	.size	pc_in_ecx, .-pc_in_ecx
+END(pc_in_ecx)
 
-	.globl	mg_abi_call
-	.type	mg_abi_call, @function
-	.p2align 4
-mg_abi_call:
+ENTRY(mg_abi_call)
 	pushl	%ebp
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %ebp, 0
 	pushl	%ebx
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %ebx, 0
 	pushl	%esi
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %esi, 0
 	pushl	%edi
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %edi, 0
 	/* Arguments, above the four saved registers and the return address. */
 	movl	36(%esp), %edx		/* rec */
 	movl	%edx, %gs:current_record@ntpoff
@@ -77,7 +81,11 @@ mg_abi_call:
 	movl	$MG_ABI_CANARY_FRAME1, 16(%eax)
 	movl	%eax, MG_ABI_SP_BEFORE(%edx)
 	movl	20(%esp), %ecx		/* fn */
+	/* The callee's frame is realigned: no fixed offset leads back to
+	 * ours, so a debugger's backtrace ends here until it is left. */
+	.cfi_remember_state
 	movl	%eax, %esp
+	.cfi_undefined %eip
 	movl	$MG_ABI_CANARY_EBX, %ebx
 	movl	$MG_ABI_CANARY_ESI, %esi
 	movl	$MG_ABI_CANARY_EDI, %edi
@@ -126,11 +134,18 @@ mg_abi_call:
 	movl	%edx, MG_ABI_XINUSE+4(%ebx)
 2:	movl	%esi, %eax
 	movl	%gs:caller_sp@ntpoff, %esp
+	.cfi_restore_state
 	popl	%edi
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %edi
 	popl	%esi
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %esi
 	popl	%ebx
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %ebx
 	popl	%ebp
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %ebp
 	ret
-	.size	mg_abi_call, .-mg_abi_call
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_abi_call)

@@ -8,9 +8,6 @@
 
 enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL };
 
-/* Called for each case; returns non-zero to stop the sweep. */
-typedef int (*mg_case_fn)(const struct mg_case *c, void *ctx);
-
 /* Feeds `fn` every case of the profile that the variant's contract allows,
  * in a fixed order; case k's fill seed is derived from `seed` and k. */
 void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,

@@ -18,6 +18,7 @@
  * through a global, and the stack pointer is restored from the record.
  */
 #include "abi.h"
+#include "asmdefs.h"
 
 	.bss
 	.p2align 3
@@ -30,17 +31,29 @@ fpu_poison:
 	.quad	0x5a5a5a5a5a5a5a5a, 0xa5a5a5a5a5a5a5a5
 
 	.text
-	.globl	mg_abi_call
-	.type	mg_abi_call, @function
-	.p2align 4
-mg_abi_call:
+ENTRY(mg_abi_call)
+	/* The CFI follows the pushes, so that a debugger stopped in the
+	 * callee unwinds through here to the C caller. */
 	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
 	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
 	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
 	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
 	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
 	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
 	subq	$24, %rsp		/* the frame canaries, and 16-byte alignment */
+	.cfi_adjust_cfa_offset 24
 	movq	%r8, current_record(%rip)
 	/* The caller's MXCSR and x87 control word are not read here: they
 	 * are constant, and the record arrives with them (fnstcw is slow). */
@@ -113,7 +126,9 @@ mg_abi_call:
 	movq	%r14, MG_ABI_SAVED+32(%r11)
 	movq	%r15, MG_ABI_SAVED+40(%r11)
 	pushfq
+	.cfi_adjust_cfa_offset 8
 	popq	MG_ABI_FLAGS(%r11)
+	.cfi_adjust_cfa_offset -8
 	cld
 	movq	0(%rsp), %rcx
 	movq	%rcx, MG_ABI_FRAME(%r11)
@@ -165,13 +180,24 @@ mg_abi_call:
 	movl	%edx, MG_ABI_XINUSE+4(%r11)
 	movq	%r10, %rax
 2:	addq	$24, %rsp
+	.cfi_adjust_cfa_offset -24
 	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
 	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
 	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
 	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
 	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
 	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
 	ret
-	.size	mg_abi_call, .-mg_abi_call
-
-	.section .note.GNU-stack,"",@progbits
+END(mg_abi_call)

@@ -4,10 +4,7 @@
  * state: rounding mode, FZ, DN, AHP, trap enables; the flags live in FPSR,
  * which is the caller's to lose). x18, the platform register, is free in
  * Linux user space but reserved in kernel code, which keeps its shadow call
- * stack pointer there: it is checked only when the rule asks for it.
- *
- * Named for the ABI rather than abi_aarch64.c: the trampoline is
- * abi_aarch64.S, and both would build to the same object file. */
+ * stack pointer there: it is checked only when the rule asks for it. */
 #include "abi.h"
 
 #include <stdio.h>

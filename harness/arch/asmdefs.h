@@ -1,0 +1,84 @@
+/* Conventions of every assembly file: the variants (impls/), the broken
+ * variants (tests/bad/) and the ABI trampolines (harness/arch/).
+ *
+ *	#include "asmdefs.h"
+ *		.text
+ *	ENTRY(mg_x86_64_memcpy_example)
+ *		...
+ *	L(loop):		a local label: not in the symbol table
+ *		...
+ *	END(mg_x86_64_memcpy_example)
+ *
+ * ENTRY makes a global function symbol, aligned to 16 bytes, and opens its
+ * call frame information; END closes both. The CFI is what lets a debugger
+ * (scripts/repro --gdb) unwind through the routine: a routine that moves the
+ * stack pointer describes that with cfi_adjust_cfa_offset and the like. On
+ * aarch64 ENTRY starts with a BTI landing pad (`bti c`, a no-op where BTI is
+ * off) so that the routine may be called indirectly from BTI-enforcing code.
+ *
+ * Including this header also marks the stack non-executable (.note.GNU-stack)
+ * and, on aarch64, the object BTI-compatible (the GNU property note). */
+#ifndef MG_ASMDEFS_H
+#define MG_ASMDEFS_H
+
+#ifndef __ASSEMBLER__
+#error "asmdefs.h is for assembly files"
+#endif
+
+#define L(name) .L##name
+
+#if defined(__aarch64__)
+
+#define MG_FUNCTION %function
+#define MG_PROGBITS %progbits
+/* BTI's landing pad for calls (br/blr), as a hint so that assemblers
+ * without BTI accept it. */
+#define BTI_C hint 34
+
+/* The property note that says every function of this object has its landing
+ * pad: GNU_PROPERTY_AARCH64_FEATURE_1_AND with the BTI bit. */
+#define MG_NT_GNU_PROPERTY_TYPE_0	   5
+#define MG_GNU_PROPERTY_AARCH64_FEATURE_1 0xc0000000
+#define MG_AARCH64_FEATURE_1_BTI	   1
+	.pushsection .note.gnu.property, "a"
+	.p2align 3
+	.word	4				/* name size: "GNU\0" */
+	.word	16				/* descriptor size */
+	.word	MG_NT_GNU_PROPERTY_TYPE_0
+	.asciz	"GNU"
+	.word	MG_GNU_PROPERTY_AARCH64_FEATURE_1
+	.word	4				/* the property's size */
+	.word	MG_AARCH64_FEATURE_1_BTI
+	.word	0				/* padding to 8 bytes */
+	.popsection
+
+#define MG_LANDING_PAD BTI_C
+
+#else
+
+#define MG_FUNCTION @function
+#define MG_PROGBITS @progbits
+#define MG_LANDING_PAD
+
+#endif
+
+	.pushsection .note.GNU-stack, "", MG_PROGBITS
+	.popsection
+
+/* A function only this file calls: no global symbol. */
+#define LOCAL_ENTRY(name)                                                                          \
+	.type name, MG_FUNCTION;                                                                   \
+	.p2align 4;                                                                                \
+	name:                                                                                      \
+	.cfi_startproc;                                                                            \
+	MG_LANDING_PAD
+
+#define ENTRY(name)                                                                                \
+	.globl name;                                                                               \
+	LOCAL_ENTRY(name)
+
+#define END(name)                                                                                  \
+	.cfi_endproc;                                                                              \
+	.size name, .- name
+
+#endif
