@@ -2,11 +2,9 @@
  * without kernel_fpu_begin: correct bytes, but in the kernel it would
  * overwrite the vector registers of whatever task it interrupted. The
  * kernel contract's no-FPU rule must name it. */
+#include "asmdefs.h"
 	.text
-	.globl mg_x86_64_bad_copy_page_uses_sse
-	.type mg_x86_64_bad_copy_page_uses_sse, @function
-	.p2align 4
-mg_x86_64_bad_copy_page_uses_sse:
+ENTRY(mg_x86_64_bad_copy_page_uses_sse)
 	movl	$4096, %ecx
 1:	movdqu	0(%rsi), %xmm0
 	movdqu	16(%rsi), %xmm1
@@ -21,5 +19,4 @@ mg_x86_64_bad_copy_page_uses_sse:
 	subl	$64, %ecx
 	jnz	1b
 	ret
-	.size mg_x86_64_bad_copy_page_uses_sse, .-mg_x86_64_bad_copy_page_uses_sse
-	.section .note.GNU-stack,"",@progbits
+END(mg_x86_64_bad_copy_page_uses_sse)
