@@ -79,7 +79,7 @@ else
 		"REPRODUCED: mg_aarch64_bad_memset_zva64_stride fails this case \(wrong-result\)" \
 		bash -c "eval \"\$(jq -r '.findings[0].repro' $TMP/pzva.json)\""
 	expect_all "gate: --requires zva64 runs only under cortex-a57" 1 \
-		"^abi +FAIL .*cpu cortex-a57" "^REJECTED: mg_aarch64_bad_memset_zva64_stride, 1 finding" -- \
+		"^sweep +FAIL .*cpu cortex-a57" "^REJECTED: mg_aarch64_bad_memset_zva64_stride, 1 finding" -- \
 		scripts/gate --op memset --quick --seconds=40 --skip=fuzz,huge,regressions --requires=zva64 \
 		--symbol=mg_aarch64_bad_memset_zva64_stride tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: facts no model has are a SKIP naming them, exit 2" 2 \
