@@ -401,7 +401,8 @@ verify: deps
 # aarch64 under qemu-user runs once per CPU model (qemu's -cpu), which
 # differ in DC ZVA block size (max 512 bytes, a64fx 256, cortex-a57 64)
 # and cache-line size: qemu's default first, with the usual profile, then
-# the others with the quick sweep. Each finding names its model.
+# the others with the quick sweep, their findings in findings/verify/cpu-MODEL/.
+# Each finding names its model, and its replay line has the -cpu.
 ifeq ($(ARCH)-$(filter aarch64,$(HOST_ARCH)),aarch64-)
 CPU_MODELS ?= max cortex-a57 a64fx
 endif
@@ -411,9 +412,10 @@ ifeq ($(strip $(CPU_MODELS)),)
 	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),--huge=oracle) $(VERIFY_FLAGS))
 else
 	@status=0; for model in $(CPU_MODELS); do \
-		quick=--profile=quick; [ "$$model" = $(firstword $(CPU_MODELS)) ] && quick=; \
+		more="--profile=quick --findings=findings/verify/cpu-$$model"; \
+		[ "$$model" = $(firstword $(CPU_MODELS)) ] && more=; \
 		echo "== $(ARCH) -cpu $$model"; \
-		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify --huge=oracle $$quick $(VERIFY_FLAGS); \
+		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify --huge=oracle $$more $(VERIFY_FLAGS); \
 		rc=$$?; [ $$rc = 0 ] || [ $$status = 1 ] || status=$$rc; \
 	done; exit $$status
 endif
