@@ -267,9 +267,11 @@ oss-fuzz-build:
 # harness/engine/table.c); $(GATE)/sources lists its files (the gate's copies,
 # under names without spaces), compiled as impls/ is, without the stack
 # protector (a call into libc the routine did not write), and merged and
-# renamed by scripts/gate-compile.
+# renamed by scripts/gate-compile. $(GATE)/cflags adds what the contract
+# asks (x86-64 kernel code: -mgeneral-regs-only, as the kernel builds it).
 ifneq ($(GATE),)
 GATE_SOURCES := $(shell cat $(GATE)/sources 2>/dev/null)
+GATE_CONTRACT_CFLAGS := $(shell cat $(GATE)/cflags 2>/dev/null)
 GATE_SYMBOL := $(shell cat $(GATE)/symbol 2>/dev/null)
 GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
 GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
@@ -286,7 +288,8 @@ GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
 GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(ARCH_INCLUDES) $(FUZZ_COV_$(1))
 GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
 $(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources
-	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1))" $(GATE_SOURCES)
+	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1)) $(GATE_CONTRACT_CFLAGS)" \
+		$(GATE_SOURCES)
 $(GATE)/table-$(1).o: harness/engine/table.c $(GATE)/submitted.def
 	$$(GATE_CC_$(1)) $$(GATE_TABLE_FLAGS_$(1)) $(GATE_DEF) -c -o $$@ $$<
 endef

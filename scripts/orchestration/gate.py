@@ -462,6 +462,11 @@ def write_build_files(ctx):
     files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ctx.symbol + "\n", "family": ctx.family + "\n",
              "submitted.def": f"MG_SUBMITTED({ctx.arch}, {ctx.name}, mg_gate_{ctx.symbol}, {op_macro}, {ret}, "
                               f"{contract}, {features}, {about})\n"}
+    # Kernel code is built without vector or x87 registers, so that the
+    # compiler's own vectorising is not blamed on the routine's author.
+    x86_64 = ctx.arch == "x86_64" or (ctx.arch == "generic" and ctx.host == "x86_64")
+    no_fpu = ctx.contract == "kernel" and "fpu" not in ctx.requires and x86_64
+    files["cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
             f.write(text)
