@@ -87,5 +87,17 @@ class PerRun(unittest.TestCase):
         self.assertEqual(gate.verdict_of(results, findings), "rejected")
 
 
+class Reports(unittest.TestCase):
+    def test_a_finding_belongs_to_its_own_run(self):
+        from orchestration import report
+        checks = [{"name": "sweep", "status": "pass", "run": "cpu max"},
+                  {"name": "sweep", "status": "fail", "run": "cpu cortex-a57"}]
+        f = {"check": "sweep", "run": "cpu cortex-a57", "kind": "wrong-result", "detail": "d", "input": "",
+             "repro": "r", "signature": "s"}
+        report.validate_finding(f, checks, "here")
+        with self.assertRaises(report.BadWorkdir):
+            report.validate_finding(dict(f, run="cpu max"), checks, "here")
+
+
 if __name__ == "__main__":
     unittest.main()
