@@ -57,8 +57,9 @@ struct mg_judge_checks {
 };
 
 /* The one judge of a call, for the sandbox and the huge-length check alike,
- * in the precedence of docs/design.md (Verdicts): fault (and a changed source), ABI, red zones, bytes, (memcheck),
- * return value. `owned` is as for mg_outcome_fault. */
+ * in the precedence of docs/design.md (Verdicts): fault (and a changed
+ * source), ABI, red zones, bytes, (memcheck), return value. `owned` is as
+ * for mg_outcome_fault. */
 void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
 	      struct mg_verdict *out);
 

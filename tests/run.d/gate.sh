@@ -7,9 +7,10 @@
 echo "== the submission gate (scripts/gate)"
 make --no-print-directory -s fuzz-build >/dev/null 2>&1
 
-# The file that defines a symbol, under impls/ or tests/bad/.
+# The file that defines a symbol, under impls/ or tests/bad/ (a label, an
+# asmdefs.h ENTRY or a C definition).
 source_of() {
-	grep -rlE "^$1:|[ *]$1\(" impls tests/bad --include='*.c' --include='*.S' | head -n1
+	grep -rlE "^$1:|^ENTRY\($1\)|[ *]$1\(" impls tests/bad --include='*.c' --include='*.S' | head -n1
 }
 
 # gate_case VARIANT OP SYMBOL FEATURES EXPECT: one submission and its verdict.
