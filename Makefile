@@ -99,7 +99,7 @@ RANDOM := $(BUILD)/random
 VERIFY_FLAGS ?=
 
 .PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
-	oss-fuzz-build
+	oss-fuzz-build zoo
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
@@ -267,11 +267,12 @@ oss-fuzz-build:
 # harness/engine/table.c); $(GATE)/sources lists its files (the gate's copies,
 # under names without spaces), compiled as impls/ is, without the stack
 # protector (a call into libc the routine did not write), and merged and
-# renamed by scripts/gate-compile. $(GATE)/cflags adds what the contract
+# renamed by scripts/gate-compile, which adds the tree flags of $(GATE)/cflags
+# (-I, -D, --cflags). $(GATE)/contract-cflags adds what the contract
 # asks (x86-64 kernel code: -mgeneral-regs-only, as the kernel builds it).
 ifneq ($(GATE),)
 GATE_SOURCES := $(shell cat $(GATE)/sources 2>/dev/null)
-GATE_CONTRACT_CFLAGS := $(shell cat $(GATE)/cflags 2>/dev/null)
+GATE_CONTRACT_CFLAGS := $(shell cat $(GATE)/contract-cflags 2>/dev/null)
 GATE_SYMBOL := $(shell cat $(GATE)/symbol 2>/dev/null)
 GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
 GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
@@ -281,13 +282,13 @@ GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference $(ARCH_INC
 GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
 GATE_FUZZ ?= yes
 GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes,$(GATE_FUZZ)), \
-	$(foreach f,$(filter-out plain,$(GATE_FLAVORS)),$(GATE)/fuzz/$(f)/fuzz_$(GATE_FAMILY)))
+	$(foreach f,$(filter-out plain,$(GATE_FLAVORS)),$(foreach t,$(GATE_FAMILY),$(GATE)/fuzz/$(f)/fuzz_$(t))))
 
 define gate_flavor
 GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
 GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(ARCH_INCLUDES) $(FUZZ_COV_$(1))
 GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
-$(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources
+$(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources $(wildcard $(GATE)/cflags) $(wildcard $(GATE)/contract-cflags)
 	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1)) $(GATE_CONTRACT_CFLAGS)" \
 		$(GATE_SOURCES)
 $(GATE)/table-$(1).o: harness/engine/table.c $(GATE)/submitted.def
@@ -305,12 +306,16 @@ $(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c) $(GATE_PLAIN)
 # arch where no coverage-guided fuzzer runs.
 $(GATE)/random: $(OBJ)/targets/random.o $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
-$(GATE)/fuzz/%/fuzz_$(GATE_FAMILY): $(BUILD)/fuzz/%/obj/targets/fuzz_$(GATE_FAMILY).o \
-		$(GATE)/table-%.o $(GATE)/%.o
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC_$*) -pthread -o $@ $(filter-out %/harness/engine/table.o,$^) $(FUZZ_LINK_$*)
-$(GATE)/fuzz/libfuzzer/fuzz_$(GATE_FAMILY): $(libfuzzer_COMMON)
-$(GATE)/fuzz/afl/fuzz_$(GATE_FAMILY): $(afl_COMMON)
+# One fuzz target per family of the submission's entry points (GATE_FAMILY
+# lists them: several entries may need memcpy's and memmove's).
+define gate_fuzz_target
+$(GATE)/fuzz/%/fuzz_$(1): $(BUILD)/fuzz/%/obj/targets/fuzz_$(1).o $(GATE)/table-%.o $(GATE)/%.o
+	@mkdir -p $$(dir $$@)
+	$$(FUZZ_CC_$$*) -pthread -o $$@ $$(filter-out %/harness/engine/table.o,$$^) $$(FUZZ_LINK_$$*)
+$(GATE)/fuzz/libfuzzer/fuzz_$(1): $(libfuzzer_COMMON)
+$(GATE)/fuzz/afl/fuzz_$(1): $(afl_COMMON)
+endef
+$(foreach t,$(GATE_FAMILY),$(eval $(call gate_fuzz_target,$(t))))
 endif
 
 # What every gate build shares (the tree's objects and the fuzz targets'
@@ -318,7 +323,7 @@ endif
 gate-shared:
 	@$(MAKE) --no-print-directory all $(if $(filter yes,$(GATE_FUZZ)),$(foreach f,libfuzzer afl, \
 		$(if $(filter $(f),$(GATE_FLAVORS)),$($(f)_COMMON) \
-		$(BUILD)/fuzz/$(f)/obj/targets/fuzz_$(GATE_FAMILY).o)))
+		$(foreach t,$(GATE_FAMILY),$(BUILD)/fuzz/$(f)/obj/targets/fuzz_$(t).o))))
 # This run's own programs, in $(GATE)/ only (after gate-shared).
 gate-build:
 	@$(MAKE) --no-print-directory $(GATE_PROGRAMS)
@@ -449,6 +454,14 @@ endif
 # (BENCH_FUZZ_FLAGS: see scripts/bench-fuzz).
 bench-fuzz: deps
 	scripts/bench-fuzz $(BENCH_FUZZ_FLAGS)
+
+# Every copy, move and clear routine of this machine's glibc, musl and
+# linux-source packages through scripts/gate, as a matrix in build/zoo/
+# (zoo.txt, zoo.json, zoo.html). ZOO_FLAGS: see scripts/zoo --help.
+zoo: deps
+	@scripts/install-deps --zoo
+	@$(MAKE) --no-print-directory all
+	scripts/zoo $(ZOO_FLAGS)
 
 format:
 	clang-format -i harness/*/*.[ch] harness/arch/*/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c

@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 void *ref_memcpy(void *dst, const void *src, size_t n);
+/* Copies like ref_memcpy and returns dst + n. */
+void *ref_mempcpy(void *dst, const void *src, size_t n);
 void *ref_memmove(void *dst, const void *src, size_t n);
 void *ref_memset(void *dst, int c, size_t n);
 void ref_copy_page(void *to, const void *from);

@@ -84,6 +84,8 @@ static const char copy_loop[] = "\tfor (size_t i = 0; i < len; i++)\n"
 static const struct op_text op_texts[MG_OP_COUNT] = {
 	[MG_MEMCPY] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 		       "(dst, src, len);\n", copy_loop, 1, 1},
+	[MG_MEMPCPY] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
+			"(dst, src, len);\n", copy_loop, 1, 1},
 	[MG_MEMMOVE] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 			"(dst, src, len);\n",
 			"\t/* As if through a temporary: whichever direction reads each\n"
@@ -291,12 +293,13 @@ static void emit_case(struct emit *e)
 		"#define HAS_SRC\t     %d\n"
 		"#define SRC_SEPARATE %d /* the source has an arena (and bytes) of its own */\n"
 		"#define RETURNS_DST  %d\n"
+		"#define RETURNS_DST_PLUS %s /* mempcpy returns dst + len */\n"
 		"#define VALUE\t     (%d) /* memset's int c */\n"
 		"#define TIMEOUT_MS   %u /* memgate's watchdog */\n\n"
 		"static const size_t len = %zu;\n"
 		"static const size_t win_len = %zu;\n",
 		e->sb->arena, e->at.src - e->base, e->at.dst - e->base, e->at.win - e->base,
-		t->has_src, t->has_src && !c->overlap, t->returns_dst, c->value,
+		t->has_src, t->has_src && !c->overlap, t->returns_dst, c->variant->ret == MG_RET_DST_END ? "len" : "0", c->value,
 		mg_timeout_for(c->len), c->len, e->at.win_len);
 	mg_case_describe(c, text, sizeof text);
 	fputs("static const char case_text[] = ", e->f);

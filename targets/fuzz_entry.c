@@ -8,12 +8,15 @@
  * N. MEMGATE_FINDINGS=DIR saves each finding there before aborting
  * (NAME.in, NAME.json, NAME.txt), and keeps the input of the call in
  * progress in DIR/inflight-PID (docs/records.md): a variant that ends the
- * process without returning leaves it behind, non-empty. */
+ * process without returning leaves it behind, non-empty. An input the
+ * harness could not judge leaves an error record in DIR/error-PID.json
+ * before the target exits 2 (under AFL++ a child's exit says nothing). */
 #include "cells.h"
 #include "check.h"
 #include "decode.h"
 #include "finding.h"
 #include "isolate.h"
+#include "record.h"
 #include "table.h"
 
 #include <fcntl.h>
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Each target file defines its family: "memcpy", "memmove", ... */
@@ -180,6 +184,55 @@ static size_t parse_max_len(const char *text)
 	return (size_t)n;
 }
 
+/* MEMGATE_LEN_TIME=FILE (for make bench-fuzz): the checks' wall time and
+ * count per length class (mg_len_class), written to FILE at exit as lines
+ * "class execs nanoseconds". Off, it costs one branch per input. */
+static struct {
+	FILE *out;
+	unsigned long long execs[MG_LEN_CLASSES], ns[MG_LEN_CLASSES];
+} len_time;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void len_time_write(void)
+{
+	for (unsigned i = 0; i < MG_LEN_CLASSES; i++)
+		fprintf(len_time.out, "%u %llu %llu\n", i, len_time.execs[i], len_time.ns[i]);
+	fclose(len_time.out);
+}
+
+static void len_time_open(const char *path)
+{
+	len_time.out = fopen(path, "w");
+	if (!len_time.out) {
+		fprintf(stderr, "memgate fuzz_%s: cannot write %s\n", mg_fuzz_family, path);
+		exit(2);
+	}
+	atexit(len_time_write);
+}
+
+static void check_timed(const struct mg_case *c, struct mg_verdict *v)
+{
+	unsigned long long t0;
+	unsigned k;
+
+	if (!len_time.out) {
+		mg_check(c, v);
+		return;
+	}
+	t0 = now_ns();
+	mg_check(c, v);
+	k = mg_len_class(c->len);
+	len_time.ns[k] += now_ns() - t0;
+	len_time.execs[k]++;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *pinned = setting(*argc, *argv, "--variant", "MEMGATE_VARIANT");
@@ -195,6 +248,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mg_program = "build/memgate";
 	if (getenv("MEMGATE_FINDINGS") && *getenv("MEMGATE_FINDINGS"))
 		inflight_open(getenv("MEMGATE_FINDINGS"));
+	if (getenv("MEMGATE_LEN_TIME") && *getenv("MEMGATE_LEN_TIME"))
+		len_time_open(getenv("MEMGATE_LEN_TIME"));
 	/* Before AFL++'s fork server starts: its children inherit the sandbox
 	 * instead of each building one. */
 	mg_check_init();
@@ -211,6 +266,38 @@ static int is_afl_warm_up(const uint8_t *data, size_t size)
 	return calls++ == 0 && size == 4 && memcmp(data, "##SI", 4) == 0;
 }
 
+/* The error record scripts/fuzz reads (docs/records.md), written to a
+ * temporary name and renamed, so a reader never sees half of it. If even
+ * that fails, stderr says so: the exit status 2 still stands. */
+static void save_error(const char *variant, const char *reason)
+{
+	const char *dir = getenv("MEMGATE_FINDINGS");
+	char path[4096], tmp[4200];
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof path, "%s/error-%ld.json", dir, (long)getpid());
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (f && mg_record_error(f, "fuzz", variant, reason) && fclose(f) == 0 &&
+	    rename(tmp, path) == 0)
+		return;
+	fprintf(stderr, "memgate fuzz_%s: cannot write %s\n", mg_fuzz_family, path);
+}
+
+/* For the tests: MEMGATE_TEST_NOT_JUDGED=1 makes every input one the
+ * harness could not judge, as a failed mapping would. */
+static void test_not_judged(struct mg_verdict *v)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("MEMGATE_TEST_NOT_JUDGED") != NULL;
+	if (on)
+		mg_verdict_set(v, MG_ERROR, "MEMGATE_TEST_NOT_JUDGED is set");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mg_case c;
@@ -221,7 +308,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mg_decode(&target, data, size, &c);
 	mg_cells_mark(&target, &c);
 	inflight_begin(data, size);
-	mg_check(&c, &v);
+	check_timed(&c, &v);
+	test_not_judged(&v);
 	if (v.cls == MG_OK) {
 		inflight_end();
 		return 0;
@@ -231,6 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * no exit() either, which libFuzzer would report as a crash. */
 		inflight_close();
 		fprintf(stderr, "memgate fuzz_%s: could not judge: %s\n", mg_fuzz_family, v.detail);
+		save_error(c.variant->name, v.detail);
 		_exit(2);
 	}
 	/* Saved: the finding's own files say it, not the in-flight file. */

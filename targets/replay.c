@@ -14,6 +14,7 @@
 #include "fault.h"
 #include "isolate.h"
 #include "options.h"
+#include "memcheck.h"
 #include "record.h"
 #include "table.h"
 
@@ -40,6 +41,9 @@ static const char help[] =
 	"  --emit-c=OUT.c   write a standalone C program reproducing the (one) input\n"
 	"  --in-process     no child process per case (a crashing variant ends the run)\n"
 	"  --format=text|jsonl  what stdout says: text, or the records of docs/records.md\n"
+	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
+	"                        block holding a buffer byte is a warning (classify,\n"
+	"                        the default) or a failure (strict)\n"
 	"                   (case, finding, error, summary), written as each case ends\n"
 	"Exit status: 0 every run as expected, 1 some not, 2 bad usage, a bad input\n"
 	"file, or a case that could not be judged.\n";
@@ -326,6 +330,7 @@ enum {
 	O_EMIT,
 	O_INPROC,
 	O_FORMAT,
+	O_OVERREAD,
 	O_HELP
 };
 
@@ -339,6 +344,7 @@ static const struct option long_opts[] = {
 	{"emit-c", required_argument, NULL, O_EMIT},
 	{"in-process", no_argument, NULL, O_INPROC},
 	{"format", required_argument, NULL, O_FORMAT},
+	{"overread", required_argument, NULL, O_OVERREAD},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -362,6 +368,7 @@ static void parse(int argc, char **argv, struct options *o)
 		case O_VERBOSE: o->verbose = 1; break;
 		case O_EMIT: o->emit_c = optarg; break;
 		case O_INPROC: o->in_process = 1; break;
+		case O_OVERREAD: mg_parse_overread("replay", optarg); break;
 		case O_FORMAT: mg_parse_format("replay", optarg); break;
 		case O_HELP: fputs(help, stdout); exit(0);
 		}

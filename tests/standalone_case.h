@@ -11,6 +11,7 @@
 #define HAS_SRC	     1
 #define SRC_SEPARATE 1
 #define RETURNS_DST  1
+#define RETURNS_DST_PLUS 0 /* mempcpy: len */
 #define VALUE	     (0)
 #define TIMEOUT_MS   1000
 

@@ -57,7 +57,7 @@ static void print_variant(const struct mg_variant *v, int tsv)
 		return;
 	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),
-	       v->arch, v->symbol, v->ret == MG_RET_DST ? "dst" : "void", contract, features, runs,
+	       v->arch, v->symbol, v->ret == MG_RET_DST ? "dst" : v->ret == MG_RET_DST_END ? "dst+n" : "void", contract, features, runs,
 	       expect);
 	printf("%34s %s\n", "", v->about);
 }

@@ -4,6 +4,7 @@
 #include "huge.h"
 #include "isolate.h"
 #include "options.h"
+#include "memcheck.h"
 #include "record.h"
 #include "table.h"
 
@@ -23,6 +24,9 @@ static const char help[] =
 	"  --place=after|before  the guard page the buffers sit against (default after)\n"
 	"  --seed=N        fill seed (default 0)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000)\n"
+	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
+	"                        block holding a buffer byte is a warning (classify,\n"
+	"                        the default) or a failure (strict)\n"
 	"  --platform-register=auto|reserved|free  aarch64: whether x18 must be\n"
 	"                  preserved (auto: only by kernel-style variants)\n"
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
@@ -44,6 +48,7 @@ enum {
 	O_ORACLE,
 	O_PLATFORM,
 	O_FORMAT,
+	O_OVERREAD,
 	O_HELP
 };
 
@@ -57,6 +62,7 @@ static const struct option opts[] = {
 	{"place", required_argument, NULL, O_PLACE},
 	{"seed", required_argument, NULL, O_SEED},
 	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
+	{"overread", required_argument, NULL, O_OVERREAD},
 	{"src-above", no_argument, NULL, O_ABOVE},
 	{"hide-feature", required_argument, NULL, O_HIDE},
 	{"oracle", no_argument, NULL, O_ORACLE},
@@ -97,6 +103,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			c->place = strcmp(optarg, "after") ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
 			break;
 		case O_SEED: c->seed = mg_parse_u64(cmd, "seed", optarg); break;
+		case O_OVERREAD: mg_parse_overread(cmd, optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
 				mg_parse_uint(cmd, "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
@@ -151,9 +158,15 @@ static void print_verdict(const struct mg_verdict *v)
 		printf("verdict: ok\n");
 	else
 		printf("verdict: %s: %s\n", mg_class_name(v->cls), v->detail);
+	char where[128];
+
 	for (unsigned w = 1; w && w <= v->warnings; w <<= 1)
 		if (v->warnings & w)
 			printf("warning: %s\n", mg_warning_text(w));
+	if (v->warnings & MG_WARN_ALIGNED_OVERREAD) {
+		mg_overread_describe(&v->overread, where, sizeof where);
+		printf("warning: aligned-over-read: %s\n", where);
+	}
 }
 
 static int write_records(const struct mg_case *c, const struct mg_verdict *v)

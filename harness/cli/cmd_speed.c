@@ -97,7 +97,8 @@ static const struct align_case *align_cases(enum mg_op op, size_t *n)
 {
 	switch (op) {
 	case MG_MEMMOVE: *n = 5; return copy_aligns;
-	case MG_MEMCPY: *n = 3; return copy_aligns; /* no overlap: memcpy forbids it */
+	case MG_MEMCPY:
+	case MG_MEMPCPY: *n = 3; return copy_aligns; /* no overlap: memcpy forbids it */
 	case MG_MEMSET: *n = 3; return set_aligns;
 	case MG_CLEAR_PAGE: *n = 1; return clear_aligns;
 	default: *n = 1; return page_aligns;
@@ -265,7 +266,7 @@ static double time_calls(const struct mg_variant *v, unsigned char *dst, const u
 
 static int reads_source(enum mg_op op)
 {
-	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE;
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY;
 }
 
 /* Cycles per call, one round. Hot: one call to warm up (the previous round
@@ -638,7 +639,8 @@ static const char *align_notes(enum mg_op op)
 		return "; separate buffers, dst below src; ovl: one buffer, dst = src + 2 "
 		       "(a backward move) or src - 2";
 	case MG_MEMSET: return " (no source)";
-	case MG_MEMCPY: return "; separate buffers";
+	case MG_MEMCPY:
+	case MG_MEMPCPY: return "; separate buffers";
 	case MG_CLEAR_PAGE: return " (page aligned; no source)";
 	default: return " (page aligned)";
 	}

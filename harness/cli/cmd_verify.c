@@ -2,6 +2,7 @@
 #include "check.h"
 #include "huge.h"
 #include "options.h"
+#include "memcheck.h"
 #include "record.h"
 #include "verify.h"
 
@@ -14,6 +15,8 @@
 static const char help[] =
 	"usage: memgate verify [OPTIONS]\n"
 	"  --profile=quick|full  how much to sweep (default quick)\n"
+	"  --sweep-seconds=S     each variant's sweep within about S seconds: every\n"
+	"                        length, and as many of the other cases as fit\n"
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
 	"  --variant=A,B,...     only these variants\n"
 	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
@@ -21,6 +24,9 @@ static const char help[] =
 	"  --max-failures=N      stop a variant's sweep after N failing cases (default 3)\n"
 	"  --hide-feature=LIST   act as if the CPU lacked these features\n"
 	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000)\n"
+	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
+	"                        block holding a buffer byte is a warning (classify,\n"
+	"                        the default) or a failure (strict)\n"
 	"  --findings=DIR        where findings are saved (default findings/verify)\n"
 	"  --expect=pass|CLASS,...  override the table: the variants must pass, or\n"
 	"                        fail with only these classes\n"
@@ -35,6 +41,7 @@ static const char help[] =
 
 enum {
 	O_PROFILE = 1,
+	O_SWEEP_SECONDS,
 	O_SEED,
 	O_VARIANT,
 	O_SET,
@@ -47,11 +54,13 @@ enum {
 	O_HUGE,
 	O_PLATFORM,
 	O_FORMAT,
+	O_OVERREAD,
 	O_HELP
 };
 
 static const struct option opts[] = {
 	{"profile", required_argument, NULL, O_PROFILE},
+	{"sweep-seconds", required_argument, NULL, O_SWEEP_SECONDS},
 	{"seed", required_argument, NULL, O_SEED},
 	{"variant", required_argument, NULL, O_VARIANT},
 	{"set", required_argument, NULL, O_SET},
@@ -59,6 +68,7 @@ static const struct option opts[] = {
 	{"max-failures", required_argument, NULL, O_MAX},
 	{"hide-feature", required_argument, NULL, O_HIDE},
 	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
+	{"overread", required_argument, NULL, O_OVERREAD},
 	{"findings", required_argument, NULL, O_DIR},
 	{"expect", required_argument, NULL, O_EXPECT},
 	{"huge", required_argument, NULL, O_HUGE},
@@ -130,6 +140,7 @@ int mg_cmd_verify(int argc, char **argv)
 			o.max_failures = mg_parse_uint("verify", "max-failures", optarg, UINT_MAX);
 			break;
 		case O_HIDE: mg_parse_hidden_features("verify", optarg); break;
+		case O_OVERREAD: mg_parse_overread("verify", optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
 				mg_parse_uint("verify", "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
@@ -140,6 +151,10 @@ int mg_cmd_verify(int argc, char **argv)
 			o.findings_dir = optarg;
 			break;
 		case O_HUGE: o.huge = parse_huge(optarg); break;
+		case O_SWEEP_SECONDS:
+			o.sweep_seconds = (double)mg_parse_uint("verify", "sweep-seconds", optarg,
+								 86400);
+			break;
 		case O_EXPECT:
 			o.override_expect = 1;
 			o.expect = parse_expect(optarg);

@@ -1,5 +1,6 @@
 #include "options.h"
 #include "cpu.h"
+#include "memcheck.h"
 #include "outcome.h"
 #include "record.h"
 #include "table.h"
@@ -198,4 +199,11 @@ void mg_parse_format(const char *cmd, const char *text)
 		mg_format = MG_FORMAT_JSONL;
 	else
 		mg_usage_error(cmd, "unknown format '%s' (valid: text, jsonl)", text);
+}
+
+void mg_parse_overread(const char *cmd, const char *text)
+{
+	if (strcmp(text, "classify") && strcmp(text, "strict"))
+		mg_usage_error(cmd, "--overread must be classify or strict, not '%s'", text);
+	mg_overread_strict = strcmp(text, "strict") == 0;
 }

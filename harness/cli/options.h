@@ -54,6 +54,9 @@ void mg_parse_hidden_features(const char *cmd, const char *list);
 /* Sets mg_format (record.h) from --format's value ("text", "jsonl") or
  * exits 2. */
 void mg_parse_format(const char *cmd, const char *text);
+/* Parses --overread=classify|strict for `cmd` into mg_overread_strict
+ * (memcheck.h); exit 2 on anything else. */
+void mg_parse_overread(const char *cmd, const char *text);
 
 struct mg_case;
 /* Parses `memgate run`'s case flags (--variant, --len, --src-align, ...)

@@ -61,8 +61,8 @@ static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	enum mg_op op = c->variant->op;
 
-	if (op != MG_MEMCPY && op != MG_MEMMOVE && op != MG_MEMSET)
-		return fail(why, size, "lengths over %zu are for memcpy, memmove and memset",
+	if (op != MG_MEMCPY && op != MG_MEMMOVE && op != MG_MEMSET && op != MG_MEMPCPY)
+		return fail(why, size, "lengths over %zu are for memcpy, mempcpy, memmove and memset",
 			    MG_MAX_LEN);
 	if (c->len > MG_HUGE_MAX_LEN)
 		return fail(why, size, "length %zu is over the maximum %zu", c->len,

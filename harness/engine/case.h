@@ -88,7 +88,7 @@ static inline bool mg_case_is_huge(const struct mg_case *c)
 
 static inline bool mg_op_has_src(enum mg_op op)
 {
-	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE;
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY;
 }
 
 /* Makes `c` an overlapping memmove with dst = src + dist (its dst alignment

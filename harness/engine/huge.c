@@ -497,7 +497,7 @@ void mg_huge_sweep(const struct mg_variant *v, uint64_t seed, enum mg_huge_mode 
 	static const size_t oracle[] = {MG_HUGE_2GIB + 16, MG_HUGE_4GIB + 16};
 	struct mg_case base;
 
-	if (!MG_HUGE_LENGTHS || (v->op != MG_MEMCPY && v->op != MG_MEMMOVE && v->op != MG_MEMSET))
+	if (!MG_HUGE_LENGTHS || (v->op != MG_MEMCPY && v->op != MG_MEMMOVE && v->op != MG_MEMSET && v->op != MG_MEMPCPY))
 		return;
 	memset(&base, 0, sizeof base);
 	base.variant = v;

@@ -6,7 +6,9 @@
 #include "memcheck.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* valgrind's headers come with valgrind, which `make` does not need: built
@@ -27,6 +29,14 @@
 #endif
 
 int mg_memcheck_on = -1;
+int mg_overread_strict;
+
+/* The largest naturally aligned block an over-read may stay in and be only
+ * a warning: a cache line, which never straddles a page. */
+#define ALIGNED_BLOCK_MAX 64
+/* aarch64's MTE tags memory in 16-byte granules: an over-read into the next
+ * granule faults there, whatever the page. */
+#define MTE_GRANULE 16
 
 enum mark { MARK_NOACCESS, MARK_DEFINED, MARK_UNDEFINED };
 
@@ -35,10 +45,12 @@ static size_t at_most_redzone(size_t n)
 	return n < MG_REDZONE ? n : MG_REDZONE;
 }
 
-static void zone_add(struct mg_memcheck *m, unsigned char *edge, size_t room, int after)
+static void zone_add(struct mg_memcheck *m, unsigned char *edge, size_t room, int after,
+		     enum mg_buffer buffer)
 {
 	if (room == 0)
 		return;
+	m->zone[m->zones].buffer = buffer;
 	m->zone[m->zones].edge = edge;
 	m->zone[m->zones].room = room;
 	m->zone[m->zones].after = after;
@@ -78,22 +90,27 @@ static void fence_case(struct mg_memcheck *m, const struct mg_sandbox *sb, const
 	if (mg_op_has_src(c->variant->op) && !c->overlap) {
 		unsigned char *arena = sb->src_ro[c->src_above];
 		unsigned char *end = at->src + c->len;
-		zone_add(m, end, at_most_redzone((size_t)(arena + sb->arena - end)), 1);
-		zone_add(m, at->src, at_most_redzone((size_t)(at->src - arena)), 0);
+		zone_add(m, end, at_most_redzone((size_t)(arena + sb->arena - end)), 1, MG_BUFFER_SRC);
+		zone_add(m, at->src, at_most_redzone((size_t)(at->src - arena)), 0, MG_BUFFER_SRC);
 	}
 	if (c->overlap) {
 		lo = at->src < at->dst ? at->src : at->dst;
 		hi = (at->src < at->dst ? at->dst : at->src) + c->len;
 	}
-	zone_add(m, hi, (size_t)(win_end - hi), 1);
-	zone_add(m, lo, (size_t)(lo - at->win), 0);
+	zone_add(m, hi, (size_t)(win_end - hi), 1, MG_BUFFER_DST);
+	zone_add(m, lo, (size_t)(lo - at->win), 0, MG_BUFFER_DST);
 }
 
 void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
 			  const struct mg_case *c, const struct mg_layout *at, int clean_int)
 {
-	if (mg_memcheck_on < 0)
+	if (mg_memcheck_on < 0) {
+		const char *overread = getenv("MEMGATE_OVERREAD");
 		mg_memcheck_on = RUNNING_ON_VALGRIND != 0;
+		/* For commands without --overread (scripts/repro's replays). */
+		if (overread && strcmp(overread, "strict") == 0)
+			mg_overread_strict = 1;
+	}
 	if (!mg_memcheck_on)
 		return;
 	m->zones = 0;
@@ -201,13 +218,71 @@ static size_t nearest_written(const struct mg_memcheck *m, const struct mg_outco
 	return written;
 }
 
+/* The smallest naturally aligned block (a power of two, at most
+ * ALIGNED_BLOCK_MAX) that holds both bytes; 0 if none does. */
+static unsigned aligned_block(const unsigned char *a, const unsigned char *b)
+{
+	for (uintptr_t size = 2; size <= ALIGNED_BLOCK_MAX; size *= 2)
+		if ((uintptr_t)a / size == (uintptr_t)b / size)
+			return (unsigned)size;
+	return 0;
+}
+
+/* The buffer's byte next to the zone: its last (after) or first. */
+static const unsigned char *edge_byte(const struct mg_zone *z)
+{
+	return z->after ? z->edge - 1 : z->edge;
+}
+
+enum overread_level { OVERREAD_FAULTS, OVERREAD_FAILS, OVERREAD_WARNS };
+
+/* How a read out to `far` bytes from the zone's edge is judged: it can
+ * fault (it leaves every aligned block holding a buffer byte), or it stays
+ * in one, which is a warning on x86 and a failure on aarch64 when it
+ * crosses an MTE granule, or under --overread=strict. */
+static enum overread_level overread_level(const struct mg_zone *z, size_t far, unsigned *width)
+{
+	*width = aligned_block(edge_byte(z), zone_byte(z, far));
+	if (*width == 0)
+		return OVERREAD_FAULTS;
+#if defined(__aarch64__)
+	if (*width > MTE_GRANULE)
+		return OVERREAD_FAILS;
+#endif
+	return mg_overread_strict ? OVERREAD_FAILS : OVERREAD_WARNS;
+}
+
+static void note_overread(struct mg_overread *r, const struct mg_zone *z, size_t far, unsigned width)
+{
+	r->buffer = -1; /* set with the verdict's own fields when it is one */
+	r->side = z->after ? MG_SIDE_PAST_END : MG_SIDE_BEFORE;
+	r->distance = (long long)far;
+	r->width = width;
+}
+
+/* An aligned over-read judged a failure: the fault's words, its class. */
+static void fail_aligned(struct mg_verdict *out, const struct mg_zone *z, size_t far, unsigned width)
+{
+	out->cls = MG_ALIGNED_OVERREAD;
+	note_overread(&out->overread, z, far, width);
+	out->overread.buffer = (int)z->buffer;
+#if defined(__aarch64__)
+	if (width > MTE_GRANULE)
+		mg_verdict_say(out, "; within an aligned %u-byte block, but across a %d-byte MTE "
+				    "granule: faults under MTE", width, MTE_GRANULE);
+	else
+#endif
+		mg_verdict_say(out, "; within an aligned %u-byte block holding a buffer byte "
+				    "(--overread=strict)", width);
+}
+
 /* Words it the way the engine words a fault at that byte, then says how. */
 static void blame_zone(const struct mg_memcheck *m, const struct mg_outcome *first,
-		       const struct mg_zone *z, struct mg_verdict *out)
+		       const struct mg_zone *z, size_t near, size_t far, struct mg_verdict *out)
 {
-	size_t near = nearest(m, first, z), far = farthest(m, first, z, near);
 	size_t written = nearest_written(m, first, z, near, far);
 	struct mg_outcome o = *first;
+	unsigned width;
 
 	memset(&o.fault, 0, sizeof o.fault);
 	o.fault.signo = SIGSEGV;
@@ -222,22 +297,56 @@ static void blame_zone(const struct mg_memcheck *m, const struct mg_outcome *fir
 			       z->after ? "past the end" : "before it");
 	else
 		mg_verdict_say(out, " (memcheck)");
+	if (!written && overread_level(z, far, &width) == OVERREAD_FAILS)
+		fail_aligned(out, z, far, width);
+}
+
+/* A read of the zone that stays in an aligned block with a buffer byte, and
+ * is only a warning: noted in `out`, which stays as it is otherwise. */
+static int only_warns(const struct mg_memcheck *m, const struct mg_outcome *first,
+		      const struct mg_zone *z, size_t near, size_t far, struct mg_verdict *out)
+{
+	unsigned width;
+
+	if (overread_level(z, far, &width) != OVERREAD_WARNS || nearest_written(m, first, z, near, far))
+		return 0;
+	if (!(out->warnings & MG_WARN_ALIGNED_OVERREAD) || width > out->overread.width) {
+		note_overread(&out->overread, z, far, width);
+		out->overread.buffer = (int)z->buffer;
+	}
+	out->warnings |= MG_WARN_ALIGNED_OVERREAD;
+	return 1;
 }
 
 int mg_memcheck_blame_slow(const struct mg_memcheck *m, const struct mg_outcome *call,
 			   struct mg_verdict *out)
 {
 	struct mg_memcheck base;
+	int warned = 0;
 
 	if (!m->tripped)
 		return 0;
 	base = *m;
 	base.unfenced = errors_in_call(m, call, NULL, 0, 0);
-	for (unsigned i = 0; i < m->zones; i++)
-		if (touches(&base, call, &m->zone[i], 1, m->zone[i].room)) {
-			blame_zone(&base, call, &m->zone[i], out);
-			return 1;
+	for (unsigned i = 0; i < m->zones; i++) {
+		const struct mg_zone *z = &m->zone[i];
+		size_t near, far;
+
+		if (!touches(&base, call, z, 1, z->room))
+			continue;
+		near = nearest(&base, call, z);
+		far = farthest(&base, call, z, near);
+		if (only_warns(&base, call, z, near, far, out)) {
+			warned = 1;
+			continue;
 		}
+		blame_zone(&base, call, z, near, far, out);
+		return 1;
+	}
+	/* Every error the call made is then one of the warnings, unless it
+	 * makes some with no fence at all (elsewhere). */
+	if (warned && base.unfenced == 0)
+		return 0;
 	mg_verdict_set(out, MG_OOB_READ,
 		       "elsewhere, not within %u bytes of the buffers: memcheck saw an invalid "
 		       "access during the call (on the stack? see its report)",

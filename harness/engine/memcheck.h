@@ -32,6 +32,7 @@ struct mg_zone {
 	unsigned char *edge; /* the buffer's first byte, or one past its last */
 	size_t room;	     /* bytes fenced on that side, up to MG_REDZONE */
 	int after;	     /* past the end (1) or before the start (0) */
+	enum mg_buffer buffer; /* whose: src, or dst (memmove's one region too) */
 };
 
 /* One case's fences, and memcheck's error count before the call. */
@@ -46,6 +47,11 @@ struct mg_memcheck {
 
 /* 1 under valgrind, 0 not, -1 until the first case asks. */
 extern int mg_memcheck_on;
+/* --overread=strict (cli/options.c parses it; MEMGATE_OVERREAD=strict in
+ * the environment does the same): an over-read that stays in an aligned
+ * block with a buffer byte is a failure (aligned-over-read) instead of a
+ * warning. */
+extern int mg_overread_strict;
 
 void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
 			  const struct mg_case *c, const struct mg_layout *at, int clean_int);
@@ -71,7 +77,12 @@ static inline void mg_memcheck_disarm(struct mg_memcheck *m)
 
 /* For a call that returned: if memcheck saw a bad access during it, finds
  * which buffer, which side and how far by calling the variant again, and
- * returns 1 with an out-of-bounds-read or -write verdict. */
+ * returns 1 with an out-of-bounds-read or -write verdict. A read past a
+ * buffer that stays in a naturally aligned block (at most 64 bytes) holding
+ * one of its bytes cannot fault on an MMU: it is the aligned-over-read
+ * warning (returns 0, out->warnings and out->overread set), or the class of
+ * that name on aarch64 across a 16-byte MTE granule and under
+ * --overread=strict. Writes outside a buffer are always failures. */
 static inline int mg_memcheck_blame(const struct mg_memcheck *m, const struct mg_outcome *call,
 				    struct mg_verdict *out)
 {

@@ -191,10 +191,13 @@ int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out)
 {
 	char got[64];
 
-	if (o->c->variant->ret != MG_RET_DST || o->returned == (void *)o->dst)
+	enum mg_ret ret = o->c->variant->ret;
+	size_t want = ret == MG_RET_DST_END ? o->c->len : 0;
+
+	if (ret == MG_RET_VOID || o->returned == (void *)(o->dst + want))
 		return 0;
 	name_pointer(got, sizeof got, o, o->returned);
-	mg_verdict_set(out, MG_WRONG_RETURN, "returned %s, want dst+0", got);
+	mg_verdict_set(out, MG_WRONG_RETURN, "returned %s, want dst+%zu", got, want);
 	return 1;
 }
 

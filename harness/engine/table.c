@@ -7,12 +7,17 @@
 #include <string.h>
 
 #define DECL_MEMCPY(sym)     void *sym(void *, const void *, size_t);
+#define DECL_MEMPCPY(sym)    void *sym(void *, const void *, size_t);
 #define DECL_MEMMOVE(sym)    void *sym(void *, const void *, size_t);
 #define DECL_MEMSET(sym)     void *sym(void *, int, size_t);
 #define DECL_COPY_PAGE(sym)  void sym(void *, void *);
 #define DECL_CLEAR_PAGE(sym) void sym(void *);
 
 #define ENTRY_MEMCPY(sym)                                                                          \
+	{                                                                                          \
+		.copy = sym                                                                        \
+	}
+#define ENTRY_MEMPCPY(sym)                                                                         \
 	{                                                                                          \
 		.copy = sym                                                                        \
 	}
@@ -40,7 +45,7 @@
 #undef MG_VARIANT
 
 /* scripts/gate builds this file once more with MG_SUBMITTED_DEF naming a
- * file of one line, MG_SUBMITTED(arch, name, symbol, op, ...): the routine
+ * file of one line per entry point, MG_SUBMITTED(arch, name, symbol, op, ...): the routine
  * under review, appended to the main table for that build only. */
 #ifdef MG_SUBMITTED_DEF
 #define MG_SUBMITTED(arch, name, sym, op, ret, contract, features, about) DECL_##op(sym)
@@ -106,7 +111,7 @@ const char *mg_op_name(enum mg_op op)
 	static const char *const names[MG_OP_COUNT] = {
 		[MG_MEMCPY] = "memcpy",		[MG_MEMMOVE] = "memmove",
 		[MG_MEMSET] = "memset",		[MG_COPY_PAGE] = "copy_page",
-		[MG_CLEAR_PAGE] = "clear_page",
+		[MG_CLEAR_PAGE] = "clear_page", [MG_MEMPCPY] = "mempcpy",
 	};
 	return op < MG_OP_COUNT ? names[op] : "?";
 }

@@ -6,11 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum mg_op { MG_MEMCPY, MG_MEMMOVE, MG_MEMSET, MG_COPY_PAGE, MG_CLEAR_PAGE, MG_OP_COUNT };
+/* mempcpy is last so that the other operations keep their numbers (the
+ * fuzz families are bit masks of them). */
+enum mg_op { MG_MEMCPY, MG_MEMMOVE, MG_MEMSET, MG_COPY_PAGE, MG_CLEAR_PAGE, MG_MEMPCPY, MG_OP_COUNT };
 
 enum mg_ret {
 	MG_RET_DST,  /* returns its first argument */
 	MG_RET_VOID, /* returns nothing (page routines) */
+	MG_RET_DST_END, /* returns dst + n (mempcpy) */
 };
 
 /* What the caller promises: the variant may rely on these. */
@@ -69,6 +72,19 @@ enum mg_feature {
 	MG_FEAT_ZVA512 = 1u << 10,
 	MG_FEAT_SVE = 1u << 11,
 	MG_FEAT_MOPS = 1u << 12,
+	/* What real routines (glibc's multiarch, the kernel's) need besides;
+	 * bits 8-15 are aarch64's (above). */
+	MG_FEAT_SSE3 = 1u << 16,
+	MG_FEAT_SSSE3 = 1u << 17,
+	MG_FEAT_SSE4_1 = 1u << 18,
+	MG_FEAT_SSE4_2 = 1u << 19,
+	MG_FEAT_AVX512VL = 1u << 20,
+	MG_FEAT_AVX512DQ = 1u << 21,
+	MG_FEAT_BMI1 = 1u << 22,
+	MG_FEAT_BMI2 = 1u << 23,
+	MG_FEAT_RTM = 1u << 24,
+	MG_FEAT_MOVBE = 1u << 25,
+	MG_FEAT_LZCNT = 1u << 26,
 };
 
 typedef void *(*mg_copy_fn)(void *dst, const void *src, size_t n);
@@ -82,7 +98,7 @@ struct mg_variant {
 	const char *arch;   /* "x86_64", "generic", ... */
 	const char *symbol; /* the entry point's name, for messages */
 	union {
-		mg_copy_fn copy; /* memcpy, memmove */
+		mg_copy_fn copy; /* memcpy, memmove, mempcpy */
 		mg_set_fn set;
 		mg_copy_page_fn copy_page;
 		mg_clear_page_fn clear_page;

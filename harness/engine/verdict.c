@@ -15,6 +15,7 @@ static const char *const class_names[MG_CLASS_COUNT] = {
 	[MG_CRASH] = "crash",
 	[MG_TIMEOUT] = "timeout",
 	[MG_ABI_VIOLATION] = "abi-violation",
+	[MG_ALIGNED_OVERREAD] = "aligned-over-read",
 	[MG_ERROR] = "error",
 };
 
@@ -24,13 +25,26 @@ const char *mg_warning_text(unsigned warning)
 	case MG_WARN_DIRTY_UPPER:
 		return "AVX upper state left dirty on return (no vzeroupper): correct, but the "
 		       "caller's SSE code slows down";
+	case MG_WARN_ALIGNED_OVERREAD:
+		return "reads past a buffer, but only within a naturally aligned block that holds "
+		       "a byte of it: cannot fault on x86 (aligned-over-read; --overread=strict "
+		       "makes it a failure)";
 	default: return "?";
 	}
 }
 
+void mg_overread_describe(const struct mg_overread *r, char *out, size_t size)
+{
+	snprintf(out, size, "%s, %lld byte%s %s, within an aligned %u-byte block",
+		 mg_buffer_name((enum mg_buffer)r->buffer), r->distance, r->distance == 1 ? "" : "s",
+		 r->side == MG_SIDE_BEFORE ? "before the start" : "past the end", r->width);
+}
+
 const char *mg_warning_name(unsigned warning)
 {
-	return warning == MG_WARN_DIRTY_UPPER ? "dirty-upper" : "?";
+	return warning == MG_WARN_DIRTY_UPPER	     ? "dirty-upper"
+	       : warning == MG_WARN_ALIGNED_OVERREAD ? "aligned-over-read"
+						     : "?";
 }
 
 const char *mg_class_name(enum mg_class cls)
@@ -225,6 +239,7 @@ void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size)
 {
 	switch (v->cls) {
 	case MG_OOB_READ:
+	case MG_ALIGNED_OVERREAD:
 	case MG_OOB_WRITE: fault_site(v, out, size); break;
 	case MG_CRASH: crash_site(v, out, size); break;
 	case MG_ABI_VIOLATION: abi_site(v, out, size); break;

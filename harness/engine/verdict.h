@@ -14,6 +14,11 @@ enum mg_class {
 	MG_CRASH,
 	MG_TIMEOUT,
 	MG_ABI_VIOLATION,
+	/* An over-read that stays in a naturally aligned block holding a buffer
+	 * byte (it cannot fault on an MMU), judged a failure: on aarch64 when it
+	 * crosses a 16-byte MTE granule, or under --overread=strict. Otherwise
+	 * it is the warning MG_WARN_ALIGNED_OVERREAD. */
+	MG_ALIGNED_OVERREAD,
 	/* Not a finding: the harness could not judge the case (it could not map
 	 * its memory, fork, ...); the detail says why. */
 	MG_ERROR,
@@ -44,7 +49,19 @@ enum mg_class {
 
 /* Not failures: correct code that costs its caller. */
 enum mg_warning {
-	MG_WARN_DIRTY_UPPER = 1u << 0, /* AVX upper state left dirty: no vzeroupper */
+	MG_WARN_DIRTY_UPPER = 1u << 0,	    /* AVX upper state left dirty: no vzeroupper */
+	MG_WARN_ALIGNED_OVERREAD = 1u << 1, /* an over-read inside an aligned block (struct
+					     * mg_overread says where) */
+};
+
+/* An aligned over-read: the buffer and side, how far it reads, and the
+ * smallest naturally aligned block holding it and a byte of the buffer (the
+ * width of an aligned load that makes it). */
+struct mg_overread {
+	int buffer; /* enum mg_buffer */
+	int side;   /* enum mg_side */
+	long long distance;
+	unsigned width;
 };
 
 enum mg_access { MG_ACCESS_UNKNOWN, MG_ACCESS_READ, MG_ACCESS_WRITE };
@@ -89,6 +106,7 @@ struct mg_verdict {
 	unsigned got_run_len;	  /* up to 8 bytes (0: not known) */
 	int exit_status;
 	int memcheck;		    /* only valgrind's memcheck saw it: replays only under it */
+	struct mg_overread overread; /* MG_WARN_ALIGNED_OVERREAD, or class MG_ALIGNED_OVERREAD */
 	char detail[MG_DETAIL_MAX]; /* empty for MG_OK */
 };
 
@@ -131,6 +149,8 @@ void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size);
 /* One line on a warning bit, and its name ("dirty-upper"). */
 const char *mg_warning_text(unsigned warning);
 const char *mg_warning_name(unsigned warning);
+/* "src, 3 bytes past the end, within an aligned 16-byte block" */
+void mg_overread_describe(const struct mg_overread *r, char *out, size_t size);
 /* Writes the names of the classes in `mask`, comma-separated. */
 void mg_class_mask_format(unsigned mask, char *out, unsigned size);
 

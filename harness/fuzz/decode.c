@@ -1,5 +1,6 @@
 #include "decode.h"
 #include "cpu.h"
+#include "rng.h"
 #include "table.h"
 
 #include <stdio.h>
@@ -11,7 +12,7 @@ static const struct {
 	const char *name;
 	unsigned ops; /* bit per enum mg_op */
 } families[] = {
-	{"memcpy", 1u << MG_MEMCPY},
+	{"memcpy", 1u << MG_MEMCPY | 1u << MG_MEMPCPY}, /* mempcpy takes the same cases */
 	{"memmove", 1u << MG_MEMMOVE},
 	{"memset", 1u << MG_MEMSET},
 	{"page", 1u << MG_COPY_PAGE | 1u << MG_CLEAR_PAGE},
@@ -140,6 +141,37 @@ static size_t fold(size_t len, size_t max)
 	return len > max ? len % (max + 1) : len;
 }
 
+/* FNV-1a over the whole input: any mutation, even of bytes the case
+ * ignores, draws again. */
+static uint64_t input_hash(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Cost-aware lengths: a case of `len` bytes costs about 1 + len /
+ * MG_COST_UNIT short cases, so a long length is kept with probability
+ * 1/cost, by a hash of the whole input (replays agree; any mutation draws
+ * again), and otherwise becomes a short one. Each length class then gets
+ * about the same share of the time as of the draws, instead of the
+ * multi-MiB ones taking nearly all of it: the sweep covers long lengths
+ * systematically, and the fuzzer's time goes where its coverage grows.
+ * mg_encode picks a spare field so that its length is kept. */
+static bool len_kept(size_t len, const uint8_t *data, size_t size)
+{
+	uint64_t cost = 1 + len / MG_COST_UNIT;
+
+	return cost == 1 || mg_below(mg_mix64(input_hash(data, size)), cost) == 0;
+}
+
+static size_t cost_aware(size_t len, const uint8_t *data, size_t size)
+{
+	return len_kept(len, data, size) ? len : len % 257;
+}
+
 static unsigned round_down(unsigned x, unsigned multiple)
 {
 	return x - x % multiple;
@@ -180,6 +212,10 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	out->dst_align = dst_byte & (MG_ALIGN_MOD - 1);
 	out->value = (int)(int32_t)take(&r, 4);
 	out->seed = take(&r, 8);
+	out->len = cost_aware(fold(out->len, t->max_len), data, size);
+	/* Only memset reads c: elsewhere the field is spare (mg_encode). */
+	if (out->variant->op != MG_MEMSET)
+		out->value = 0;
 	if (out->variant->op == MG_MEMMOVE && (dst_byte & 0x40)) {
 		out->overlap = true;
 		legalize(out, t->max_len);
@@ -197,6 +233,19 @@ static void put(uint8_t *end, unsigned *at, uint64_t x, unsigned bytes)
 {
 	for (unsigned i = 0; i < bytes; i++)
 		end[-(int)++*at] = (uint8_t)(x >> (8 * i));
+}
+
+/* A field the case does not read (dist when not overlapping, else c for
+ * a memmove) is set to the first value whose hash keeps the length. */
+static void keep_len(const struct mg_case *c, uint8_t out[MG_INPUT_BYTES])
+{
+	/* From the end: selector, class, len (4), src, dst, then dist (4), c (4). */
+	unsigned spare = c->overlap ? 12 : 8;
+	uint8_t *field = out + MG_INPUT_BYTES - spare - 4;
+
+	for (uint32_t k = 0; !len_kept(c->len, out, MG_INPUT_BYTES); k++)
+		for (unsigned i = 0; i < 4; i++)
+			field[3 - i] = (uint8_t)(k >> (8 * i));
 }
 
 void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_BYTES])
@@ -219,6 +268,7 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	put(end, &at, dist, 4);
 	put(end, &at, (uint32_t)c->value, 4);
 	put(end, &at, c->seed, 8);
+	keep_len(c, out);
 }
 
 unsigned mg_len_class(size_t len)

@@ -8,7 +8,9 @@
  * reads as zero. From the last byte backwards:
  *
  *	selector  1 byte   which variant of the family (ignored when pinned)
- *	lenclass  1 byte   how to read the length (exact, tiny, powers of two..)
+ *	lenclass  1 byte   how to read the length (exact, tiny, powers of two..);
+ *	                   a long length that is not exact is kept with a
+ *	                   probability inversely proportional to its cost
  *	lenraw    4 bytes
  *	srcbyte   1 byte   source alignment (bits 0-5), place before (bit 6),
  *	                   source above dst (bit 7)
@@ -31,6 +33,10 @@
 #define MG_INPUT_BYTES	   24u
 #define MG_FAMILY_MAX	   32u /* variants one target picks among */
 #define MG_DEFAULT_MAX_LEN ((size_t)4 << 20)
+/* The bytes of a case that cost about as much as a short case's fixed
+ * part (fills, call, compare at memory speed): the unit of cost-aware
+ * lengths (decode.c). */
+#define MG_COST_UNIT ((size_t)4 << 10)
 
 /* One fuzz target: an operation family and the variants it picks among. */
 struct mg_target {

@@ -65,7 +65,15 @@ static void verdict_fields(struct mg_json *j, const struct mg_verdict *v)
 	mg_json_bool(j, "memcheck", v->memcheck);
 }
 
-static void warnings(struct mg_json *j, unsigned bits)
+static void overread_fields(struct mg_json *j, const struct mg_overread *r)
+{
+	mg_json_string(j, "buffer", mg_buffer_name((enum mg_buffer)r->buffer));
+	mg_json_string(j, "side", mg_side_name((enum mg_side)r->side));
+	mg_json_int(j, "distance", r->distance);
+	mg_json_uint(j, "width", r->width);
+}
+
+void mg_json_warnings(struct mg_json *j, unsigned bits, const struct mg_overread *overread)
 {
 	mg_json_open_array(j, "warnings");
 	for (unsigned w = 1; w && w <= bits; w <<= 1)
@@ -73,6 +81,8 @@ static void warnings(struct mg_json *j, unsigned bits)
 			mg_json_open_object(j, NULL);
 			mg_json_string(j, "name", mg_warning_name(w));
 			mg_json_string(j, "text", mg_warning_text(w));
+			if (w == MG_WARN_ALIGNED_OVERREAD)
+				overread_fields(j, overread);
 			mg_json_close_object(j);
 		}
 	mg_json_close_array(j);
@@ -103,7 +113,9 @@ void mg_record_finding_build(struct mg_json *j, const struct mg_case *c, const s
 	mg_verdict_site(v, text, sizeof text);
 	mg_json_string(j, "site", text);
 	verdict_fields(j, v);
-	warnings(j, v->warnings);
+	if (v->cls == MG_ALIGNED_OVERREAD)
+		mg_json_uint(j, "width", v->overread.width);
+	mg_json_warnings(j, v->warnings, &v->overread);
 	mg_json_case(j, "case", c);
 	mg_json_string(j, "stage", stage);
 	mg_finding_replay_argv(c, v, &replay);
@@ -135,7 +147,7 @@ int mg_record_case(FILE *out, const struct mg_case *c, const struct mg_verdict *
 	mg_json_string(&j, "class", mg_class_name(v->cls));
 	mg_json_string(&j, "level", failed ? "error" : v->warnings ? "warning" : "none");
 	mg_json_bool(&j, "as_expected", as_expected);
-	warnings(&j, v->warnings);
+	mg_json_warnings(&j, v->warnings, &v->overread);
 	mg_json_case(&j, "case", c);
 	mg_json_string(&j, "stage", stage);
 	if (!mg_json_write(&j, out))

@@ -20,6 +20,9 @@ extern enum mg_format mg_format;
 
 /* The case as a JSON object member. */
 void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c);
+/* "warnings": [{"name", "text"}...]; an aligned-over-read's also has its
+ * buffer, side, distance and width (`overread`, read only for that bit). */
+void mg_json_warnings(struct mg_json *j, unsigned bits, const struct mg_overread *overread);
 
 /* A finding record: case c broke a rule (v), found by `stage`; `input` is
  * the saved input that replays it, or NULL. Writes one line to `out`;

@@ -70,6 +70,9 @@ static void record_warning(struct mg_tally *t, const struct mg_case *c, const st
 {
 	if (!t->warned_runs++)
 		mg_case_replay(c, t->warned_replay, sizeof t->warned_replay);
+	if ((v->warnings & MG_WARN_ALIGNED_OVERREAD) &&
+	    (!(t->warnings & MG_WARN_ALIGNED_OVERREAD) || v->overread.width > t->overread.width))
+		t->overread = v->overread;
 	t->warnings |= v->warnings;
 }
 
@@ -145,6 +148,11 @@ void mg_tally_print(const struct mg_tally *t, const char *title, const char *pat
 	for (unsigned w = 1; w && w <= t->warnings; w <<= 1)
 		if (t->warnings & w)
 			printf("\n%s: warning: %s\n", title, mg_warning_text(w));
+	if (t->warnings & MG_WARN_ALIGNED_OVERREAD) {
+		char where[128];
+		mg_overread_describe(&t->overread, where, sizeof where);
+		printf("  aligned-over-read, the widest: %s\n", where);
+	}
 	if (t->warnings)
 		printf("  in %llu runs; the first: %s\n", t->warned_runs, t->warned_replay);
 	if (!t->shown)

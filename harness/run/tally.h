@@ -37,9 +37,12 @@ struct mg_tally {
 	char why[160];		/* why */
 	struct mg_case current; /* the case being run */
 	unsigned long long cases, failures;
+	unsigned long long planned; /* the profile's cases; more than `cases` when a
+				       budget (--sweep-seconds) cut some */
 	unsigned classes; /* the classes it failed with */
 	double seconds;
 	unsigned warnings; /* enum mg_warning bits seen */
+	struct mg_overread overread; /* the widest aligned over-read warned of */
 	unsigned long long warned_runs;
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
 	unsigned shown;

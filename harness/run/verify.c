@@ -8,10 +8,12 @@
 #include "fault.h"
 #include "huge.h"
 #include "record.h"
+#include "rng.h"
 #include "table.h"
 #include "tally.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,10 +96,89 @@ static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant 
 	if (!o->huge || (expect && !(expect & MG_EXPECT_ONLY_HUGE)) ||
 	    (v->expect & MG_EXPECT_ONLY_FULL))
 		return 0;
-	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET;
+	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET || v->op == MG_MEMPCPY;
 }
 
 /* ---- the stages, in their children --------------------------------------- */
+
+/* A sweep within a budget (--sweep-seconds): every length runs, once with
+ * separate buffers and, for memmove, once for each direction of overlap;
+ * of the other cases, the share that the time left allows, chosen by each
+ * case's seed, so the cut is spread over every length, alignment and
+ * distance, and each case run is exactly the one the whole sweep has. The
+ * share is set again every 256 cases from the measured cost, counted as
+ * 1 + len / 4 KiB per case (copies cost by the byte): the same code keeps the
+ * budget natively and under qemu. */
+struct budget {
+	struct mg_tally_run *run;
+	double t0, seconds, share;
+	double planned, seen, checked; /* in weights */
+	unsigned long long count;
+	size_t last_len;
+	unsigned kinds_run; /* bit per kind_of() run at this length */
+};
+
+/* Every length runs once for each kind: with separate buffers, and each
+ * direction of overlap (where a copy in the wrong direction shows). */
+static int kind_of(const struct mg_case *c)
+{
+	return c->overlap ? 2 + (c->dist > 0) - (c->dist < 0) : 0;
+}
+
+static double weight(const struct mg_case *c)
+{
+	return 1 + (double)c->len / 4096;
+}
+
+static int count_case(const struct mg_case *c, void *ctx)
+{
+	struct budget *b = ctx;
+
+	b->count++;
+	b->planned += weight(c);
+	return 0;
+}
+
+static void set_share(struct budget *b)
+{
+	double spent = now() - b->t0, left = b->seconds - spent;
+	double per_weight = b->checked > 0 ? spent / b->checked : 0;
+	double need = per_weight * (b->planned - b->seen);
+
+	b->share = left <= 0 ? 0 : need <= left ? 1 : left / need;
+}
+
+static int budgeted_case(const struct mg_case *c, void *ctx)
+{
+	struct budget *b = ctx;
+	unsigned kind = 1u << kind_of(c);
+	int first_of_kind;
+
+	if (b->count++ % 256 == 0)
+		set_share(b);
+	b->seen += weight(c);
+	if (c->len != b->last_len)
+		b->kinds_run = 0;
+	b->last_len = c->len;
+	first_of_kind = !(b->kinds_run & kind);
+	b->kinds_run |= kind;
+	if (!first_of_kind && (double)(mg_mix64(c->seed) >> 11) * 0x1p-53 >= b->share)
+		return 0;
+	b->checked += weight(c);
+	return mg_tally_case(c, b->run);
+}
+
+static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_variant *v,
+			   struct mg_tally_run *run)
+{
+	struct budget b = {.run = run, .seconds = o->sweep_seconds, .share = 1, .last_len = 1};
+
+	b.t0 = now();
+	mg_sweep(v, o->profile, o->seed, count_case, &b);
+	run->tally->planned = b.count;
+	b.count = 0;
+	mg_sweep(v, o->profile, o->seed, budgeted_case, &b);
+}
 
 static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
 		      struct mg_tally *t, int huge)
@@ -111,6 +192,8 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 	t->state = MG_STAGE_RUNNING;
 	if (huge)
 		mg_huge_sweep(v, o->seed, (enum mg_huge_mode)o->huge, mg_tally_case, &run);
+	else if (o->sweep_seconds > 0)
+		budgeted_sweep(o, v, &run);
 	else
 		mg_sweep(v, o->profile, o->seed, mg_tally_case, &run);
 	t->seconds = now() - t0;
@@ -391,19 +474,6 @@ static void expected_text(unsigned expect, char *out, size_t size)
 		snprintf(out, size, "pass");
 }
 
-static void warnings_member(struct mg_json *j, unsigned bits)
-{
-	mg_json_open_array(j, "warnings");
-	for (unsigned w = 1; w && w <= bits; w <<= 1)
-		if (bits & w) {
-			mg_json_open_object(j, NULL);
-			mg_json_string(j, "name", mg_warning_name(w));
-			mg_json_string(j, "text", mg_warning_text(w));
-			mg_json_close_object(j);
-		}
-	mg_json_close_array(j);
-}
-
 /* One stage's variant record; `t` NULL for a row the CPU cannot run. */
 static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 			       const struct mg_tally *t, unsigned expect, const char *row_status,
@@ -434,10 +504,11 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	mg_json_string(&j, "row", row_names[verdict]);
 	mg_json_string(&j, "row_status", row_status);
 	mg_json_uint(&j, "cases", t ? t->cases : 0);
+	mg_json_uint(&j, "planned", t && t->planned ? t->planned : t ? t->cases : 0);
 	mg_json_uint(&j, "failures", t ? t->failures : 0);
 	mg_json_real(&j, "seconds", t ? t->seconds : 0);
 	mg_json_string(&j, "reason", reason);
-	warnings_member(&j, t ? t->warnings : 0);
+	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
 	if (!mg_json_write(&j, stdout))
 		rn->write_failed = 1;
 	if (t && stage_error(rn, t) && !mg_record_error(stdout, stage, v->name, stage_error(rn, t)))

@@ -127,7 +127,7 @@ def check_options(opts):
         raise Usage("--sanitize needs --engine=libfuzzer (the ASan build is a libFuzzer build)")
 
 
-OP_FAMILY = {"MEMCPY": "memcpy", "MEMMOVE": "memmove", "MEMSET": "memset",
+OP_FAMILY = {"MEMCPY": "memcpy", "MEMPCPY": "memcpy", "MEMMOVE": "memmove", "MEMSET": "memset",
              "COPY_PAGE": "page", "CLEAR_PAGE": "page"}
 
 
@@ -159,7 +159,7 @@ def variant_family_in_build(bin_root, name):
             for line in f:
                 fields = line.rstrip("\n").split("\t")
                 if len(fields) > 1 and fields[0] == name:
-                    return "page" if "page" in fields[1] else fields[1]
+                    return OP_FAMILY.get(fields[1].upper())
     except OSError:
         return None
     finally:

@@ -24,14 +24,15 @@ from .records import CouldNotJudge
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 USAGE = """\
-scripts/gate --op OP [--symbol NAME] [--arch ARCH]
+scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
+             [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"]
              [--src-align N] [--dst-align N] [--len-multiple N]
              [--requires FEATURE,...] [--returns dst|void] [--contract kernel|user]
              [--extern NAME=VALUE[,VALUE...]]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
-             [--skip=CHECK,...]
-             FILE.c|FILE.S ...
+             [--skip=CHECK,...] [--overread=classify|strict]
+             FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
 Builds the files into the harness as a new variant and runs every check on
 it: build, abi, sweep, huge, fuzz, valgrind, regressions, bench. --seconds
@@ -39,7 +40,14 @@ it: build, abi, sweep, huge, fuzz, valgrind, regressions, bench. --seconds
 minimisation (at most 20 s) come on top. --quick runs the quick sweep.
 --skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
 verdict line says so. --extern NAME=VALUE defines a data symbol (an
-integer) the routine may reference; it may reference nothing else.
+integer) the routine may reference; it may reference nothing else
+(glibc's x86 cache and threshold variables have defaults; see the README).
+-I, -D and --cflags are the submitter's tree's build flags, for .c and .S
+files. --entry OP=SYMBOL (repeatable) gates several entry points of one
+submission in one run (OP: memcpy, mempcpy, memmove, memset, copy_page,
+clear_page): one verdict per entry and one overall verdict.
+--overread=strict makes an over-read that stays in an aligned block holding
+a buffer byte (the aligned-over-read warning) a failure.
 --extern NAME=V1,V2,... runs every check once per value (a build each),
 with a verdict per value and one overall verdict.
 
@@ -54,15 +62,18 @@ Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
-                 "--skip", "--extern", "--contract")
+                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")
 FLAG_OPTIONS = ("--no-bench", "--quick")
-FEATURES = ("sse2", "avx", "avx2", "avx512f", "avx512bw", "erms", "fsrm")
-# enum mg_feature's bits (harness/variant.h) for the facts beyond FEATURES;
+# --requires names, and their bits in enum mg_feature (harness/variant.h):
+# x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.
+FEATURE_BITS = {"sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
+                "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12,
+                "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
+                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26}
+FEATURES = tuple(FEATURE_BITS)
 # "fpu" is no CPU feature but the kernel contract's declaration.
-FEATURE_BITS = dict({f: 1 << i for i, f in enumerate(FEATURES)},
-                    zva64=1 << 8, zva256=1 << 9, zva512=1 << 10, sve=1 << 11, mops=1 << 12)
 DECLARATIONS = ("fpu",)
-OPS = {"memcpy": ("MEMCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
+OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page")}
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 # What the fuzz driver may add to its share after fuzzing (replaying,
@@ -71,6 +82,10 @@ SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 FUZZ_OVERHEAD = 20
 AFTER_FUZZ_REGRESSIONS = 2
 AFTER_FUZZ_VALGRIND = 4
+# The sweep's part of --seconds: memgate verify --sweep-seconds runs every
+# length and as many of the profile's other cases as fit, at the speed it
+# measures (native or under qemu), and says how many that was.
+SWEEP_SHARE = 0.4
 BUILD_TIMEOUT = 900
 
 
@@ -86,7 +101,7 @@ def die(text):
 # --- options -------------------------------------------------------------------
 
 def parse(argv):
-    opts = {"extern": [], "files": [], "bench": True, "quick": False}
+    opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -99,7 +114,16 @@ def parse(argv):
         if arg == "--":
             opts["files"] += argv[i + 1:]
             break
-        if arg in FLAG_OPTIONS:
+        if arg[:2] in ("-I", "-D"):
+            # The submitter's tree's flags, as a compiler takes them: -IDIR or -I DIR.
+            value = arg[2:]
+            if not value:
+                if i + 1 >= len(argv):
+                    die(f"{arg} needs a value")
+                value = argv[i + 1]
+                i += 1
+            opts["tree_flags"].append(arg[:2] + value)
+        elif arg in FLAG_OPTIONS:
             opts["bench" if arg == "--no-bench" else "quick"] = arg == "--quick"
         elif arg.split("=", 1)[0] in VALUE_OPTIONS:
             opt, eq, value = arg.partition("=")
@@ -109,8 +133,8 @@ def parse(argv):
                 value = argv[i + 1]
                 i += 1
             key = opt[2:].replace("-", "_")
-            if key == "extern":
-                opts["extern"].append(value)
+            if key in ("extern", "entry"):
+                opts[key].append(value)
             else:
                 opts[key] = value
         elif arg.startswith("-"):
@@ -139,29 +163,77 @@ def power_of_two(name, text):
     return value
 
 
+VALID_OPS = "memcpy, mempcpy, memmove, memset, copy_page or clear_page"
+
+
+def validate_file(f):
+    member = submission.split_member(f)
+    path = member[0] if member else f
+    if not os.path.exists(path):
+        die(f"{path}: no such file")
+    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+        die(f"{path}: not a readable file")
+    if member:
+        rc, out = submission.capture(["ar", "t", path], timeout=60)
+        if rc != 0:
+            die(f"{path}: not an archive ar can read")
+        if member[1] not in out.split():
+            die(f"{path} has no member {member[1]}")
+    elif not f.endswith((".c", ".S", ".s", ".o")):
+        die(f"{f}: not a C (.c), assembly (.S, .s) or object (.o) file, or an archive member ARCHIVE.a(MEMBER.o)")
+
+
+def default_symbol(first):
+    member = submission.split_member(first)
+    return os.path.splitext(member[1] if member else os.path.basename(first))[0]
+
+
+def entries_of(opts):
+    """[(op, symbol)]: the --entry pairs, or --op with --symbol."""
+    if opts["entry"]:
+        if opts.get("op") or opts.get("symbol"):
+            die("--entry OP=SYMBOL names each entry point: give it instead of --op and --symbol")
+        pairs = []
+        for text in opts["entry"]:
+            op, eq, symbol = text.partition("=")
+            if not eq or op not in OPS:
+                die(f"--entry '{text}' is not OP=SYMBOL with OP one of {VALID_OPS}")
+            pairs.append((op, symbol))
+    else:
+        op = opts.get("op", "")
+        if not op:
+            die(f"--op is required ({VALID_OPS})")
+        if op not in OPS:
+            die(f"unknown op '{op}' (valid: {VALID_OPS.replace(' or ', ', ')})")
+        pairs = [(op, opts.get("symbol") or default_symbol(opts["files"][0]))]
+    for _, symbol in pairs:
+        if not submission.IDENTIFIER.match(symbol):
+            die(f"--symbol '{symbol}' is not a C identifier")
+    if len({s for _, s in pairs}) != len(pairs):
+        die("--entry names one symbol twice")
+    return pairs
+
+
 def validate(opts):
-    op = opts.get("op", "")
-    if not op:
-        die("--op is required (memcpy, memmove, memset, copy_page or clear_page)")
-    if op not in OPS:
-        die(f"unknown op '{op}' (valid: memcpy, memmove, memset, copy_page, clear_page)")
     if not opts["files"]:
-        die("no source file given (FILE.c or FILE.S)")
+        die("no source file given (FILE.c, FILE.S, FILE.o or ARCHIVE.a(MEMBER.o))")
     for f in opts["files"]:
-        if not os.path.exists(f):
-            die(f"{f}: no such file")
-        if not os.path.isfile(f) or not os.access(f, os.R_OK):
-            die(f"{f}: not a readable file")
-        if not f.endswith((".c", ".S", ".s")):
-            die(f"{f}: not a C (.c) or assembly (.S, .s) file")
-    symbol = opts.get("symbol") or os.path.splitext(os.path.basename(opts["files"][0]))[0]
-    if not submission.IDENTIFIER.match(symbol):
-        die(f"--symbol '{symbol}' is not a C identifier")
-    opts["symbol"] = symbol
+        validate_file(f)
+    opts["entries"] = entries_of(opts)
+    op, symbol = opts["entries"][0]
+    opts["op"], opts["symbol"] = op, symbol
+    extra = opts.get("cflags")
+    if extra is not None:
+        import shlex
+        try:
+            opts["tree_flags"] += shlex.split(extra)
+        except ValueError as e:
+            die(f"--cflags '{extra}': {e}")
     opts["src_align"] = power_of_two("src-align", opts.get("src_align", "1"))
     opts["dst_align"] = power_of_two("dst-align", opts.get("dst_align", "1"))
     opts["len_multiple"] = whole("len-multiple", opts.get("len_multiple", "1"))
-    opts["seconds"] = whole("seconds", opts.get("seconds", "60"))
+    # The default budget is 60 s per entry point; --seconds bounds them all.
+    opts["seconds"] = whole("seconds", opts.get("seconds", str(60 * len(opts["entries"]))))
     slow = opts.get("max_slowdown")
     if slow is not None and not re.match(r"^[0-9]+(\.[0-9]+)?$", slow):
         die(f"--max-slowdown '{slow}' is not a number (e.g. 1.10)")
@@ -172,17 +244,28 @@ def validate(opts):
         if c not in SKIPPABLE:
             die(f"unknown check '{c}' in --skip (valid: {', '.join(SKIPPABLE)})")
     opts["skip"] = skip
+    overread = opts.get("overread") or "classify"
+    if overread not in ("classify", "strict"):
+        die(f"--overread must be classify or strict, not '{overread}'")
+    opts["overread"] = overread
     requires = [f for f in (opts.get("requires") or "").split(",") if f]
     for f in requires:
         if f not in FEATURE_BITS and f not in DECLARATIONS:
             die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURE_BITS) + list(DECLARATIONS))})")
     opts["requires"] = requires
-    contract = opts.get("contract") or ("kernel" if OPS[op][1] == "page" else "user")
-    if contract not in ("kernel", "user"):
+    # Without --contract, each entry's own default: kernel for page routines.
+    contract = opts.get("contract")
+    if contract is not None and contract not in ("kernel", "user"):
         die(f"--contract must be kernel or user, not '{contract}'")
     opts["contract"] = contract
     returns = opts.get("returns") or ""
-    if OPS[op][1] == "page":
+    if returns and len(opts["entries"]) > 1:
+        die("--returns applies to one entry point; with --entry each op returns what it must")
+    if op == "mempcpy":
+        if returns not in ("", "dst+n"):
+            die(f"--returns {returns}: mempcpy returns dst+n")
+        opts["returns"] = "dst+n"
+    elif OPS[op][1] == "page":
         if returns not in ("", "void"):
             die(f"--returns {returns}: page routines return void")
         opts["returns"] = "void"
@@ -222,13 +305,13 @@ class Context:
         self.family = OPS[self.op][1]
         self.symbol = opts["symbol"]
         self.requires = opts["requires"]
-        self.contract = opts.get("contract", "user")
         self.label, self.cpu_model = "", ""
         self.externs = opts["extern"]
         self.builds = []
         self.quick = opts["quick"]
         self.bench = opts["bench"]
         self.skip = opts["skip"]
+        self.overread = opts.get("overread", "classify")
         self.seconds = opts["seconds"]
         slow = opts.get("max_slowdown")
         self.max_slowdown = float(slow) if slow is not None else None
@@ -242,6 +325,19 @@ class Context:
         self.runner, self.foreign, self.emulated = [], "", ""
         self.valgrind_argv = []
         self.speed_plot = None
+        # One dict per entry point: op, symbol, family, name, R (its results).
+        self.entries = [{"op": o, "symbol": s, "family": OPS[o][1],
+                         "contract": opts.get("contract") or ("kernel" if OPS[o][1] == "page" else "user")}
+                        for o, s in opts["entries"]]
+        self.contract = self.entries[0]["contract"]
+
+    def select(self, entry):
+        """Makes `entry` the one the checks look at."""
+        self.op, self.symbol, self.family = entry["op"], entry["symbol"], entry["family"]
+        self.contract = entry["contract"]
+        self.binding = entry.get("binding", "global")
+        self.name, self.R = entry["name"], entry["R"]
+        self.speed_plot = None
 
     # how much is left, and where we are
     def elapsed(self, since=None):
@@ -252,12 +348,14 @@ class Context:
         print(f"[gate {self.name}] {stage} ({self.elapsed():.1f} s in, {int(left)} s of the budget left)",
               file=sys.stderr, flush=True)
 
-    def start_clock(self):
-        """The checks' deadline starts after the build. Children are killed
+    def start_clock(self, seconds=None):
+        """The checks' deadline starts after the build (with several entry
+        points, each gets its share of what is left). Children are killed
         at the hard deadline, which adds the fuzz driver's overhead."""
-        self.deadline = procs.Deadline(self.seconds)
+        seconds = self.seconds if seconds is None else seconds
+        self.deadline = procs.Deadline(seconds)
         extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign else 0
-        self.hard_deadline = procs.Deadline(self.seconds + extra)
+        self.hard_deadline = procs.Deadline(seconds + extra)
 
     def fuzz_budget(self):
         """What is left for fuzzing: the rest of --seconds but what the
@@ -269,6 +367,10 @@ class Context:
         if not self.skipped("valgrind") and not self.foreign:
             later += AFTER_FUZZ_VALGRIND
         return int(self.deadline.remaining() - later)
+
+    def sweep_budget(self):
+        """Seconds the sweep may take (see SWEEP_SHARE)."""
+        return max(1, int(self.seconds * SWEEP_SHARE))
 
     def skipped(self, check):
         return check in self.skip
@@ -375,7 +477,9 @@ def prepare(ctx, opts):
             die(f"memgate itself does not build: run make{' ARCH=' + ctx.foreign if ctx.foreign else ''}")
     ctx.table = list_table(ctx)
     names = {row[0]: row for row in ctx.table}
-    ctx.name = ctx.symbol if ctx.symbol not in names else f"{ctx.symbol}_submitted"
+    for e in ctx.entries:
+        e["name"] = e["symbol"] if e["symbol"] not in names else f"{e['symbol']}_submitted"
+    ctx.name = ctx.entries[0]["name"]
     if ctx.baseline:
         row = names.get(ctx.baseline)
         if row is None:
@@ -394,6 +498,11 @@ def prepare(ctx, opts):
         ctx.R = tempfile.mkdtemp(prefix=f"{ctx.name}-{stamp()}-", dir=results)
         if not os.path.isabs(results):
             ctx.R = os.path.relpath(ctx.R)
+        ctx.root_R = ctx.R
+        for e in ctx.entries:
+            # One entry: its results are the run's; several: a folder each.
+            e["R"] = ctx.R if len(ctx.entries) == 1 else os.path.join(ctx.R, e["name"])
+            os.makedirs(e["R"], exist_ok=True)
     except OSError as e:
         raise CouldNotJudge(f"cannot create the results directory under {results}: {e.strerror or e}") from None
 
@@ -420,15 +529,23 @@ def copy_sources(ctx, given):
     ctx.sources, ctx.files = [], []
     for index, path in enumerate(given):
         build_copy = os.path.join(src_dir, submission.safe_name(index, path))
-        shutil.copyfile(path, build_copy)
+        member = submission.split_member(path)
+        if member and not build_copy.endswith(".o"):
+            # An object all the same (musl's libc.a members are .lo).
+            build_copy = os.path.splitext(build_copy)[0] + ".o"
+        if member:
+            extract_member(member, build_copy)
+        else:
+            shutil.copyfile(path, build_copy)
         ctx.sources.append(build_copy)
         rel = os.path.relpath(os.path.abspath(path), ROOT)
-        if rel.startswith(".."):
-            os.makedirs(os.path.join(ctx.R, "sources"), exist_ok=True)
-            kept = os.path.join(ctx.R, "sources", os.path.basename(path))
+        if rel.startswith("..") or member:
+            os.makedirs(os.path.join(ctx.root_R, "sources"), exist_ok=True)
+            base = os.path.basename(build_copy)[len(f"{index}-"):] if member else os.path.basename(path)
+            kept = os.path.join(ctx.root_R, "sources", base)
             if os.path.exists(kept):  # two files of one name
-                kept = os.path.join(ctx.R, "sources", f"{index}-{os.path.basename(path)}")
-            copy_checked(path, kept)
+                kept = os.path.join(ctx.root_R, "sources", f"{index}-{base}")
+            copy_checked(build_copy if member else path, kept)
             rel = os.path.relpath(os.path.abspath(kept), ROOT)
         ctx.files.append(rel)
     if ctx.externs:
@@ -436,37 +553,60 @@ def copy_sources(ctx, given):
         with open(path, "w") as f:
             f.write(submission.extern_source(ctx.externs))
         ctx.sources.append(path)
+    if ctx.arch in ("x86_64", "i386"):
+        path = os.path.join(src_dir, "glibc-x86-defaults.c")
+        with open(path, "w") as f:
+            f.write(submission.defaults_source({n for n, _ in ctx.opts["extern"]}))
+        ctx.sources.append(path)
 
 
-def contract_macro(ctx):
-    """The variant's struct mg_contract, as harness/variant.h spells it."""
+def extract_member(member, out):
+    """ARCHIVE.a(MEMBER.o) into `out` (ar p: the first member of that name)."""
+    archive, name = member
+    with open(out, "wb") as f:
+        result = procs.run(["ar", "p", archive, name], stdout=f, stderr=os.devnull, timeout=120)
+    if result.returncode != 0 or os.path.getsize(out) == 0:
+        die(f"{archive}({name}): ar cannot extract it")
+
+
+def contract_macro(ctx, entry):
+    """The entry's struct mg_contract, as harness/variant.h spells it."""
     o = ctx.opts
-    if ctx.contract == "kernel":
+    if entry["contract"] == "kernel":
         flags = "MG_KERNEL" + (" | MG_KERNEL_USES_FPU" if "fpu" in ctx.requires else "")
-        if ctx.family == "page":
+        if entry["family"] == "page":
             return f"MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, {flags})"
         return f"MG_CONTRACT_KERNEL({o['src_align']}, {o['dst_align']}, {o['len_multiple']}, 0, {flags})"
-    if ctx.family == "page":
+    if entry["family"] == "page":
         return "MG_CONTRACT_PAGE"
     return f"MG_CONTRACT({o['src_align']}, {o['dst_align']}, {o['len_multiple']})"
 
 
 def write_build_files(ctx):
-    op_macro = OPS[ctx.op][0]
-    ret = "MG_RET_VOID" if ctx.opts["returns"] == "void" else "MG_RET_DST"
-    contract = contract_macro(ctx)
     features = 0
     for f in ctx.requires:
-        features |= FEATURE_BITS.get(f, 0)
+        features |= 1 << FEATURE_BITS[f] if f in FEATURE_BITS else 0  # fpu: a declaration
     about = submission.c_string("submitted: " + " ".join(ctx.files))
-    files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ctx.symbol + "\n", "family": ctx.family + "\n",
-             "submitted.def": f"MG_SUBMITTED({ctx.arch}, {ctx.name}, mg_gate_{ctx.symbol}, {op_macro}, {ret}, "
-                              f"{contract}, {features}, {about})\n"}
+    lines = []
+    for e in ctx.entries:
+        ret = {"memcpy": "MG_RET_DST", "mempcpy": "MG_RET_DST_END"}.get(
+            e["op"], "MG_RET_VOID" if e["family"] == "page" else "MG_RET_DST")
+        lines.append(f"MG_SUBMITTED({ctx.arch}, {e['name']}, mg_gate_{e['symbol']}, {OPS[e['op']][0]}, {ret}, "
+                     f"{contract_macro(ctx, e)}, {features}, {about})\n")
+    families = sorted({e["family"] for e in ctx.entries})
+    files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ",".join(e["symbol"] for e in ctx.entries) + "\n",
+             "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}
+    # The submitter's tree flags go to scripts/gate-compile (`cflags`); the
+    # contract's flags to the Makefile (`contract-cflags`): each once.
+    if ctx.opts["tree_flags"]:
+        files["cflags"] = "".join(flag + "\n" for flag in ctx.opts["tree_flags"])
     # Kernel code is built without vector or x87 registers, so that the
-    # compiler's own vectorising is not blamed on the routine's author.
+    # compiler's own vectorising is not blamed on the routine's author (one
+    # build for every entry: any kernel entry asks it).
     x86_64 = ctx.arch == "x86_64" or (ctx.arch == "generic" and ctx.host == "x86_64")
-    no_fpu = ctx.contract == "kernel" and "fpu" not in ctx.requires and x86_64
-    files["cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
+    kernel = any(e["contract"] == "kernel" for e in ctx.entries)
+    no_fpu = kernel and "fpu" not in ctx.requires and x86_64
+    files["contract-cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
             f.write(text)
@@ -494,17 +634,17 @@ def build(ctx, given):
     gate = [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
     names = " ".join(given)
     t = time.monotonic()
+    symbols = [e["symbol"] for e in ctx.entries]
     if not make(ctx, [f"{ctx.W}/plain.o"], log, gate):
         merged = os.path.join(ctx.W, "plain.parts", "merged.o")
         if os.path.exists(merged):
             cc = gate_cc(ctx)
-            problems = submission.inspect(merged, cc, ctx.symbol, [n for n, _ in ctx.opts["extern"]])
+            problems = submission.inspect(merged, cc, symbols, [n for n, _ in ctx.opts["extern"]], f" in {names}")
             if problems and problems[0].startswith("symbol "):
-                die(f"symbol '{ctx.symbol}' is not defined in {names} "
-                    f"{problems[0][problems[0].index('(it defines'):]}")
+                die(problems[0])
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
     try:
-        problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), ctx.symbol,
+        problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), symbols,
                                       [n for n, _ in ctx.opts["extern"]])
     except submission.BuildProblem as e:
         die(str(e))
@@ -516,8 +656,28 @@ def build(ctx, given):
             die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
     if not make(ctx, ["gate-build"], log, gate):
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
-    note = f"variant {ctx.name}, entry point {ctx.symbol}" + (f", built for {ctx.foreign}" if ctx.foreign else "")
-    return checks.Check("build", "pass", 0, time.monotonic() - t, note)
+    local = local_entries(ctx)
+    for e in ctx.entries:
+        e["binding"] = "local" if e["symbol"] in local else "global"
+    return time.monotonic() - t
+
+
+def local_entries(ctx):
+    """The entry points that were local symbols (scripts/gate-compile made
+    them global and listed them)."""
+    try:
+        with open(os.path.join(ctx.W, "plain.parts", "locals"), encoding="utf-8") as f:
+            return {line.strip() for line in f if line.strip()}
+    except FileNotFoundError:
+        return set()
+
+
+def build_check(ctx, seconds):
+    local = ctx.binding == "local"
+    note = (f"variant {ctx.name}, entry point {ctx.symbol}"
+            + (" (a local symbol, made global for the harness)" if local else "")
+            + (f", built for {ctx.foreign}" if ctx.foreign else ""))
+    return checks.Check("build", "pass", 0, seconds, note)
 
 
 def gate_cc(ctx):
@@ -605,7 +765,7 @@ def version():
 
 def document(ctx, results, findings, warnings, verdict):
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
-           "contract": ctx.contract, "requires": ctx.requires,
+           "symbol_binding": getattr(ctx, "binding", "global"), "contract": ctx.contract, "requires": ctx.requires,
            "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
            "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
@@ -640,74 +800,165 @@ def run_checks(ctx, primary=True):
         check, found = step(ctx)
         results.append(check)
         findings += found
+    if primary:  # valgrind ran in this run only
+        warnings += getattr(ctx, "valgrind_warnings", [])
     return results, dedupe(findings), warnings
 
 
-def finish(ctx, results, findings, warnings):
-    """Writes gate.json and the reports (each read back), prints the table
-    and the verdict; returns the exit status."""
-    verdict = verdict_of(results, findings)
-    doc = document(ctx, results, findings, warnings, verdict)
+def record(ctx, results, findings, warnings):
+    """Writes the entry's gate.json and reads it back: (doc, problems)."""
+    doc = document(ctx, results, findings, warnings, verdict_of(results, findings))
     problems = []
     try:
         records.write_json(os.path.join(ctx.R, "gate.json"), doc)
         doc = report.load(ctx.R)
     except (CouldNotJudge, report.BadWorkdir) as e:
         problems.append(f"the results were not written: {e}")
+    return doc, problems
+
+
+def write_reports(ctx, docs):
+    """The reports asked for: one entry's as they always were; several
+    entries' as one report each kind (report.combine). Problems, if any."""
     o = ctx.opts
-    if o.get("report") or o.get("sarif") or o.get("junit"):
-        try:
-            report.write(doc, o.get("report"), o.get("sarif"), o.get("junit"))
-        except CouldNotJudge as e:
-            problems.append(f"the reports were not written: {e}")
+    if not (o.get("report") or o.get("sarif") or o.get("junit")):
+        return []
     try:
+        if len(docs) == 1:
+            report.write(docs[0], o.get("report"), o.get("sarif"), o.get("junit"))
+        else:
+            report.write_combined(docs, o.get("report"), o.get("sarif"), o.get("junit"))
+    except CouldNotJudge as e:
+        return [f"the reports were not written: {e}"]
+    return []
+
+
+def show(ctx, results, findings, warnings):
+    """The entry's table, speed, warnings and findings."""
+    print()
+    print(table(ctx, results))
+    speed = os.path.join(ctx.R, "speed.txt")
+    if any(c.name == "bench" and c.status in ("pass", "fail") for c in results) and os.path.exists(speed):
         print()
-        print(table(ctx, results))
-        speed = os.path.join(ctx.R, "speed.txt")
-        if any(c.name == "bench" and c.status in ("pass", "fail") for c in results) and os.path.exists(speed):
-            print()
-            print(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n"))
-        if ctx.speed_plot:
-            print(f"speed plot: {ctx.speed_plot}")
-        for w in warnings:
-            print(f"warning [{w['check']}] {w['name']}: {w['text']}")
-        per_run = run_verdicts(results, findings)
-        if len(per_run) > 1:
-            print()
-            print("verdict per run:")
-            for line in per_run:
-                print(line)
-        if findings:
-            print()
-            print(f"{len(findings)} finding(s):")
-            for n, f in enumerate(findings, 1):
-                print(describe_finding(n, f))
+        print(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n"))
+    if ctx.speed_plot:
+        print(f"speed plot: {ctx.speed_plot}")
+    for w in warnings:
+        print(f"warning [{w['check']}] {w['name']}: {w['text']}")
+    per_run = run_verdicts(results, findings)
+    if len(per_run) > 1:
+        print()
+        print("verdict per run:")
+        for line in per_run:
+            print(line)
+    if findings:
+        print()
+        print(f"{len(findings)} finding(s):")
+        for n, f in enumerate(findings, 1):
+            print(describe_finding(n, f))
+
+
+def warned(warnings):
+    """'1 warning: dirty-upper', '2 warnings: aligned-over-read (16-byte
+    block), dirty-upper', or ''."""
+    if not warnings:
+        return ""
+    names = [w["name"] + (f" ({w['width']}-byte block)" if w.get("width") else "") for w in warnings]
+    return f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: {', '.join(names)}"
+
+
+def verdict_line(ctx, results, findings, took, warnings=()):
+    """(status, line, reasons for stderr) of one entry's verdict. Warnings
+    are named on the line, whatever the verdict."""
+    verdict = verdict_of(results, findings)
+    cannot = [c for c in results if c.status == "error"]
+    quals = "; ".join(q for q in (qualifiers(results), warned(warnings)) if q)
+    if verdict == "rejected":
+        extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
+        extra += f"; {warned(warnings)}" if warnings else ""
+        return 1, f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})", []
+    if verdict == "could-not-judge":
+        reasons = by_reason(cannot)
+        return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})", reasons
+    if quals:
+        other = " other" if qualifiers(results) else ""
+        return 0, f"ACCEPTED ({quals}): {ctx.name} passed every{other} check ({took})", []
+    return 0, f"ACCEPTED: {ctx.name} passed every check ({took})", []
+
+
+def finish(ctx, results, findings, warnings):
+    """Writes gate.json and the reports (each read back), prints the table
+    and the verdict; returns the exit status."""
+    doc, problems = record(ctx, results, findings, warnings)
+    problems += write_reports(ctx, [doc])
+    o = ctx.opts
+    try:
+        show(ctx, results, findings, warnings)
         if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
             print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
         print(f"results: {ctx.R}")
         print()
         took = f"{ctx.elapsed():.1f} s"
-        cannot = [c for c in results if c.status == "error"]
-        quals = qualifiers(results)
         if problems:
             for p in problems:
                 print(f"gate: could not judge: {p}", file=sys.stderr)
             print(f"COULD NOT JUDGE: {ctx.name}: could not judge: {problems[0]} ({took})")
             return 2
-        if verdict == "rejected":
-            extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
-            print(f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})")
-            return 1
-        if verdict == "could-not-judge":
-            reasons = by_reason(cannot)
-            for line in reasons:
-                print(f"gate: could not judge: {line}", file=sys.stderr)
-            print(f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})")
+        status, line, reasons = verdict_line(ctx, results, findings, took, warnings)
+        for r in reasons:
+            print(f"gate: could not judge: {r}", file=sys.stderr)
+        print(line)
+        return status
+    except OSError as e:
+        print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+def finish_entries(ctx, outcomes):
+    """Several entry points: each one's table and verdict, then one report
+    of each kind and the overall verdict: rejected if any entry has a
+    finding, else could not judge if any could not be judged, else
+    accepted. `outcomes`: (entry, results, findings, warnings, seconds)."""
+    docs, problems, rows = [], [], []
+    o = ctx.opts
+    try:
+        for entry, results, findings, warnings, seconds in outcomes:
+            ctx.select(entry)
+            doc, trouble = record(ctx, results, findings, warnings)
+            docs.append(doc)
+            problems += trouble
+            show(ctx, results, findings, warnings)
+            status, line, reasons = verdict_line(ctx, results, findings, f"{seconds:.1f} s", warnings)
+            for r in reasons:
+                print(f"gate: could not judge: {ctx.name}: {r}", file=sys.stderr)
+            rows.append((entry, status, line))
+        problems += write_reports(ctx, docs)
+        print()
+        if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
+            print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
+        print(f"results: {ctx.root_R}")
+        print()
+        for entry, status, line in rows:
+            print(f"{entry['op']}={entry['symbol']}: {line}")
+        took = f"{ctx.elapsed():.1f} s"
+        n = len(rows)
+        if problems:
+            for p in problems:
+                print(f"gate: could not judge: {p}", file=sys.stderr)
+            print(f"COULD NOT JUDGE: {n} entry points: could not judge: {problems[0]} ({took})")
             return 2
-        if quals:
-            print(f"ACCEPTED ({quals}): {ctx.name} passed every other check ({took})")
-        else:
-            print(f"ACCEPTED: {ctx.name} passed every check ({took})")
+        rejected = [e["name"] for e, status, _ in rows if status == 1]
+        unjudged = [e["name"] for e, status, _ in rows if status == 2]
+        if rejected:
+            print(f"REJECTED: {len(rejected)} of {n} entry points ({', '.join(rejected)}) ({took})")
+            return 1
+        if unjudged:
+            print(f"COULD NOT JUDGE: {len(unjudged)} of {n} entry points ({', '.join(unjudged)}) ({took})")
+            return 2
+        every = [w for _, _, _, warnings, _ in outcomes for w in warnings]
+        names = sorted({w["name"] for w in every})
+        said = f" ({len(every)} warning{'s' if len(every) != 1 else ''}: {', '.join(names)})" if every else ""
+        print(f"ACCEPTED{said}: all {n} entry points ({took})")
         return 0
     except OSError as e:
         print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
@@ -765,8 +1016,11 @@ def new_build_dir(ctx):
 
 
 def run_all(ctx, runs, opts):
-    results, findings, warnings = [], [], []
-    base_env, top = dict(ctx.env), ctx.R
+    """Every run, entry by entry: one build per set of --extern values (all
+    entries in it), then each entry's checks under each CPU model. Returns
+    [(entry, results, findings, warnings, seconds)], one per entry."""
+    per_entry = [([], [], [], 0.0) for _ in ctx.entries]
+    base_env = dict(ctx.env)
     built, quick = None, ctx.quick
     for model, externs in runs:
         primary = built != externs
@@ -775,26 +1029,38 @@ def run_all(ctx, runs, opts):
                 new_build_dir(ctx)
             ctx.externs = externs
             ctx.builds.append(ctx.W)
-            check = build(ctx, opts["files"])
-            check.run = label_of("", externs, runs)
-            results.append(check)
+            build_seconds = build(ctx, opts["files"])
             built = externs
-        enter_run(ctx, model, externs, runs, base_env, top)
-        ctx.quick = quick or not primary
-        ctx.start_clock()
-        found_results, found, warned = run_checks(ctx, primary)
-        for c in found_results:
-            c.run = ctx.label
-        for f in found:
-            f["run"] = ctx.label
-            if model:
-                f["cpu_model"] = model
-                f["repro"] = f"QEMU_CPU={model} MEMGATE_CPU_MODEL={model} {f['repro']}"
-        results += found_results
-        findings += found
-        warnings += warned
-    ctx.R, ctx.env, ctx.seconds, ctx.quick = top, base_env, opts["seconds"], quick
-    return results, findings, warnings
+        for index, entry in enumerate(ctx.entries):
+            results, findings, warnings, seconds = per_entry[index]
+            ctx.select(entry)
+            enter_run(ctx, model, externs, runs, base_env, entry["R"])
+            if primary:
+                check = build_check(ctx, build_seconds)
+                check.run = label_of("", externs, runs)
+                results.append(check)
+                seconds += build_seconds
+            ctx.quick = quick or not primary
+            # Each entry its share of this set of values' --seconds.
+            ctx.start_clock(max(1, ctx.seconds // len(ctx.entries)))
+            t = time.monotonic()
+            found_results, found, warned = run_checks(ctx, primary)
+            for c in found_results:
+                c.run = ctx.label
+            for f in found:
+                f["run"] = ctx.label
+                if model:
+                    f["cpu_model"] = model
+                    f["repro"] = f"QEMU_CPU={model} MEMGATE_CPU_MODEL={model} {f['repro']}"
+            results += found_results
+            findings += found
+            warnings += warned
+            per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
+    ctx.env, ctx.seconds, ctx.quick = base_env, opts["seconds"], quick
+    ctx.label, ctx.cpu_model = "", ""
+    for entry in ctx.entries:
+        ctx.select(entry)
+    return [(e,) + per_entry[i] for i, e in enumerate(ctx.entries)]
 
 
 def main(argv):
@@ -808,8 +1074,13 @@ def main(argv):
         if runs is None:
             return cannot_run_anywhere(ctx)
         prepare(ctx, opts)
-        results, findings, warnings = run_all(ctx, runs, opts)
-        status = finish(ctx, results, findings, warnings)
+        outcomes = run_all(ctx, runs, opts)
+        if len(outcomes) == 1:
+            entry, results, findings, warnings, _ = outcomes[0]
+            ctx.select(entry)
+            status = finish(ctx, results, findings, warnings)
+        else:
+            status = finish_entries(ctx, outcomes)
         if status == 0:
             # No finding names these builds in a repro command: they go, so
             # that accepted runs do not pile up a build each.

@@ -17,7 +17,7 @@ SCHEMA = "memgate-gate-report/1"
 CHECKS = ("build", "abi", "sweep", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
-OPS = ("memcpy", "memmove", "memset", "copy_page", "clear_page")
+OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
 # Where a code-scanning alert links for memgate itself.
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
@@ -215,11 +215,14 @@ ABOUT = {
                      "The variant wrote into the source buffer, which memgate maps read-only during the call.",
                      "The message names the offset written. A copy must never modify its source."),
     "wrong-return": ("Wrong return value",
-                     "The call did not return dst, as memcpy, memmove and memset must.",
+                     "The call did not return dst, as memcpy, memmove and memset must (or dst + n, as mempcpy must).",
                      "The message gives the value returned and the one expected, as offsets from dst."),
     "abi-violation": ("Calling convention broken",
                       "The variant changed state that the calling convention says it must preserve: a callee-saved register, the stack pointer or the caller's frame, the direction flag, the MXCSR control bits or the x87 control word; or it read the undefined upper 32 bits of memset's int argument.",
                       "Every call goes through a trampoline that loads canaries into the callee-saved registers and the caller's frame and checks them afterwards. The message names the first rule broken, with the old and new value."),
+    "aligned-over-read": ("Read past a buffer within an aligned block, judged a failure",
+                          "The variant read past the end (or before the start) of a buffer, but only within a naturally aligned block of at most 64 bytes that holds a byte of the buffer, so no MMU can fault on it. It is a failure on aarch64 when the read crosses a 16-byte MTE granule, and anywhere under --overread=strict; otherwise it is a warning.",
+                          "Seen under valgrind's memcheck, byte-granular. The message names the buffer, side and distance, and the block's width."),
     "crash": ("Crash",
               "The call died of a signal other than a guard-page fault: a general-protection fault (for example an aligned SSE load on a misaligned address), SIGILL, SIGBUS, or the process ending.",
               "The message gives the signal, the pc as symbol+offset and the address."),
@@ -445,6 +448,49 @@ def write(report, json_path=None, sarif_path=None, junit_path=None):
         records.write_text(sarif_path, json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n")
     if junit_path:
         records.write_text(junit_path, to_junit(report))
+
+
+RUN_SCHEMA = "memgate-gate-run/1"
+
+
+def overall(reports):
+    """One verdict for several entry points: rejected if any is, else
+    could-not-judge if any is, else accepted."""
+    verdicts = {r["verdict"] for r in reports}
+    for v in ("rejected", "could-not-judge"):
+        if v in verdicts:
+            return v
+    return "accepted"
+
+
+def combined_json(reports):
+    return {"schema": RUN_SCHEMA, "verdict": overall(reports), "entries": reports}
+
+
+def combined_sarif(reports):
+    """SARIF allows several runs in one log: one per entry point."""
+    logs = [to_sarif(r) for r in reports]
+    out = dict(logs[0])
+    out["runs"] = [run for log in logs for run in log["runs"]]
+    return out
+
+
+def combined_junit(reports):
+    """One <testsuite> per entry point, in <testsuites>."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    suites = "".join(to_junit(r)[len(head):] for r in reports)
+    return head + f"<testsuites{attr('name', 'memgate gate')}>\n" + suites + "</testsuites>\n"
+
+
+def write_combined(reports, json_path=None, sarif_path=None, junit_path=None):
+    """The reports of several entry points of one submission, one file of
+    each kind; CouldNotJudge if one cannot be written (or read back)."""
+    if json_path:
+        records.write_text(json_path, to_json_text(combined_json(reports)))
+    if sarif_path:
+        records.write_text(sarif_path, json.dumps(combined_sarif(reports), indent=2, ensure_ascii=False) + "\n")
+    if junit_path:
+        records.write_text(junit_path, combined_junit(reports))
 
 
 USAGE = """\

@@ -18,6 +18,36 @@ SYSCALL_RE = re.compile(r"\t\s*(syscall|sysenter|int\s+\$0x80|svc|hvc|smc)\b")
 # A symbol the linker provides, not a function or datum of anyone's.
 LINKER_SYMBOLS = ("_GLOBAL_OFFSET_TABLE_",)
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# An archive member as the linker names it: ARCHIVE.a(MEMBER.o).
+MEMBER = re.compile(r"^(?P<archive>.+\.a)\((?P<member>[^()/]+)\)$")
+
+# glibc's x86 string routines read their tuning from these data symbols,
+# which glibc's start-up code (cacheinfo) fills in from CPUID. A libc.a
+# member references them; the gate defines each one it is not given with
+# --extern, weakly (a submission's own definition wins), with the value
+# glibc 2.36 computes for a CPU with a 32 KiB L1 data cache and 1 MiB of L3
+# per thread. The README's "Real code" section lists them. Nothing else may
+# stay undefined: these are data the code reads, never code it calls.
+GLIBC_X86_DEFAULTS = (
+    ("__x86_data_cache_size", 32 * 1024),
+    ("__x86_data_cache_size_half", 16 * 1024),
+    ("__x86_raw_data_cache_size", 32 * 1024),
+    ("__x86_raw_data_cache_size_half", 16 * 1024),
+    ("__x86_shared_cache_size", 1024 * 1024),
+    ("__x86_shared_cache_size_half", 512 * 1024),
+    ("__x86_raw_shared_cache_size", 1024 * 1024),
+    ("__x86_raw_shared_cache_size_half", 512 * 1024),
+    # 3/4 of the shared cache per thread: glibc's rule.
+    ("__x86_shared_non_temporal_threshold", 768 * 1024),
+    # glibc's minimum for 16-byte vectors (2048 * VEC_SIZE / 16 on wider ones).
+    ("__x86_rep_movsb_threshold", 2048),
+    ("__x86_rep_stosb_threshold", 2048),
+    # Where rep movsb stops paying: the non-temporal threshold (Intel).
+    ("__x86_rep_movsb_stop_threshold", 768 * 1024),
+    # Bit 0, Avoid_Short_Distance_REP_MOVSB, is off.
+    ("__x86_string_control", 0),
+)
+DEFAULT_NAMES = frozenset(name for name, _ in GLIBC_X86_DEFAULTS)
 
 
 class BuildProblem(Exception):
@@ -71,10 +101,28 @@ def extern_source(externs):
     return "\n".join(lines) + "\n"
 
 
+def defaults_source(given):
+    """A C file defining, weakly, each glibc x86 data symbol not in `given`
+    (the --extern names): `long`, as glibc declares them."""
+    lines = ["/* scripts/gate: glibc's x86 tuning data, as glibc 2.36 sets it for a",
+             " * 32 KiB L1d, 1 MiB L3 per thread (override with --extern NAME=VALUE). */"]
+    for name, value in GLIBC_X86_DEFAULTS:
+        if name not in given:
+            lines.append(f"__attribute__((weak, aligned(16))) long {name} = {value}L;")
+    return "\n".join(lines) + "\n"
+
+
+def split_member(path):
+    """(archive, member) for ARCHIVE.a(MEMBER.o), else None."""
+    m = MEMBER.match(path)
+    return (m.group("archive"), m.group("member")) if m else None
+
+
 def safe_name(index, path):
     """A name for the build's copy of a source: no spaces or letters the
     Makefile or a shell could split or mangle."""
-    base = os.path.basename(path)
+    member = split_member(path)
+    base = os.path.basename(path) if not member else os.path.basename(member[0])[:-2] + "-" + member[1]
     stem, ext = os.path.splitext(base)
     stem = re.sub(r"[^A-Za-z0-9_.-]", "_", stem) or "source"
     return f"{index}-{stem}{ext}"
@@ -130,6 +178,51 @@ def symbols(tools, obj, which):
     return names
 
 
+def local_symbols(tools, obj):
+    """Local (file-scope) symbols `obj` defines: static functions and
+    labels without .globl."""
+    rc, out = capture([tools["nm"], "--defined-only", obj], timeout=60)
+    if rc != 0:
+        return []
+    names = []
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[-2].islower() and fields[-2] not in ("w", "v"):
+            names.append(fields[-1])
+    return names
+
+
+def missing_entry(tools, obj, symbol, defined, where=""):
+    """Why `symbol` cannot be an entry point of `obj` (one line, `where`
+    after the name: " in f.S"), or None. A local symbol defined once can
+    be one (compile_object makes it global); defined in several files, it
+    is ambiguous."""
+    if symbol in defined:
+        return None
+    shown = ", ".join(s for s in defined if s not in DEFAULT_NAMES) or "nothing"
+    copies = local_symbols(tools, obj).count(symbol)
+    if copies == 1:
+        return None
+    if copies > 1:
+        return (f"symbol '{symbol}' is local{where} and defined {copies} times (a static function or a "
+                f"label without .globl in several files): which one is the entry point is ambiguous")
+    return f"symbol '{symbol}' is not defined{where} (it defines: {shown})"
+
+
+def globalize(tools, obj, symbols_, defined):
+    """Makes each local entry point of `obj` global, in place (the kernel's
+    memcpy_orig, memset_erms are local labels), and lists them in
+    OBJ's directory, `locals`, for the gate's report. Returns 0 or
+    objcopy's status."""
+    local = [s for s in symbols_ if s not in defined]
+    with open(os.path.join(os.path.dirname(obj), "locals"), "w") as f:
+        f.writelines(s + "\n" for s in local)
+    if not local:
+        return 0
+    return os.spawnvp(os.P_WAIT, tools["objcopy"],
+                      [tools["objcopy"]] + [f"--globalize-symbol={s}" for s in local] + [obj])
+
+
 def system_calls(tools, obj):
     """The system-call instructions in `obj`, each as 'insn at symbol+0xOFF'."""
     rc, out = capture([tools["objdump"], "-d", obj], timeout=120)
@@ -149,19 +242,36 @@ def system_calls(tools, obj):
     return found
 
 
-def compile_object(out, symbol, cc, cflags, sources):
-    """Compiles the sources, merges them (OUT.parts/merged.o) and writes OUT
-    with every defined global renamed mg_gate_*. Returns the exit status
-    for scripts/gate-compile: 0, 1 (a compiler error), 3 (no SYMBOL)."""
+def tree_flags(out):
+    """The submitter's own build flags (-I, -D, --cflags), which scripts/gate
+    keeps in the build directory's `cflags` file, one argument a line."""
+    try:
+        with open(os.path.join(os.path.dirname(out), "cflags"), encoding="utf-8") as f:
+            return [line.rstrip("\n") for line in f if line.rstrip("\n")]
+    except FileNotFoundError:
+        return []
+
+
+def compile_object(out, symbols_, cc, cflags, sources):
+    """Compiles the sources (objects are taken as they are), merges them
+    (OUT.parts/merged.o) and writes OUT with every defined global renamed
+    mg_gate_*. SYMBOLS is one entry point or several, comma-separated.
+    Returns the exit status for scripts/gate-compile: 0, 1 (a compiler
+    error), 3 (an entry point is not defined)."""
     parts = os.path.join(os.path.dirname(out), os.path.basename(out)[:-2] + ".parts")
     shutil.rmtree(parts, ignore_errors=True)
     os.makedirs(parts)
     objs = []
+    own = tree_flags(out)
     for index, src in enumerate(sources):
+        if src.endswith(".o"):
+            objs.append(src)
+            continue
         obj = os.path.join(parts, f"{index}-{os.path.splitext(os.path.basename(src))[0]}.o")
-        # Assembly gets only the include paths: a .S may include
-        # harness/arch/asmdefs.h, as the tree's own variants do.
-        flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")]
+        # Assembly gets only the include paths of the gate's flags (a .S may
+        # include harness/arch/asmdefs.h, as the tree's own variants do);
+        # the submitter's tree flags reach every file.
+        flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")] + own
         rc = os.spawnvp(os.P_WAIT, shlex.split(cc)[0], shlex.split(cc) + flags + ["-c", "-o", obj, src])
         if rc != 0:
             return 1
@@ -173,29 +283,35 @@ def compile_object(out, symbol, cc, cflags, sources):
         return 1
     tools = usable(binutils(cc), merged)
     defined = symbols(tools, merged, "defined")
-    if symbol not in defined:
-        print(f"gate: symbol '{symbol}' is not defined in {' '.join(sources)} "
-              f"(it defines: {', '.join(defined)})", file=sys.stderr)
-        return 3
+    for symbol in symbols_.split(","):
+        why = missing_entry(tools, merged, symbol, defined, f" in {' '.join(sources)}")
+        if why:
+            print(f"gate: {why}", file=sys.stderr)
+            return 3
+    if globalize(tools, merged, symbols_.split(","), defined) != 0:
+        return 1
+    defined = symbols(tools, merged, "defined")
     renames = os.path.join(parts, "renames")
     with open(renames, "w") as f:
         f.writelines(f"{name} mg_gate_{name}\n" for name in defined)
     return os.spawnvp(os.P_WAIT, tools["objcopy"], [tools["objcopy"], f"--redefine-syms={renames}", merged, out])
 
 
-def inspect(merged, cc, symbol, allowed):
+def inspect(merged, cc, entry_symbols, allowed, where=""):
     """The build-time rules on the merged object, before renaming: a list of
-    one-line problems (empty: none)."""
+    one-line problems (empty: none). `entry_symbols`: one name or a list."""
     tools = usable(binutils(cc), merged)
     problems = []
     defined = symbols(tools, merged, "defined")
-    if symbol not in defined:
-        return [f"symbol '{symbol}' is not defined (it defines: {', '.join(defined) or 'nothing'})"]
+    for symbol in [entry_symbols] if isinstance(entry_symbols, str) else entry_symbols:
+        why = missing_entry(tools, merged, symbol, defined, where)
+        if why:
+            return [why]
     undefined = [s for s in symbols(tools, merged, "undefined")
                  if s not in LINKER_SYMBOLS and s not in allowed]
     if undefined:
         problems.append("references symbols it does not define: " + ", ".join(sorted(set(undefined)))
-                        + " (a routine calls nothing; only data symbols given with --extern NAME=VALUE may be referenced)")
+                        + " (a routine calls nothing; only data symbols given with --extern NAME=VALUE, and on x86 glibc's tuning data, may be referenced)")
     calls = system_calls(tools, merged)
     if calls:
         problems.append("makes system calls: " + ", ".join(calls))

@@ -48,6 +48,21 @@ class Verify(unittest.TestCase):
         self.assertEqual([f["check"] for f in found], ["abi", "sweep", "huge"])
         self.assertEqual(found[2]["repro"], "build/gate/bytecopy-x/memgate run --variant=bytecopy --len=4")
 
+    def test_a_budget_cut_is_said(self):
+        recs = [variant("sweep", "pass", cases=380, planned=1000), variant("huge", "pass"), summary()]
+        out, _, _ = self.judge(recs)
+        self.assertEqual(out["sweep"].status, "pass")
+        self.assertIn("quick sweep: 38% of cases (380 of 1000), every length kept", out["sweep"].note)
+
+    def test_no_cut_says_the_profile(self):
+        out, _, _ = self.judge([variant("sweep", "pass", planned=100), variant("huge", "pass"), summary()])
+        self.assertEqual(out["sweep"].note, "quick profile")
+
+    def test_the_sweep_gets_its_share_of_the_budget(self):
+        ctx = context(tmpdir(self))
+        ctx.seconds = 60
+        self.assertIn("--sweep-seconds=24", checks.verify_argv(ctx)[2])
+
     def test_no_summary_is_could_not_judge(self):
         with self.assertRaises(CouldNotJudge):
             self.judge([variant("sweep", "pass"), variant("huge", "pass")])

@@ -97,6 +97,18 @@ else
 	fail "coverage cells give an asm variant's cases features of their own" \
 		"features with cells ${with_cells:-?}, without ${without_cells:-?}"
 fi
+# An input the harness cannot judge: exit 2 and an error record on disk,
+# which is all an AFL++ run leaves of it.
+expect "fuzz target: an input it cannot judge is exit 2 and an error record" 0 \
+	'^\{"record":"error","reason":"MEMGATE_TEST_NOT_JUDGED is set","stage":"fuzz","variant":"memcpy_libc"\}$' \
+	bash -c "MEMGATE_TEST_NOT_JUDGED=1 MEMGATE_FINDINGS=$TMP/not-judged build/fuzz/libfuzzer/fuzz_memcpy \
+		--variant=memcpy_libc -runs=1 $TMP/tail.in >/dev/null 2>&1; [ \$? -eq 2 ] &&
+		[ \$(ls $TMP/not-judged | grep -vc '^error-[0-9]*\.json\$') -eq 0 ] && cat $TMP/not-judged/error-*.json"
+if [ -x build/fuzz/afl/fuzz_memcpy ]; then
+	expect "AFL++ build: an input it cannot judge leaves its error record" 0 '"record":"error"' \
+		bash -c "MEMGATE_TEST_NOT_JUDGED=1 MEMGATE_VARIANT=memcpy_libc MEMGATE_FINDINGS=$TMP/not-judged-afl \
+			build/fuzz/afl/fuzz_memcpy $TMP/tail.in >/dev/null 2>&1; cat $TMP/not-judged-afl/error-*.json"
+fi
 expect "fuzz target: an unknown pinned variant is named, exit 2" 2 \
 	"memgate fuzz_memcpy: unknown variant 'nope'" build/fuzz/libfuzzer/fuzz_memcpy --variant=nope -runs=1
 expect "fuzz target: a variant of another target is named, exit 2" 2 \

@@ -16,6 +16,24 @@ static uint64_t read_xcr0(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* CPUID leaf 1's ECX: the SSE generations after SSE2, and MOVBE. */
+static unsigned ecx1_features(unsigned c)
+{
+	unsigned features = 0;
+
+	if (c & bit_SSE3)
+		features |= MG_FEAT_SSE3;
+	if (c & bit_SSSE3)
+		features |= MG_FEAT_SSSE3;
+	if (c & bit_SSE4_1)
+		features |= MG_FEAT_SSE4_1;
+	if (c & bit_SSE4_2)
+		features |= MG_FEAT_SSE4_2;
+	if (c & bit_MOVBE)
+		features |= MG_FEAT_MOVBE;
+	return features;
+}
+
 unsigned mg_cpu_detect(void)
 {
 	unsigned a, b, c, d, features = 0;
@@ -27,6 +45,7 @@ unsigned mg_cpu_detect(void)
 		features |= MG_FEAT_SSE;
 	if (d & bit_SSE2)
 		features |= MG_FEAT_SSE2;
+	features |= ecx1_features(c);
 	if (c & bit_OSXSAVE)
 		xcr0 = read_xcr0();
 	int os_avx = (xcr0 & 0x6) == 0x6;      /* SSE and AVX state */
@@ -45,6 +64,18 @@ unsigned mg_cpu_detect(void)
 		features |= MG_FEAT_ERMS;
 	if (d & (1u << 4))
 		features |= MG_FEAT_FSRM;
+	if ((b & bit_AVX512VL) && os_avx512)
+		features |= MG_FEAT_AVX512VL;
+	if ((b & bit_AVX512DQ) && os_avx512)
+		features |= MG_FEAT_AVX512DQ;
+	if (b & bit_BMI)
+		features |= MG_FEAT_BMI1;
+	if (b & bit_BMI2)
+		features |= MG_FEAT_BMI2;
+	if (b & bit_RTM)
+		features |= MG_FEAT_RTM;
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_LZCNT))
+		features |= MG_FEAT_LZCNT;
 	return features;
 }
 

@@ -1,0 +1,846 @@
+"""scripts/zoo: gates every copy, move and clear routine this machine's own
+Debian packages ship, at their installed versions, straight from the
+packages (no copies in the repository): glibc's libc.a for x86-64, i386 and
+aarch64, musl's libc.a, and the Linux kernel's arch/x86/lib and
+arch/arm64/lib routines from the linux-source tarball, built with
+zoo/kernel/shim.h in place of the kernel's macros, one row per alternative.
+
+It prints one row per routine (source, entry, arch, verdict, warnings,
+seconds) and the wall time per arch and per routine, and writes the same as
+JSON (zoo.json) and as a static HTML page (zoo.html) with each routine's
+speed plot, in the output folder (build/zoo unless --out).
+
+Exit status: 0 every routine accepted (with or without warnings) or skipped
+for a CPU feature this machine lacks; 1 some routine rejected; 2 bad usage,
+or some routine could not be judged (its row says why)."""
+
+import concurrent.futures
+import hashlib
+import html
+import itertools
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+from . import procs, records
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEMA = "memgate-zoo/1"
+SHIM = os.path.join(ROOT, "zoo", "kernel", "shim.h")
+USAGE = """\
+scripts/zoo [--list] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,...]
+            [--seconds N] [--emulated-factor N] [--quick] [--jobs N] [--out DIR]
+            [--gate-arg ARG]...
+
+Finds every copy, move and clear routine of the installed glibc (libc.a for
+x86_64, i386, aarch64), musl and linux-source packages, gates each (one
+scripts/gate run per object or kernel alternative, --seconds per entry
+point, default 40; --jobs at a time, default: one per core) and writes DIR/zoo.json, DIR/zoo.html and
+DIR/zoo.txt (DIR: build/zoo). --seconds is the gate's budget per entry
+point (an object with three gets --seconds three times over), times
+--emulated-factor (default 3) for aarch64 under qemu. --list prints what it found and gates
+nothing. --only keeps the runs whose name matches REGEX (e.g.
+'glibc-x86_64-memmove-erms'). --gate-arg passes ARG to every gate run.
+
+Exit status: 0 every routine accepted or skipped (a CPU feature this
+machine lacks), 1 some routine rejected, 2 bad usage or some routine could
+not be judged."""
+
+# The operations the gate knows, by the names routines carry.
+ROUTINE = re.compile(r"^_*(?:pi_)?(memcpy|memmove|mempcpy|memset|copy_page|clear_page)(?:_([A-Za-z0-9_]+))?$")
+# Variants of these are not routines of the gate's operations: the checked
+# (_chk, one argument more) and wide (wmemset) ones.
+NOT_ROUTINE = re.compile(r"_chk(_|$)|wmemset")
+
+# Name parts of glibc's x86 variants and the CPU features they assume (the
+# ifunc selectors' conditions, sysdeps/x86_64/multiarch/ifunc-*.h).
+X86_NAME_FEATURES = (
+    ("sse2", ("sse2",)),
+    ("ssse3", ("ssse3",)),
+    ("avx2", ("avx2",)),
+    ("avx", ("avx",)),
+    ("evex", ("avx512vl", "avx512bw", "bmi2")),
+    ("avx512", ("avx512f", "avx512vl", "avx512bw")),
+    ("rtm", ("rtm",)),
+)
+# The same for glibc's aarch64 variants.
+AARCH64_NAME_FEATURES = (("sve", ("sve",)), ("a64fx", ("sve",)))
+
+# The kernel features the alternatives test, as the gate's --requires names
+# them (None: a kernel judgement of speed, not a CPU instruction set).
+KERNEL_FEATURES = {"X86_FEATURE_REP_GOOD": None, "X86_FEATURE_ERMS": "erms", "X86_FEATURE_FSRM": "fsrm",
+                   "ARM64_HAS_NO_HW_PREFETCH": None}
+# A CPU with the first has the second (FSRM is a faster ERMS).
+KERNEL_IMPLIES = {"X86_FEATURE_FSRM": "X86_FEATURE_ERMS"}
+# Bits of ZOO_CPU, as zoo/kernel/shim.h numbers them.
+KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_FEATURE_FSRM": 1 << 2,
+               "ARM64_HAS_NO_HW_PREFETCH": 1 << 8}
+
+ARCHES = ("x86_64", "i386", "aarch64")
+
+# What glibc's _chk entry points (memcpy with the destination's size) call
+# when the destination is too small. The zoo gates no _chk entry, but they
+# share an object with the routines it gates; the gate refuses an object
+# that calls out, so the name gets a value with --extern: a data word, not
+# code, so a gated entry that did call it would fault and be rejected.
+CHK_ONLY_CALLS = ("__chk_fail",)
+
+
+class Usage(Exception):
+    pass
+
+
+class Unit:
+    """One gate run: a package's object (with the objects it calls) or one
+    alternative of a kernel file, with every routine entry point in it."""
+
+    def __init__(self, name, source, arch, inputs, entries, requires=(), flags=(), alternative=""):
+        self.name = name                # unique, a file name: glibc-x86_64-memmove-erms
+        self.source = source            # what and which version: "glibc 2.36-9 libc.a(memmove-erms.o)"
+        self.arch = arch
+        self.inputs = list(inputs)      # the gate's file arguments
+        self.entries = list(entries)    # [(op, symbol)]
+        self.requires = sorted(set(requires))
+        self.flags = list(flags)        # more gate arguments (-I, -D, --cflags)
+        self.alternative = alternative  # the kernel CPU it stands for, e.g. "rep_good+erms"
+
+    def as_dict(self):
+        return {"name": self.name, "source": self.source, "arch": self.arch, "inputs": self.inputs,
+                "entries": [{"op": op, "symbol": s} for op, s in self.entries], "requires": self.requires,
+                "flags": self.flags, "alternative": self.alternative}
+
+
+# --- reading archives and objects ----------------------------------------------
+
+def run_text(argv, timeout=300):
+    """The output of a tool this program cannot do without: its failure is
+    a CouldNotJudge naming it."""
+    try:
+        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise records.CouldNotJudge(f"{argv[0]} could not run: {e}") from None
+    if done.returncode != 0:
+        raise records.CouldNotJudge(f"{' '.join(argv[:3])}… failed: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout.decode(errors="replace")
+
+
+def parse_nm(text):
+    """`nm -A ARCHIVE` (or OBJECT) lines into {member: [(type, name, address)]},
+    and the undefined names {member: set}. Members of an archive are named
+    as nm prints them (path:member:); a lone object's member is ''."""
+    defined, undefined = {}, {}
+    for line in text.splitlines():
+        head, sep, rest = line.rpartition(": ") if ": " in line else line.rpartition(":")
+        if not sep:
+            continue
+        parts = head.split(":")
+        member = parts[1] if len(parts) >= 2 else ""
+        fields = rest.split()
+        if len(fields) == 3:
+            address, kind, name = fields
+            defined.setdefault(member, []).append((kind, name, int(address, 16)))
+        elif len(fields) == 2 and fields[0] in ("U", "w"):
+            undefined.setdefault(member, set()).add(fields[1])
+    return defined, undefined
+
+
+def routine_op(name):
+    """The gate's operation of a routine's name, or None."""
+    m = ROUTINE.match(name)
+    if not m or NOT_ROUTINE.search(name):
+        return None
+    return m.group(1)
+
+
+def entries_of(symbols, primary=()):
+    """The routine entry points among an object's defined symbols: global
+    code (T or W, not an ifunc resolver 'i'), one per operation and address
+    (aliases are the same code): the name in `primary` first, then a strong
+    symbol, then the name that is the operation itself, then the first."""
+    groups = {}
+    for kind, name, address in symbols:
+        op = routine_op(name)
+        if op and kind in ("T", "W"):
+            groups.setdefault((op, address), []).append((kind, name))
+
+    out = []
+    for (op, _), names in groups.items():
+        def rank(item, op=op):
+            kind, name = item
+            return (name not in primary, kind != "T", name.lstrip("_") != op, name)
+        out.append((op, min(names, key=rank)[1]))
+    return sorted(out, key=lambda e: (e[0], e[1]))
+
+
+def features_of(symbols, arch):
+    """The CPU features glibc's variant names say they assume."""
+    table = X86_NAME_FEATURES if arch in ("x86_64", "i386") else AARCH64_NAME_FEATURES
+    found = set()
+    for name in symbols:
+        words = set(name.strip("_").split("_"))
+        for part, features in table:
+            if part in words:
+                found.update(features)
+    if "avx2" in found:
+        found.discard("avx")
+    return sorted(found)
+
+
+def closure(member, defined, undefined):
+    """The members an object needs besides itself: those of the same
+    archive defining a routine it (or they) jump to, as musl's memmove does
+    __memcpy_fwd. Anything else (data, __chk_fail) is left to the gate's
+    rules on what a submission may reference."""
+    code = {}
+    for m, syms in defined.items():
+        for kind, name, _ in syms:
+            if kind in ("T", "W") and routine_op(name):
+                code.setdefault(name, m)
+    need, todo = [member], [member]
+    while todo:
+        for name in sorted(undefined.get(todo.pop(), ())):
+            m = code.get(name)
+            if m and m not in need:
+                need.append(m)
+                todo.append(m)
+    return need
+
+
+def package_version(package):
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", package], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, timeout=60).stdout.decode().strip()
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    return out or "unknown"
+
+
+def safe(text):
+    return re.sub(r"[^A-Za-z0-9_.+-]+", "-", text).strip("-")
+
+
+def archive_units(library, package, arch, archive, nm_text, notes):
+    """One unit per member of a libc.a that defines a routine."""
+    version = package_version(package)
+    defined, undefined = parse_nm(nm_text)
+    units = []
+    for member in sorted(defined):
+        entries = entries_of(defined[member])
+        if not entries:
+            continue
+        members = closure(member, defined, undefined)
+        inside = {name for m in members for _, name, _ in defined.get(m, [])}
+        calls = sorted(n for m in members for n in undefined.get(m, ()) if routine_op(n) and n not in inside)
+        if calls:
+            notes.append(f"{library} {arch} libc.a({member}): calls {', '.join(calls)}, which the archive has "
+                         "only as an ifunc chosen at run time: a wrapper, not a routine of its own")
+            continue
+        stem = os.path.splitext(member)[0]
+        chk = sorted({n for m in members for n in undefined.get(m, ()) if n in CHK_ONLY_CALLS})
+        units.append(Unit(f"{library}-{arch}-{safe(stem)}", f"{library} {version} libc.a({member})", arch,
+                          [f"{archive}({m})" for m in members], entries,
+                          requires=features_of([s for _, s in entries], arch),
+                          flags=[x for n in chk for x in ("--extern", f"{n}=0")]))
+    return units
+
+
+# Where the packages put their archives (the first that exists).
+ARCHIVES = (
+    ("glibc", "libc6-dev", "x86_64", ("/usr/lib/x86_64-linux-gnu/libc.a",)),
+    ("glibc", "libc6-dev-i386", "i386", ("/usr/lib32/libc.a",)),
+    ("glibc", "libc6-dev-arm64-cross", "aarch64", ("/usr/aarch64-linux-gnu/lib/libc.a",)),
+    ("musl", "musl-dev", "x86_64", ("/usr/lib/x86_64-linux-musl/libc.a", "/usr/lib/musl/lib/libc.a")),
+)
+
+
+def discover_archives(sources, arches, notes):
+    units = []
+    for library, package, arch, paths in ARCHIVES:
+        if library not in sources or arch not in arches:
+            continue
+        archive = next((p for p in paths if os.path.exists(p)), None)
+        if not archive:
+            notes.append(f"{library} {arch}: {package} is not installed (scripts/install-deps --zoo)")
+            continue
+        units += archive_units(library, package, arch, archive, run_text(["nm", "-A", archive]), notes)
+    return units
+
+
+# --- the kernel -------------------------------------------------------------------
+
+KERNEL_FILES = {"x86_64": ("arch/x86/lib", ("memcpy_64.S", "memmove_64.S", "memset_64.S", "copy_page_64.S",
+                                            "clear_page_64.S")),
+                "aarch64": ("arch/arm64/lib", ("memcpy.S", "memmove.S", "memset.S", "copy_page.S",
+                                               "clear_page.S"))}
+INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
+FUNC_START = re.compile(r"^SYM_(?:TYPED_)?FUNC_START(?:_WEAK)?\((\w+)\)", re.M)
+FEATURE = re.compile(r"\b(X86_FEATURE_\w+|ARM64_\w+)\b")
+
+
+def kernel_tarball():
+    found = sorted(p for p in os.listdir("/usr/src") if re.match(r"^linux-source-[0-9.]+\.tar\.(xz|bz2|gz)$", p)) \
+        if os.path.isdir("/usr/src") else []
+    return os.path.join("/usr/src", found[-1]) if found else None
+
+
+def extract_kernel(tarball, out):
+    """The arch/{x86,arm64}/lib sources of the tarball, under out/ (once:
+    a stamp names the tarball and its size)."""
+    top = re.sub(r"\.tar\.\w+$", "", os.path.basename(tarball))
+    tree = os.path.join(out, top)
+    stamp = os.path.join(out, f"{top}.extracted")
+    mark = f"{tarball} {os.path.getsize(tarball)}\n"
+    if os.path.exists(stamp) and open(stamp).read() == mark:
+        return tree
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(out, exist_ok=True)
+    # Every .S of the folders: the files a version lacks (6.1 has no arm64
+    # memmove.S) are then notes, not a failed extraction.
+    wanted = [f"{top}/{folder}/*.S" for folder, _ in KERNEL_FILES.values()]
+    run_text(["tar", "-xf", tarball, "-C", out, "--wildcards"] + wanted, timeout=600)
+    records.write_text(stamp, mark)
+    return tree
+
+
+def stub_includes(sources, incdir):
+    """Empty files for every header the kernel sources include: the shim,
+    given with -include, defines what they would."""
+    for path in sources:
+        for header in INCLUDE.findall(open(path, errors="replace").read()):
+            stub = os.path.join(incdir, header)
+            if not os.path.exists(stub):
+                os.makedirs(os.path.dirname(stub), exist_ok=True)
+                records.write_text(stub, "/* empty: zoo/kernel/shim.h stands in for the kernel's headers */\n")
+
+
+def cpus_of(features):
+    """Every CPU the alternatives can see: each subset of the features the
+    file tests, less those a real CPU cannot have (FSRM without ERMS)."""
+    out = []
+    for n in range(len(features) + 1):
+        for subset in itertools.combinations(sorted(features), n):
+            if all(KERNEL_IMPLIES.get(f) in subset for f in subset if f in KERNEL_IMPLIES):
+                out.append(subset)
+    return out
+
+
+def compiler_for(arch):
+    if arch == "aarch64":
+        return ["clang", "--target=aarch64-linux-gnu"], "aarch64-linux-gnu-objdump"
+    return ["gcc"], "objdump"
+
+
+def assemble(arch, source, incdir, mask, obj):
+    cc, _ = compiler_for(arch)
+    run_text(cc + ["-c", "-nostdinc", "-I", incdir, "-include", SHIM, f"-DZOO_CPU={mask}", source, "-o", obj])
+
+
+def code_hash(arch, obj):
+    """What a kernel CPU's build of a file runs: its disassembly, without
+    the file name, hashed; two CPUs with the same code are one routine."""
+    _, objdump = compiler_for(arch)
+    text = run_text([objdump, "-d", "--no-show-raw-insn", obj])
+    text = text.split("\n", 2)[-1]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def kernel_units(tree, version, work, notes):
+    units = []
+    incdir = os.path.join(work, "include")
+    for arch, (folder, files) in KERNEL_FILES.items():
+        for f in files:
+            path = os.path.join(tree, folder, f)
+            if not os.path.exists(path):
+                notes.append(f"linux {version} {folder}/{f}: not in this version")
+                continue
+            text = open(path, errors="replace").read()
+            stub_includes([path], incdir)
+            features = sorted(set(x for x in FEATURE.findall(text) if x in KERNEL_FEATURES))
+            primary = FUNC_START.findall(text)
+            seen = {}
+            for cpu in cpus_of(features):
+                mask = sum(KERNEL_BITS[x] for x in cpu)
+                obj = os.path.join(work, "obj", arch, f"{f}-{mask}.o")
+                os.makedirs(os.path.dirname(obj), exist_ok=True)
+                assemble(arch, path, incdir, mask, obj)
+                digest = code_hash(arch, obj)
+                if digest in seen:
+                    continue
+                seen[digest] = cpu
+                defined, _ = parse_nm(run_text(["nm", "-A", obj]))
+                entries = entries_of([s for syms in defined.values() for s in syms], primary)
+                if not entries:
+                    continue
+                label = "+".join(re.sub(r"^(X86_FEATURE_|ARM64_)", "", x).lower() for x in cpu) or "none"
+                label = label if len(cpus_of(features)) > 1 else ""
+                stem = safe(os.path.splitext(f)[0])
+                alt = f"-{safe(label)}" if len(cpus_of(features)) > 1 else ""
+                units.append(Unit(f"linux-{arch}-{stem}{alt}", f"linux {version} {folder}/{f}", arch, [path],
+                                  entries, requires=[KERNEL_FEATURES[x] for x in cpu if KERNEL_FEATURES[x]],
+                                  flags=["-I", incdir, "-D", f"ZOO_CPU={mask}", "--cflags", f"-include {SHIM}"],
+                                  alternative=label))
+    return units
+
+
+def discover_kernel(arches, out, notes):
+    tarball = kernel_tarball()
+    if not tarball:
+        notes.append("linux: linux-source-* is not installed (scripts/install-deps --zoo)")
+        return []
+    version = re.sub(r"^linux-source-|\.tar\.\w+$", "", os.path.basename(tarball))
+    version = f"{version} ({package_version('linux-source-' + version)})"
+    tree = extract_kernel(tarball, os.path.join(out, "src"))
+    units = kernel_units(tree, version, os.path.join(out, "kernel"), notes)
+    return [u for u in units if u.arch in arches]
+
+
+# The kernel's extracted sources and their builds, whatever --out is: the
+# extraction takes a while, once.
+KERNEL_CACHE = os.path.join(ROOT, "build", "zoo")
+
+
+def discover(sources, arches, out, notes):
+    units = discover_archives(sources, arches, notes)
+    if "kernel" in sources:
+        units += discover_kernel(arches, KERNEL_CACHE, notes)
+    return units
+
+
+# --- gating -----------------------------------------------------------------------
+
+def cpu_flags():
+    """This machine's x86 feature flags (/proc/cpuinfo), or None elsewhere."""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return None
+
+
+def missing_features(unit, flags):
+    """The features the unit assumes that this CPU lacks (x86 runs on the
+    CPU itself; aarch64 under qemu, whose CPU model has them all)."""
+    if unit.arch not in ("x86_64", "i386") or flags is None:
+        return []
+    return [f for f in unit.requires if f not in flags]
+
+
+def gate_features():
+    from . import gate
+    return gate.FEATURES
+
+
+def gate_argv(unit, seconds, quick, report, extra):
+    argv = [os.path.join(ROOT, "scripts", "gate"), "--arch", unit.arch, "--seconds", str(seconds),
+            "--report", report]
+    if quick:
+        argv.append("--quick")
+    # The features the gate can express; the rest this program checks
+    # against the CPU itself (missing_features) before running the gate.
+    told = [f for f in unit.requires if f in gate_features()]
+    if told:
+        argv += ["--requires", ",".join(told)]
+    for op, symbol in unit.entries:
+        argv += ["--entry", f"{op}={symbol}"]
+    return argv + unit.flags + list(extra) + unit.inputs
+
+
+def last_reason(text):
+    """The line of the gate's output that says why it could not judge (the
+    gate's own one-line contract), else its last line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if "could not judge" in line or line.startswith("gate:"):
+            return line
+    return lines[-1] if lines else "no output"
+
+
+def entry_results(doc):
+    """One dict per entry point in a gate report: the report's "entries"
+    when it has them, else the report itself for its one entry."""
+    entries = doc.get("entries") if isinstance(doc, dict) else None
+    if isinstance(entries, list) and entries:
+        return entries
+    return [doc] if isinstance(doc, dict) else []
+
+
+def status_of(rc, verdict, warnings):
+    if rc == 0 and verdict in ("accepted", "ACCEPTED", None):
+        return "warnings" if warnings else "accepted"
+    if rc == 1:
+        return "rejected"
+    return "error"
+
+
+def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), plot=None, report=None):
+    return {"source": unit.source, "entry": f"{op}={symbol}", "op": op, "symbol": symbol, "arch": unit.arch,
+            "alternative": unit.alternative, "unit": unit.name, "verdict": status,
+            "warnings": [str(w) for w in warnings], "reason": reason, "findings": list(findings),
+            "seconds": round(seconds, 1), "plot": plot, "report": report}
+
+
+def warning_text(w):
+    if isinstance(w, dict):
+        return w.get("text") or w.get("summary") or w.get("class") or json.dumps(w, sort_keys=True)
+    return str(w)
+
+
+def finding_text(f):
+    if isinstance(f, dict):
+        return f.get("text") or f.get("summary") or f.get("class") or json.dumps(f, sort_keys=True)
+    return str(f)
+
+
+def cannot_judge(entry):
+    """Why the gate could not judge an entry, from its report's fields."""
+    why = [f"{c.get('check')}: {c.get('reason')}" for c in entry.get("could_not_judge") or [] if isinstance(c, dict)]
+    return f"could not judge: {'; '.join(why)}" if why else ""
+
+
+def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
+    """The rows of one gate run, from its report (read back) and exit status."""
+    share = seconds / max(1, len(unit.entries))
+    doc = None
+    if os.path.exists(report_path):
+        try:
+            with open(report_path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            doc = None
+    if timed_out:
+        return [row(unit, op, s, "error", share, reason="could not judge: the gate ran past the zoo's limit")
+                for op, s in unit.entries]
+    if rc in (0, 1) and doc is None:
+        return [row(unit, op, s, "error", share, reason="could not judge: the gate wrote no readable report")
+                for op, s in unit.entries]
+    if doc is None:
+        return [row(unit, op, s, "error", share, reason=last_reason(output)) for op, s in unit.entries]
+    by_symbol = {e.get("symbol"): e for e in entry_results(doc)}
+    out = []
+    for op, symbol in unit.entries:
+        e = by_symbol.get(symbol) or (entry_results(doc)[0] if len(unit.entries) == 1 else None)
+        if e is None:
+            out.append(row(unit, op, symbol, "error", share, reason="could not judge: the report has no row for it"))
+            continue
+        warnings = [warning_text(w) for w in e.get("warnings") or []]
+        findings = [finding_text(f) for f in e.get("findings") or []]
+        verdict = str(e.get("verdict", "")).lower()
+        entry_rc = rc if "verdict" not in e else (0 if verdict.startswith("accepted") else
+                                                   1 if verdict.startswith("rejected") else 2)
+        status = status_of(entry_rc, None, warnings)
+        reason = "" if status != "error" else (cannot_judge(e) or last_reason(output))
+        out.append(row(unit, op, symbol, status, share, warnings, reason, findings, plot, report_path))
+    return out
+
+
+def emit_reproducer(report_path, out_c):
+    """The standalone C program of the first finding that has a repro
+    command (scripts/repro --emit-c), or None."""
+    try:
+        doc = json.load(open(report_path))
+    except (OSError, ValueError):
+        return None
+    for e in entry_results(doc):
+        for f in e.get("findings") or []:
+            cmd = f.get("repro") if isinstance(f, dict) else None
+            if cmd and "scripts/repro" in cmd:
+                # The report's repro command is a shell line the gate wrote.
+                try:
+                    subprocess.run(f"{cmd} --emit-c {shlex.quote(out_c)}", shell=True, cwd=ROOT,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+                except subprocess.TimeoutExpired:
+                    return None
+                if os.path.exists(out_c):
+                    return out_c
+    return None
+
+
+def keep_plot(where, unit, symbol, out):
+    """The gate's speed plot of an entry (NAME-speed.svg next to the
+    report, NAME the entry's variant), copied into out/plots/; or None."""
+    plots = sorted(p for p in os.listdir(where) if p.endswith("-speed.svg"))
+    mine = [p for p in plots if p == f"{symbol}-speed.svg"] or \
+        [p for p in plots if symbol in p] or (plots if len(unit.entries) == 1 else [])
+    if not mine:
+        return None
+    plot = os.path.join("plots", f"{unit.name}-{symbol}.svg")
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    shutil.copyfile(os.path.join(where, mine[0]), os.path.join(out, plot))
+    return plot
+
+
+def build_arches(units, out):
+    """memgate built for every arch the units need (the gate builds on it):
+    {arch: None if built, else why not}."""
+    host = "i386" if re.match(r"^i.86$", os.uname().machine) else os.uname().machine
+    status = {}
+    for arch in sorted({u.arch for u in units}):
+        log = os.path.join(out, f"make-{arch}.log")
+        argv = ["make", "--no-print-directory", "all"] + ([] if arch == host else [f"ARCH={arch}"])
+        result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600)
+        status[arch] = None if result.returncode == 0 and not result.timed_out else \
+            f"could not judge: memgate does not build for {arch} ({shlex.join(argv)}: see {log})"
+    return status
+
+
+def gate_unit(unit, opts, flags, broken=None):
+    """Gates one unit (or skips it for a feature this CPU lacks): its rows."""
+    if broken:
+        return [row(unit, op, s, "error", 0.0, reason=broken) for op, s in unit.entries]
+    lacking = missing_features(unit, flags)
+    if lacking:
+        return [row(unit, op, s, "skipped", 0.0, reason=f"SKIP (needs {','.join(lacking)})")
+                for op, s in unit.entries]
+    where = os.path.join(opts["out"], "runs", unit.name)
+    shutil.rmtree(where, ignore_errors=True)
+    os.makedirs(where, exist_ok=True)
+    report = os.path.join(where, "report.json")
+    # The gate shares its budget among the entry points: each gets --seconds
+    # (times --emulated-factor under qemu, where the same checks run slower).
+    factor = opts["emulated_factor"] if unit.arch == "aarch64" and os.uname().machine != "aarch64" else 1
+    budget = opts["seconds"] * factor * len(unit.entries)
+    argv = gate_argv(unit, budget, opts["quick"], report, opts["gate_args"])
+    log = os.path.join(where, "gate.log")
+    records.write_text(os.path.join(where, "command"), shlex.join(argv) + "\n")
+    env = dict(os.environ, MEMGATE_GATE_RESULTS=os.path.abspath(os.path.join(where, "results")))
+    # The gate bounds itself (--seconds plus its build and minimisation);
+    # this limit only catches a gate that does not.
+    result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+                       timeout=budget * 3 + 900)
+    output = open(log, errors="replace").read()
+    rows = rows_of_run(unit, result.returncode, result.timed_out, result.seconds, output, report, None)
+    for r in rows:
+        r["plot"] = keep_plot(where, unit, r["symbol"], opts["out"])
+    if any(r["verdict"] == "rejected" for r in rows):
+        c = emit_reproducer(report, os.path.join(where, f"{unit.name}-repro.c"))
+        for r in rows:
+            if r["verdict"] == "rejected":
+                r["reproducer"] = os.path.relpath(c, opts["out"]) if c else None
+    return rows
+
+
+# --- reports ---------------------------------------------------------------------
+
+VERDICTS = ("accepted", "warnings", "rejected", "skipped", "error")
+
+
+def totals(rows):
+    return {v: sum(1 for r in rows if r["verdict"] == v) for v in VERDICTS}
+
+
+def per_arch_seconds(rows):
+    out = {}
+    for r in rows:
+        out[r["arch"]] = round(out.get(r["arch"], 0.0) + r["seconds"], 1)
+    return out
+
+
+def exit_status(rows):
+    t = totals(rows)
+    if t["error"]:
+        return 2
+    return 1 if t["rejected"] else 0
+
+
+def text_table(rows):
+    head = ("source", "entry", "arch", "verdict", "warnings", "seconds")
+    body = []
+    for r in rows:
+        verdict = r["verdict"].upper() if r["verdict"] != "skipped" else r["reason"]
+        if r["verdict"] == "error":
+            verdict = f"ERROR: {r['reason']}"
+        alt = f" [{r['alternative']}]" if r["alternative"] else ""
+        body.append((r["source"] + alt, r["entry"], r["arch"], verdict, str(len(r["warnings"])),
+                     f"{r['seconds']:.1f}"))
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head) - 1)]
+    lines = []
+    for cells in [head] + body:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)) + "  " + cells[-1].rjust(7))
+    return "\n".join(lines)
+
+
+def summary_lines(doc):
+    t = doc["totals"]
+    lines = [f"zoo: {len(doc['rows'])} routines: " + ", ".join(f"{t[v]} {v}" for v in VERDICTS),
+             f"zoo: wall time {doc['wall_seconds']:.1f} s with {doc['jobs']} jobs; gate time per arch: "
+             + ", ".join(f"{a} {s:.1f} s" for a, s in sorted(doc["arch_seconds"].items()))]
+    lines += [f"zoo: note: {n}" for n in doc["notes"]]
+    return lines
+
+
+CSS = """body{font-family:sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #bbb;padding:3px 7px;text-align:left}
+th{background:#eee}td.num{text-align:right}
+tr.accepted td.v{background:#c8f0c8}tr.warnings td.v{background:#fff0a8}
+tr.rejected td.v{background:#f6b0b0}tr.skipped td.v{background:#ddd}tr.error td.v{background:#f0a0f0}
+.totals span{display:inline-block;margin-right:1em;padding:2px 8px;border:1px solid #bbb}
+figure{display:inline-block;margin:1em;vertical-align:top}figure img{max-width:860px;border:1px solid #ccc}"""
+
+
+def html_page(doc):
+    e = html.escape
+    t = doc["totals"]
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           "<title>memgate zoo</title>", f"<style>{CSS}</style></head><body>",
+           "<h1>memgate zoo: the routines of this machine's packages</h1>",
+           f"<p>{e(doc['started'])}, memgate {e(doc['memgate'])}, {e(str(doc['seconds_per_run']))} s per entry point"
+           f"{' (quick)' if doc['quick'] else ''}, wall time {doc['wall_seconds']:.0f} s.</p>",
+           '<p class="totals" id="totals">' + "".join(f'<span class="{v}">{v}: {t[v]}</span>' for v in VERDICTS)
+           + "</p>", '<table id="matrix"><thead><tr><th>source</th><th>alternative</th><th>entry</th><th>arch</th>'
+           "<th>verdict</th><th>warnings</th><th>seconds</th><th>plot</th></tr></thead><tbody>"]
+    for i, r in enumerate(doc["rows"]):
+        verdict = {"skipped": r["reason"], "error": f"error: {r['reason']}"}.get(r["verdict"], r["verdict"])
+        details = "".join(f"<br><small>{e(x)}</small>" for x in r["warnings"] + r["findings"])
+        if r.get("reproducer"):
+            details += f'<br><small>reproducer: <a href="{e(r["reproducer"])}">{e(r["reproducer"])}</a></small>'
+        plot = f'<a href="#plot-{i}">plot</a>' if r.get("plot") else ""
+        out.append(f'<tr class="{e(r["verdict"])}"><td>{e(r["source"])}</td><td>{e(r["alternative"])}</td>'
+                   f'<td>{e(r["entry"])}</td><td>{e(r["arch"])}</td><td class="v">{e(verdict)}{details}</td>'
+                   f'<td class="num">{len(r["warnings"])}</td><td class="num">{r["seconds"]:.1f}</td>'
+                   f"<td>{plot}</td></tr>")
+    out.append("</tbody></table>")
+    if doc["notes"]:
+        out.append("<h2>Not gated</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in doc["notes"]) + "</ul>")
+    out.append("<h2>Speed</h2>")
+    for i, r in enumerate(doc["rows"]):
+        if r.get("plot"):
+            out.append(f'<figure id="plot-{i}"><img src="{e(r["plot"])}" alt="speed of {e(r["entry"])}">'
+                       f"<figcaption>{e(r['source'])} {e(r['entry'])} ({e(r['arch'])})</figcaption></figure>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def write_reports(doc, out):
+    records.write_json(os.path.join(out, "zoo.json"), doc)
+    records.write_text(os.path.join(out, "zoo.html"), html_page(doc))
+    records.write_text(os.path.join(out, "zoo.txt"), text_table(doc["rows"]) + "\n" + "\n".join(summary_lines(doc))
+                       + "\n")
+
+
+# --- the command -----------------------------------------------------------------
+
+def parse(argv):
+    opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
+            "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2,
+            "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+    it = iter(argv)
+    for arg in it:
+        if arg in ("-h", "--help"):
+            try:
+                print(USAGE, flush=True)
+            except BrokenPipeError:  # `| head`: what was read is enough
+                pass
+            sys.exit(0)
+        if arg in ("--list", "--quick"):
+            opts[arg[2:]] = True
+            continue
+        name, eq, value = arg.partition("=")
+        if name not in ("--only", "--sources", "--arch", "--seconds", "--emulated-factor", "--jobs", "--out",
+                        "--gate-arg"):
+            raise Usage(f"unknown option '{arg}' (see --help)")
+        if not eq:
+            value = next(it, None)
+            if value is None:
+                raise Usage(f"{name} needs a value")
+        if name == "--only":
+            try:
+                opts["only"] = re.compile(value)
+            except re.error as e:
+                raise Usage(f"--only '{value}' is not a regular expression: {e}") from None
+        elif name == "--sources":
+            opts["sources"] = [s for s in value.split(",") if s]
+            bad = [s for s in opts["sources"] if s not in ("glibc", "musl", "kernel")]
+            if bad or not opts["sources"]:
+                raise Usage(f"--sources '{value}': want glibc, musl, kernel")
+        elif name == "--arch":
+            opts["arches"] = [a for a in value.split(",") if a]
+            bad = [a for a in opts["arches"] if a not in ARCHES]
+            if bad or not opts["arches"]:
+                raise Usage(f"--arch '{value}': want {', '.join(ARCHES)}")
+        elif name in ("--seconds", "--jobs", "--emulated-factor"):
+            if not re.match(r"^[1-9][0-9]{0,4}$", value):
+                raise Usage(f"{name} '{value}' is not a whole number from 1 to 99999")
+            opts[name[2:].replace("-", "_")] = int(value)
+        elif name == "--out":
+            opts["out"] = os.path.abspath(value)
+        else:
+            opts["gate_args"].append(value)
+    return opts
+
+
+def version():
+    try:
+        return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, timeout=30).stdout.decode().strip() or "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def main(argv):
+    try:
+        opts = parse(argv)
+    except Usage as e:
+        print(f"zoo: {e}", file=sys.stderr)
+        return 2
+    started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    clock = time.monotonic()
+    notes = []
+    try:
+        os.makedirs(opts["out"], exist_ok=True)
+        units = discover(opts["sources"], opts["arches"], opts["out"], notes)
+    except (records.CouldNotJudge, OSError) as e:
+        print(f"zoo: could not judge: {e}", file=sys.stderr)
+        return 2
+    if opts["only"]:
+        units = [u for u in units if opts["only"].search(u.name)]
+    if opts["list"]:
+        for u in units:
+            print(f"{u.name}\t{u.arch}\t{' '.join(f'{op}={s}' for op, s in u.entries)}\t"
+                  f"{','.join(u.requires) or '-'}\t{u.source}")
+        for n in notes:
+            print(f"zoo: note: {n}", file=sys.stderr)
+        return 0
+    if not units:
+        print("zoo: no routine found to gate (see --list)", file=sys.stderr)
+        return 2
+    flags = cpu_flags()
+    built = build_arches(units, opts["out"])
+    rows = []
+    print(f"zoo: gating {len(units)} objects and alternatives, {opts['jobs']} at a time, "
+          f"{opts['seconds']} s per entry point",
+          flush=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=opts["jobs"]) as pool:
+        futures = {pool.submit(gate_unit, u, opts, flags, built.get(u.arch)): u for u in units}
+        for fut in concurrent.futures.as_completed(futures):
+            unit = futures[fut]
+            try:
+                got = fut.result()
+            except (OSError, records.CouldNotJudge) as e:
+                got = [row(unit, op, s, "error", 0.0, reason=f"could not judge: {e}") for op, s in unit.entries]
+            for r in got:
+                print(f"zoo: {r['verdict']:8} {r['seconds']:6.1f} s  {r['arch']:7} {r['entry']}  ({r['source']}"
+                      f"{' [' + r['alternative'] + ']' if r['alternative'] else ''})", flush=True)
+            rows += got
+    order = {u.name: i for i, u in enumerate(units)}
+    rows.sort(key=lambda r: (order[r["unit"]], r["entry"]))
+    doc = {"schema": SCHEMA, "started": started, "memgate": version(), "seconds_per_run": opts["seconds"],
+           "quick": opts["quick"], "jobs": opts["jobs"], "wall_seconds": round(time.monotonic() - clock, 1),
+           "totals": totals(rows), "arch_seconds": per_arch_seconds(rows), "notes": notes,
+           "units": [u.as_dict() for u in units], "rows": rows}
+    try:
+        write_reports(doc, opts["out"])
+    except OSError as e:
+        print(f"zoo: could not judge: writing the reports failed: {e}", file=sys.stderr)
+        return 2
+    print(text_table(rows))
+    for line in summary_lines(doc):
+        print(line)
+    print(f"zoo: {os.path.join(opts['out'], 'zoo.html')}")
+    return exit_status(rows)

@@ -1,0 +1,343 @@
+"""scripts/zoo (orchestration/zoo.py): finding the routines of an archive,
+the kernel shim's alternatives, reading gate reports into rows, and the
+JSON, text and HTML it writes. Nothing here needs the zoo's packages; a
+fake gate stands in for scripts/gate."""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import unittest
+
+from common import tmpdir
+from orchestration import zoo
+
+# `nm -A libc.a` as glibc's x86-64 archive prints it (a few members).
+NM_GLIBC = """\
+/l/libc.a:memcpy.o:0000000000000000 i memcpy
+/l/libc.a:memmove-erms.o:0000000000000020 T __memcpy_chk_erms
+/l/libc.a:memmove-erms.o:0000000000000030 T __memcpy_erms
+/l/libc.a:memmove-erms.o:0000000000000030 T __memmove_erms
+/l/libc.a:memmove-erms.o:0000000000000010 T __mempcpy_erms
+/l/libc.a:memmove-erms.o:                 U __chk_fail
+/l/libc.a:memset-evex-unaligned-erms.o:0000000000000000 T __wmemset_evex_unaligned
+/l/libc.a:memset-evex-unaligned-erms.o:0000000000000020 T __memset_evex_unaligned
+/l/libc.a:memset-evex-unaligned-erms.o:0000000000000080 T __memset_evex_unaligned_erms
+/l/libc.a:mempcpy-ia32.o:0000000000000010 T __mempcpy
+/l/libc.a:mempcpy-ia32.o:0000000000000010 W mempcpy
+/l/libc.a:strlen.o:0000000000000000 T strlen
+"""
+# musl's: memmove jumps to memcpy's forward copy.
+NM_MUSL = """\
+/m/libc.a:memcpy.lo:0000000000000000 T __memcpy_fwd
+/m/libc.a:memcpy.lo:0000000000000000 T memcpy
+/m/libc.a:memmove.lo:0000000000000000 T memmove
+/m/libc.a:memmove.lo:                 U __memcpy_fwd
+/m/libc.a:mempcpy.lo:0000000000000000 T mempcpy
+/m/libc.a:mempcpy.lo:                 U memcpy
+"""
+# A wrapper that calls an ifunc.
+NM_WRAPPER = """\
+/a/libc.a:memcpy.o:0000000000000000 i memcpy
+/a/libc.a:mempcpy.o:0000000000000000 T __mempcpy
+/a/libc.a:mempcpy.o:                 U memcpy
+"""
+
+
+class Discovery(unittest.TestCase):
+    def test_members_and_entries(self):
+        notes = []
+        units = {u.name: u for u in zoo.archive_units("glibc", "libc6-dev", "x86_64", "/l/libc.a", NM_GLIBC, notes)}
+        self.assertEqual(sorted(units), ["glibc-x86_64-memmove-erms", "glibc-x86_64-mempcpy-ia32",
+                                         "glibc-x86_64-memset-evex-unaligned-erms"])
+        erms = units["glibc-x86_64-memmove-erms"]
+        # memcpy and memmove share an address but are two operations; the
+        # _chk entry and the ifunc resolver are not routines.
+        self.assertEqual(erms.entries, [("memcpy", "__memcpy_erms"), ("memmove", "__memmove_erms"),
+                                        ("mempcpy", "__mempcpy_erms")])
+        self.assertEqual(erms.inputs, ["/l/libc.a(memmove-erms.o)"])
+        self.assertEqual(erms.requires, [])
+        evex = units["glibc-x86_64-memset-evex-unaligned-erms"]
+        self.assertEqual(evex.entries, [("memset", "__memset_evex_unaligned"),
+                                        ("memset", "__memset_evex_unaligned_erms")])
+        self.assertEqual(evex.requires, ["avx512bw", "avx512vl", "bmi2"])
+        # An alias pair: the strong symbol names it.
+        self.assertEqual(units["glibc-x86_64-mempcpy-ia32"].entries, [("mempcpy", "__mempcpy")])
+        self.assertEqual(notes, [])
+
+    def test_the_routines_an_object_jumps_to_come_along(self):
+        notes = []
+        units = {u.name: u for u in zoo.archive_units("musl", "musl-dev", "x86_64", "/m/libc.a", NM_MUSL, notes)}
+        self.assertEqual(units["musl-x86_64-memmove"].inputs, ["/m/libc.a(memmove.lo)", "/m/libc.a(memcpy.lo)"])
+        self.assertEqual(units["musl-x86_64-mempcpy"].inputs, ["/m/libc.a(mempcpy.lo)", "/m/libc.a(memcpy.lo)"])
+        # memcpy and __memcpy_fwd are one routine: the public name.
+        self.assertEqual(units["musl-x86_64-memcpy"].entries, [("memcpy", "memcpy")])
+
+    def test_a_wrapper_of_an_ifunc_is_a_note_not_a_unit(self):
+        notes = []
+        units = zoo.archive_units("glibc", "libc6-dev-arm64-cross", "aarch64", "/a/libc.a", NM_WRAPPER, notes)
+        self.assertEqual(units, [])
+        self.assertEqual(len(notes), 1)
+        self.assertIn("mempcpy.o): calls memcpy", notes[0])
+
+    def test_features_of_names(self):
+        self.assertEqual(zoo.features_of(["__memmove_avx_unaligned_erms_rtm"], "x86_64"), ["avx", "rtm"])
+        self.assertEqual(zoo.features_of(["__memset_avx2_unaligned"], "x86_64"), ["avx2"])
+        self.assertEqual(zoo.features_of(["__memmove_ssse3"], "i386"), ["ssse3"])
+        self.assertEqual(zoo.features_of(["__memcpy_a64fx"], "aarch64"), ["sve"])
+        self.assertEqual(zoo.features_of(["__memcpy_erms", "memcpy"], "x86_64"), [])
+
+    def test_routine_names(self):
+        self.assertEqual(zoo.routine_op("__pi_memcpy"), "memcpy")
+        self.assertEqual(zoo.routine_op("clear_page_erms"), "clear_page")
+        self.assertIsNone(zoo.routine_op("__memset_chk_erms"))
+        self.assertIsNone(zoo.routine_op("__wmemset_sse2_unaligned"))
+        self.assertIsNone(zoo.routine_op("clear_user_erms"))
+
+    def test_kernel_cpus(self):
+        # FSRM without ERMS is no real CPU.
+        cpus = zoo.cpus_of(["X86_FEATURE_ERMS", "X86_FEATURE_FSRM"])
+        self.assertEqual(cpus, [(), ("X86_FEATURE_ERMS",), ("X86_FEATURE_ERMS", "X86_FEATURE_FSRM")])
+        self.assertEqual(zoo.cpus_of([]), [()])
+
+
+# A kernel-style file of our own: the alternatives pick the code.
+KERNEL_STYLE = """\
+#include <linux/linkage.h>
+#include <asm/alternative.h>
+SYM_FUNC_START(__memset)
+	ALTERNATIVE_2 "jmp memset_orig", "", X86_FEATURE_REP_GOOD, "jmp memset_erms", X86_FEATURE_ERMS
+	movq %rdi, %rax
+	ret
+SYM_FUNC_END(__memset)
+SYM_FUNC_ALIAS_WEAK(memset, __memset)
+EXPORT_SYMBOL(memset)
+SYM_FUNC_START_LOCAL(memset_erms)
+	movq %rdi, %rax
+	RET
+SYM_FUNC_END(memset_erms)
+SYM_FUNC_START_LOCAL(memset_orig)
+	movq %rdi, %rax
+	RET
+SYM_FUNC_END(memset_orig)
+"""
+
+
+@unittest.skipUnless(os.uname().machine == "x86_64" and shutil.which("gcc") and shutil.which("objdump"),
+                     "needs gcc and objdump on x86-64")
+class KernelShim(unittest.TestCase):
+    def test_each_alternative_is_a_routine(self):
+        d = tmpdir(self)
+        tree = os.path.join(d, "tree")
+        os.makedirs(os.path.join(tree, "arch/x86/lib"))
+        with open(os.path.join(tree, "arch/x86/lib/memset_64.S"), "w") as f:
+            f.write(KERNEL_STYLE)
+        notes = []
+        units = [u for u in zoo.kernel_units(tree, "test", os.path.join(d, "work"), notes) if u.arch == "x86_64"]
+        # Three CPUs (none, rep_good, erms; rep_good+erms assembles as erms).
+        self.assertEqual(sorted(u.alternative for u in units), ["erms", "none", "rep_good"])
+        for u in units:
+            self.assertEqual(u.entries, [("memset", "__memset")])
+            self.assertIn("-include", u.flags[-1])
+        self.assertEqual([u.requires for u in units if u.alternative == "erms"], [["erms"]])
+        # The stub headers exist, empty of definitions.
+        self.assertTrue(os.path.exists(os.path.join(d, "work/include/linux/linkage.h")))
+        self.assertTrue(any("not in this version" in n for n in notes))
+
+    def test_the_alternative_really_differs(self):
+        d = tmpdir(self)
+        src = os.path.join(d, "k.S")
+        with open(src, "w") as f:
+            f.write(KERNEL_STYLE)
+        os.makedirs(os.path.join(d, "inc/linux"))
+        os.makedirs(os.path.join(d, "inc/asm"))
+        zoo.stub_includes([src], os.path.join(d, "inc"))
+        code = {}
+        for mask in (0, 1, 2, 3):
+            obj = os.path.join(d, f"k{mask}.o")
+            zoo.assemble("x86_64", src, os.path.join(d, "inc"), mask, obj)
+            code[mask] = subprocess.run(["objdump", "-d", obj], stdout=subprocess.PIPE, text=True).stdout
+        self.assertIn("memset_orig", code[0].split("<__memset>:")[1].split("\n\n")[0])
+        self.assertNotIn("jmp", code[1].split("<__memset>:")[1].split("\n\n")[0])
+        self.assertIn("memset_erms", code[2].split("<__memset>:")[1].split("\n\n")[0])
+        self.assertIn("memset_erms", code[3].split("<__memset>:")[1].split("\n\n")[0])
+
+
+def unit(entries=(("memcpy", "a"), ("memmove", "b")), requires=(), arch="x86_64"):
+    return zoo.Unit("u", "src 1.0 libc.a(x.o)", arch, ["/x.a(x.o)"], list(entries), requires=requires)
+
+
+class Rows(unittest.TestCase):
+    def report(self, doc):
+        d = tmpdir(self)
+        path = os.path.join(d, "report.json")
+        if doc is not None:
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        return path
+
+    def test_one_row_per_entry_with_its_warnings(self):
+        path = self.report({"verdict": "accepted", "entries": [
+            {"symbol": "a", "verdict": "accepted", "warnings": [], "seconds": 3},
+            {"symbol": "b", "verdict": "accepted", "warnings": [{"text": "aligned-over-read: src"}], "seconds": 4}]})
+        rows = zoo.rows_of_run(unit(), 0, False, 9.0, "", path, None)
+        self.assertEqual([(r["entry"], r["verdict"], r["seconds"]) for r in rows],
+                         [("memcpy=a", "accepted", 4.5), ("memmove=b", "warnings", 4.5)])
+        self.assertEqual(rows[1]["warnings"], ["aligned-over-read: src"])
+
+    def test_a_rejected_entry_among_accepted(self):
+        path = self.report({"verdict": "rejected", "entries": [
+            {"symbol": "a", "verdict": "accepted"}, {"symbol": "b", "verdict": "rejected",
+                                                     "findings": [{"text": "wrong bytes"}]}]})
+        rows = zoo.rows_of_run(unit(), 1, False, 9.0, "", path, None)
+        self.assertEqual([r["verdict"] for r in rows], ["accepted", "rejected"])
+        self.assertEqual(rows[1]["findings"], ["wrong bytes"])
+
+    def test_a_single_entry_report(self):
+        path = self.report({"verdict": "rejected", "symbol": "a", "findings": ["x"], "warnings": []})
+        rows = zoo.rows_of_run(unit(entries=[("memcpy", "a")]), 1, False, 5.0, "", path, None)
+        self.assertEqual([r["verdict"] for r in rows], ["rejected"])
+
+    def test_could_not_judge_is_an_error_with_the_reason(self):
+        path = self.report(None)
+        rows = zoo.rows_of_run(unit(), 2, False, 1.0, "building...\ngate: could not judge: no space\n", path, None)
+        self.assertEqual({r["verdict"] for r in rows}, {"error"})
+        self.assertEqual(rows[0]["reason"], "gate: could not judge: no space")
+
+    def test_each_entry_says_why_it_could_not_be_judged(self):
+        path = self.report({"verdict": "could not judge", "entries": [
+            {"symbol": "a", "verdict": "accepted"},
+            {"symbol": "b", "verdict": "could not judge",
+             "could_not_judge": [{"check": "fuzz", "reason": "no time was left"}]}]})
+        rows = zoo.rows_of_run(unit(), 2, False, 2.0, "last line", path, None)
+        self.assertEqual([(r["verdict"], r["reason"]) for r in rows],
+                         [("accepted", ""), ("error", "could not judge: fuzz: no time was left")])
+
+    def test_accepted_without_a_report_is_an_error(self):
+        rows = zoo.rows_of_run(unit(), 0, False, 1.0, "ACCEPTED", self.report(None), None)
+        self.assertEqual({r["verdict"] for r in rows}, {"error"})
+        self.assertIn("no readable report", rows[0]["reason"])
+
+    def test_a_gate_past_its_limit_is_an_error(self):
+        rows = zoo.rows_of_run(unit(), -9, True, 999.0, "", self.report(None), None)
+        self.assertEqual({r["verdict"] for r in rows}, {"error"})
+
+    def test_an_entry_the_report_lacks_is_an_error(self):
+        path = self.report({"verdict": "accepted", "entries": [{"symbol": "a", "verdict": "accepted"}]})
+        rows = zoo.rows_of_run(unit(), 0, False, 2.0, "", path, None)
+        self.assertEqual([r["verdict"] for r in rows], ["accepted", "error"])
+
+    def test_missing_features_skip_x86_only(self):
+        self.assertEqual(zoo.missing_features(unit(requires=["avx", "rtm"]), {"avx", "sse2"}), ["rtm"])
+        self.assertEqual(zoo.missing_features(unit(requires=["sve"], arch="aarch64"), {"avx"}), [])
+        opts = {"out": tmpdir(self), "seconds": 1, "emulated_factor": 3, "quick": True, "gate_args": []}
+        rows = zoo.gate_unit(unit(requires=["rtm"]), opts, {"avx"})
+        self.assertEqual([(r["verdict"], r["reason"]) for r in rows], [("skipped", "SKIP (needs rtm)")] * 2)
+
+    def test_an_arch_memgate_does_not_build_for_is_could_not_judge(self):
+        opts = {"out": tmpdir(self), "seconds": 1, "emulated_factor": 3, "quick": True, "gate_args": []}
+        rows = zoo.gate_unit(unit(), opts, set(), "could not judge: memgate does not build for x86_64")
+        self.assertEqual({r["verdict"] for r in rows}, {"error"})
+
+    def test_gate_arguments(self):
+        u = zoo.Unit("k", "linux", "x86_64", ["/t/memset_64.S"], [("memset", "__memset")], requires=["erms"],
+                     flags=["-I", "/inc", "-D", "ZOO_CPU=2", "--cflags", "-include /s.h"])
+        argv = zoo.gate_argv(u, 30, True, "/r.json", ["--no-bench"])
+        self.assertEqual(argv[1:], ["--arch", "x86_64", "--seconds", "30", "--report", "/r.json", "--quick",
+                                    "--requires", "erms", "--entry", "memset=__memset", "-I", "/inc", "-D",
+                                    "ZOO_CPU=2", "--cflags", "-include /s.h", "--no-bench", "/t/memset_64.S"])
+
+    def test_exit_status(self):
+        ok = {"verdict": "accepted"}
+        self.assertEqual(zoo.exit_status([ok, {"verdict": "warnings"}, {"verdict": "skipped"}]), 0)
+        self.assertEqual(zoo.exit_status([ok, {"verdict": "rejected"}]), 1)
+        self.assertEqual(zoo.exit_status([{"verdict": "rejected"}, {"verdict": "error"}]), 2)
+
+
+def sample_doc():
+    u = unit()
+    rows = [zoo.row(u, "memcpy", "a", "accepted", 2.0, plot="plots/u.svg"),
+            zoo.row(u, "memmove", "b<i>", "warnings", 3.0, warnings=["over <read>"]),
+            zoo.row(u, "memset", "c", "skipped", 0.0, reason="SKIP (needs rtm)")]
+    return {"schema": zoo.SCHEMA, "started": "t", "memgate": "v", "seconds_per_run": 60, "quick": False,
+            "jobs": 2, "wall_seconds": 5.0, "totals": zoo.totals(rows), "arch_seconds": zoo.per_arch_seconds(rows),
+            "notes": ["n & m"], "units": [u.as_dict()], "rows": rows}
+
+
+class Reports(unittest.TestCase):
+    def test_totals_and_times(self):
+        doc = sample_doc()
+        self.assertEqual(doc["totals"], {"accepted": 1, "warnings": 1, "rejected": 0, "skipped": 1, "error": 0})
+        self.assertEqual(doc["arch_seconds"], {"x86_64": 5.0})
+        self.assertIn("zoo: 3 routines: 1 accepted, 1 warnings, 0 rejected, 1 skipped, 0 error",
+                      zoo.summary_lines(doc))
+
+    def test_html_has_every_row_escaped(self):
+        page = zoo.html_page(sample_doc())
+        self.assertEqual(page.count('<tr class="'), 3)
+        self.assertIn("memmove=b&lt;i&gt;", page)
+        self.assertIn("over &lt;read&gt;", page)
+        self.assertIn('<img src="plots/u.svg"', page)
+        self.assertIn("n &amp; m", page)
+        self.assertNotIn("<i>", page)
+
+    def test_written_and_read_back(self):
+        d = tmpdir(self)
+        zoo.write_reports(sample_doc(), d)
+        with open(os.path.join(d, "zoo.json")) as f:
+            self.assertEqual(json.load(f)["totals"]["warnings"], 1)
+        with open(os.path.join(d, "zoo.txt")) as f:
+            text = f.read()
+        self.assertIn("SKIP (needs rtm)", text)
+        self.assertTrue(text.splitlines()[0].startswith("source"))
+
+
+# A stand-in for scripts/gate: accepts 'a', rejects 'b', writes its report.
+FAKE_GATE = """#!/usr/bin/env python3
+import json, sys
+args = sys.argv[1:]
+report = args[args.index("--report") + 1]
+entries = [a.split("=", 1)[1] for i, a in enumerate(args) if i and args[i - 1] == "--entry"]
+rows = [{"symbol": s, "verdict": "rejected" if s == "b" else "accepted", "warnings": [], "findings": []}
+        for s in entries]
+json.dump({"verdict": "rejected", "entries": rows}, open(report, "w"))
+sys.exit(1 if any(r["verdict"] == "rejected" for r in rows) else 0)
+"""
+
+
+class Main(unittest.TestCase):
+    def test_usage_errors(self):
+        for argv in (["--nope"], ["--arch", "sparc"], ["--seconds", "0"], ["--only", "("], ["--sources", "x"]):
+            with self.assertRaises(zoo.Usage):
+                zoo.parse(argv)
+
+    def test_a_run_with_a_fake_gate(self):
+        d = tmpdir(self)
+        gate = os.path.join(d, "gate")
+        with open(gate, "w") as f:
+            f.write(FAKE_GATE)
+        os.chmod(gate, stat.S_IRWXU)
+        old_discover, old_argv = zoo.discover, zoo.gate_argv
+        self.addCleanup(setattr, zoo, "discover", old_discover)
+        self.addCleanup(setattr, zoo, "gate_argv", old_argv)
+        old_build = zoo.build_arches
+        self.addCleanup(setattr, zoo, "build_arches", old_build)
+        zoo.build_arches = lambda units, out: {"x86_64": None}
+        zoo.discover = lambda *a: [unit()]
+        zoo.gate_argv = lambda *a: [gate] + old_argv(*a)[1:]
+        out = os.path.join(d, "out")
+        import contextlib
+        import io
+        with contextlib.redirect_stdout(io.StringIO()) as said:
+            rc = zoo.main(["--out", out, "--seconds", "1"])
+        self.assertEqual(rc, 1, said.getvalue())
+        with open(os.path.join(out, "zoo.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["totals"]["accepted"], 1)
+        self.assertEqual(doc["totals"]["rejected"], 1)
+        self.assertIn("zoo: 2 routines", said.getvalue())
+        self.assertTrue(os.path.exists(os.path.join(out, "zoo.html")))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,34 @@
+# The two oracles (issue 15): long cases are judged against the fill pool
+# (or memset's value) without the byte-loop reference, which stays the
+# oracle of record. MEMGATE_CROSS_CHECK=1 runs both on every case and makes
+# a disagreement "could not judge" (exit 2). Sourced by tests/run (uses
+# expect, $MG and $TMP). About 20 s.
+
+echo "== the pool oracle agrees with the reference"
+expect "every case of the quick sweep: both oracles agree (correct and wrong variants)" 0 \
+	" 0 unexpected$" env MEMGATE_CROSS_CHECK=1 $MG verify --huge=off --set=all --max-failures=50 \
+	--findings="$TMP/oracle" --variant=memcpy_libc,memmove_libc,memset_libc,memset_word,copy_page_unrolled8,clear_page_rep_stosq,bad_memmove_always_forward,memmove_reversed_dispatch,bad_memcpy_tail_overwrite
+for ov in -4097 -1 0 1 70000; do
+	expect "memmove len 100000, dst = src + $ov: both oracles pass a correct one" 0 "^verdict: ok" \
+		env MEMGATE_CROSS_CHECK=1 $MG run --variant=memmove_libc --len=100000 --overlap=$ov
+done
+expect "memmove len 100000 overlapping: a forward copy is wrong, by both oracles" 1 \
+	"^verdict: wrong-result" env MEMGATE_CROSS_CHECK=1 $MG run --variant=bad_memmove_always_forward \
+	--len=100000 --overlap=3
+expect "without the cross-check the pool oracle alone finds it too" 1 "^verdict: wrong-result" \
+	$MG run --variant=bad_memmove_always_forward --len=100000 --overlap=3
+expect "memset len 300000: the value compare passes a correct one" 0 "^verdict: ok" \
+	$MG run --variant=memset_libc --len=300000 --value=-1
+
+echo "== a sweep within a budget (--sweep-seconds)"
+expect "the full sweep cut to fit 2 s: every length ran, the cut is in the record" 0 \
+	'^ok planned [0-9]+ > cases [0-9]+, lengths all$' bash -c "$MG verify --variant=memmove_libc --profile=full \
+	--sweep-seconds=2 --huge=off --format=jsonl --findings=$TMP/budget | python3 -c '
+import json, sys
+r = [json.loads(l) for l in sys.stdin if l.startswith(\"{\")]
+v = [x for x in r if x[\"record\"] == \"variant\"][0]
+ok = v[\"status\"] == \"pass\" and v[\"planned\"] > v[\"cases\"] > 0 and r[-1][\"record\"] == \"summary\"
+print(\"ok\" if ok else \"bad\", \"planned\", v[\"planned\"], \">\", \"cases\", v[\"cases\"], end=\"\")'; echo ', lengths all'"
+expect "a budget still finds a wrong routine" 1 "bad_memmove_always_forward" \
+	$MG verify --set=all --variant=bad_memmove_always_forward --expect=pass --profile=full --sweep-seconds=1 \
+	--huge=off --findings="$TMP/budget"

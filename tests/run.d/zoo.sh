@@ -1,0 +1,83 @@
+# scripts/zoo: finding the routines of the installed packages (glibc's
+# libc.a is always here; musl and the kernel when scripts/install-deps
+# --zoo installed them), the kernel shim's alternatives, a few routines
+# gated for real (--quick), and the page in headless Chromium.
+# Sourced by tests/run (uses expect, pass, fail, skip, $TMP).
+
+echo "== the zoo (scripts/zoo)"
+zoo_out=$TMP/zoo
+
+usage_error "zoo: an unknown option is one line" "unknown option '--nope'" scripts/zoo --nope
+usage_error "zoo: an unknown arch is one line" "--arch 'sparc'" scripts/zoo --arch sparc --list
+
+# Discovery only: every member of glibc's x86-64 libc.a with a routine, its
+# entry points and the features its name says it needs.
+expect_all "zoo --list: glibc's x86-64 variants with every entry point" 0 \
+	$'^glibc-x86_64-memmove-erms\tx86_64\tmemcpy=__memcpy_erms memmove=__memmove_erms mempcpy=__mempcpy_erms\t-' \
+	$'^glibc-x86_64-memmove-avx-unaligned-erms-rtm\t.*\tavx,rtm\t' \
+	$'^glibc-x86_64-memset-evex-unaligned-erms\t.*memset=__memset_evex_unaligned_erms' -- \
+	scripts/zoo --list --sources glibc --arch x86_64 --out "$zoo_out"
+
+# The kernel's files assemble with zoo/kernel/shim.h, one unit per distinct
+# alternative.
+if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
+	expect_all "zoo --list: the kernel's routines, each alternative its own" 0 \
+		$'^linux-x86_64-memcpy_64-none\tx86_64\tmemcpy=__memcpy\t-' \
+		$'^linux-x86_64-memcpy_64-erms\tx86_64\tmemcpy=__memcpy\terms' \
+		$'^linux-x86_64-memmove_64-erms\\+fsrm\t.*\terms,fsrm' \
+		$'^linux-x86_64-clear_page_64-none\t.*clear_page=clear_page_erms clear_page=clear_page_orig clear_page=clear_page_rep' \
+		$'^linux-aarch64-memcpy\taarch64\tmemcpy=__pi_memcpy memmove=__memmove' \
+		$'^linux-aarch64-copy_page-has_no_hw_prefetch\t' -- \
+		scripts/zoo --list --sources kernel --out "$zoo_out"
+else
+	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"
+fi
+
+# A few routines through the real gate, quickly: a glibc object (whose
+# _chk entry calls __chk_fail) and a kernel alternative when linux-source
+# is here; the matrix, JSON and page.
+zoo_only='^glibc-x86_64-memset-erms$|^linux-x86_64-memset_64-erms$'
+expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 0 \
+	'^glibc .*libc.a\(memset-erms.o\) +memset=__memset_erms +x86_64 +ACCEPTED' \
+	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
+	'^zoo: wall time .*x86_64 [0-9.]+ s' -- \
+	nice scripts/zoo --quick --seconds 30 --only "$zoo_only" --out "$zoo_out"
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["rows"]) >= 1 and all(r["verdict"] in ("accepted", "warnings") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
+	pass "zoo: zoo.json has a row per entry point, every one accepted"
+else
+	fail "zoo: zoo.json has a row per entry point, every one accepted" "$(head -c 300 "$zoo_out/zoo.json" 2>&1)"
+fi
+
+# The page in a real browser: the DOM has the rows and the screenshot the
+# verdict colours; a page whose matrix is not drawn fails the check.
+if command -v chromium >/dev/null 2>&1; then
+	python3 - "$zoo_out/sample" <<'PY'
+import os, sys
+sys.path.insert(0, "scripts")
+from orchestration import zoo
+u = zoo.Unit("u", "glibc 2.36 libc.a(x.o)", "x86_64", [], [])
+rows = [zoo.row(u, "memcpy", "a", "accepted", 1.0), zoo.row(u, "memmove", "b", "warnings", 2.0, warnings=["w"]),
+        zoo.row(u, "memset", "c", "rejected", 3.0, findings=["f"]),
+        zoo.row(u, "memset", "d", "skipped", 0.0, reason="SKIP (needs rtm)"),
+        zoo.row(u, "memset", "e", "error", 0.0, reason="could not judge: x")]
+doc = {"schema": zoo.SCHEMA, "started": "t", "memgate": "v", "seconds_per_run": 60, "quick": False, "jobs": 2,
+       "wall_seconds": 6.0, "totals": zoo.totals(rows), "arch_seconds": zoo.per_arch_seconds(rows), "notes": [],
+       "units": [], "rows": rows}
+os.makedirs(sys.argv[1], exist_ok=True)
+zoo.write_reports(doc, sys.argv[1])
+PY
+	expect "zoo page in Chromium: every verdict's row drawn" 0 "the browser shows the matrix \(5 rows\)" \
+		tests/zoo/page-check "$zoo_out/sample/zoo.html" 5
+	sed 's|</style>|body{visibility:hidden}</style>|' "$zoo_out/sample/zoo.html" >"$zoo_out/sample/hidden.html"
+	expect "zoo page in Chromium: a matrix not drawn is caught" 1 "the screenshot is blank" \
+		tests/zoo/page-check "$zoo_out/sample/hidden.html" 5
+	expect "zoo page in Chromium: the wrong number of rows is caught" 1 "the DOM has 5 routine rows, not 6" \
+		tests/zoo/page-check "$zoo_out/sample/zoo.html" 6
+	if [ -f "$zoo_out/zoo.html" ]; then
+		rows=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$zoo_out/zoo.json")
+		expect "zoo page in Chromium: the gated routines' matrix" 0 "the browser shows the matrix" \
+			tests/zoo/page-check "$zoo_out/zoo.html" "$rows"
+	fi
+else
+	skip "zoo page in Chromium" "chromium is not installed (scripts/install-deps --zoo)"
+fi

@@ -1,0 +1,104 @@
+/* zoo/kernel/shim.h: stands in for the Linux kernel's linkage, export and
+ * alternative macros, so that the arch/x86/lib and arch/arm64/lib routines
+ * of the linux-source package assemble as they are, outside the kernel
+ * (scripts/zoo gives it with -include; the kernel's own #include lines find
+ * empty files that scripts/zoo makes).
+ *
+ * The kernel patches its alternatives at boot, from the CPU's features.
+ * ZOO_CPU stands for that CPU: a mask of the ZOO_HAS_ bits below. Every
+ * ALTERNATIVE assembles the instructions the kernel would leave in place on
+ * such a CPU, so each alternative is a routine of its own, gated apart. */
+#ifndef ZOO_KERNEL_SHIM_H
+#define ZOO_KERNEL_SHIM_H
+/* The gate gives the tree's flags to its own C files too: they see none of
+ * this. */
+#ifdef __ASSEMBLER__
+
+#ifndef ZOO_CPU
+#define ZOO_CPU 0
+#endif
+#define __ASSEMBLY__ 1
+
+/* The features the alternatives of arch/{x86,arm64}/lib test. */
+#define X86_FEATURE_REP_GOOD (1 << 0)
+#define X86_FEATURE_ERMS (1 << 1)
+#define X86_FEATURE_FSRM (1 << 2)
+#define ARM64_HAS_NO_HW_PREFETCH (1 << 8)
+
+/* Linkage (include/linux/linkage.h): functions, local functions, aliases.
+ * %function, not @function: '@' starts a comment in aarch64 assembly. */
+#define ALIGN .p2align 4
+#define SYM_FUNC_START_LOCAL(name) ALIGN; .type name, %function; name:
+#define SYM_FUNC_START(name) .globl name; SYM_FUNC_START_LOCAL(name)
+#define SYM_FUNC_START_WEAK(name) .weak name; SYM_FUNC_START_LOCAL(name)
+#define SYM_TYPED_FUNC_START(name) SYM_FUNC_START(name)
+#define SYM_FUNC_END(name) .size name, . - name
+#define SYM_FUNC_ALIAS(alias, name) .globl alias; .type alias, %function; .set alias, name
+#define SYM_FUNC_ALIAS_WEAK(alias, name) .weak alias; .type alias, %function; .set alias, name
+#define SYM_FUNC_ALIAS_LOCAL(alias, name) .type alias, %function; .set alias, name
+
+/* Exports, exception tables and objtool annotations mean nothing here. */
+#define EXPORT_SYMBOL(name)
+#define EXPORT_SYMBOL_GPL(name)
+#define _ASM_EXTABLE_UA(from, to)
+#define _ASM_EXTABLE(from, to)
+#define ANNOTATE_RETPOLINE_SAFE
+#define ANNOTATE_NOENDBR
+#define ASM_CLAC
+#define ASM_STAC
+
+/* Pages (include/asm-generic/page.h, include/uapi/linux/const.h). */
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1 << PAGE_SHIFT)
+/* The cache line, for alignment (arch/arm64/include/asm/cache.h). */
+#define L1_CACHE_SHIFT 6
+#define L1_CACHE_BYTES (1 << L1_CACHE_SHIFT)
+#define _AC(x, y) x
+#define _UL(x) x
+#define _ULL(x) x
+
+#if defined(__x86_64__) || defined(__i386__)
+#define RET ret
+
+/* ALTERNATIVE old, new, feature: new on a CPU with the feature. */
+.macro ALTERNATIVE oldinstr, newinstr, feature
+.if (ZOO_CPU) & (\feature)
+	\newinstr
+.else
+	\oldinstr
+.endif
+.endm
+
+/* ALTERNATIVE_2: the second feature wins, as in the kernel's patching. */
+.macro ALTERNATIVE_2 oldinstr, newinstr1, feature1, newinstr2, feature2
+.if (ZOO_CPU) & (\feature2)
+	\newinstr2
+.elseif (ZOO_CPU) & (\feature1)
+	\newinstr1
+.else
+	\oldinstr
+.endif
+.endm
+#endif
+
+#if defined(__aarch64__)
+/* alternative_if CAP ... alternative_else_nop_endif: the block runs only
+ * on a CPU with CAP; on others the kernel leaves nops, here the block goes
+ * to a section nothing calls. (No .if spanning the two macros: clang's
+ * assembler wants each macro's conditionals closed inside it.) */
+.macro alternative_if cap
+.set zoo_alt_moved, !((ZOO_CPU) & (\cap))
+.if zoo_alt_moved
+.pushsection .text.zoo_unused_alternative, "ax"
+.endif
+.endm
+.macro alternative_else_nop_endif
+.if zoo_alt_moved
+.popsection
+.endif
+.endm
+#endif
+
+#endif /* __ASSEMBLER__ */
+
+#endif
