@@ -53,8 +53,7 @@ class Contract(unittest.TestCase):
     def macro(self, *argv):
         o = opts(*argv)
         ctx = gate.Context(o)
-        ctx.family = gate.OPS[o["op"]][1]
-        return ctx.contract, gate.contract_macro(ctx)
+        return ctx.contract, gate.contract_macro(ctx, ctx.entries[0])
 
     def test_defaults(self):
         self.assertEqual(self.macro("--op=copy_page"),
@@ -67,6 +66,11 @@ class Contract(unittest.TestCase):
         self.assertEqual(self.macro("--op=copy_page", "--contract=user")[1], "MG_CONTRACT_PAGE")
         self.assertEqual(self.macro("--op=memcpy", "--contract=kernel", "--src-align=8")[1],
                          "MG_CONTRACT_KERNEL(8, 1, 1, 0, MG_KERNEL)")
+
+    def test_each_entry_its_own_default(self):
+        ctx = gate.Context(opts("--entry=memcpy=a", "--entry=copy_page=b"))
+        self.assertEqual([gate.contract_macro(ctx, e) for e in ctx.entries],
+                         ["MG_CONTRACT(1, 1, 1)", "MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, MG_KERNEL)"])
 
     def test_bad_contract(self):
         with self.assertRaises(gate.Usage):
