@@ -267,9 +267,12 @@ oss-fuzz-build:
 # harness/engine/table.c); $(GATE)/sources lists its files (the gate's copies,
 # under names without spaces), compiled as impls/ is, without the stack
 # protector (a call into libc the routine did not write), and merged and
-# renamed by scripts/gate-compile.
+# renamed by scripts/gate-compile, which adds the tree flags of $(GATE)/cflags
+# (-I, -D, --cflags). $(GATE)/contract-cflags adds what the contract
+# asks (x86-64 kernel code: -mgeneral-regs-only, as the kernel builds it).
 ifneq ($(GATE),)
 GATE_SOURCES := $(shell cat $(GATE)/sources 2>/dev/null)
+GATE_CONTRACT_CFLAGS := $(shell cat $(GATE)/contract-cflags 2>/dev/null)
 GATE_SYMBOL := $(shell cat $(GATE)/symbol 2>/dev/null)
 GATE_FAMILY := $(shell cat $(GATE)/family 2>/dev/null)
 GATE_DEF := -DMG_SUBMITTED_DEF='"$(abspath $(GATE))/submitted.def"'
@@ -285,8 +288,9 @@ define gate_flavor
 GATE_CC_$(1) ?= $(FUZZ_CC_$(1))
 GATE_CFLAGS_$(1) ?= $(BASE_CFLAGS) -fno-builtin -fno-stack-protector -Ireference $(ARCH_INCLUDES) $(FUZZ_COV_$(1))
 GATE_TABLE_FLAGS_$(1) ?= $(BASE_CFLAGS) -pthread $(INCLUDES) $(FUZZ_COV_$(1))
-$(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources $(wildcard $(GATE)/cflags)
-	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1))" $(GATE_SOURCES)
+$(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources $(wildcard $(GATE)/cflags) $(wildcard $(GATE)/contract-cflags)
+	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1)) $(GATE_CONTRACT_CFLAGS)" \
+		$(GATE_SOURCES)
 $(GATE)/table-$(1).o: harness/engine/table.c $(GATE)/submitted.def
 	$$(GATE_CC_$(1)) $$(GATE_TABLE_FLAGS_$(1)) $(GATE_DEF) -c -o $$@ $$<
 endef
@@ -402,9 +406,27 @@ verify: deps
 
 # Under emulation a 4 GiB copy takes 20 s: there the 4 GiB+ check runs only
 # its guard-oracle cases (memgate verify --huge=oracle).
+# aarch64 under qemu-user runs once per CPU model (qemu's -cpu), which
+# differ in DC ZVA block size (max 512 bytes, a64fx 256, cortex-a57 64)
+# and cache-line size: qemu's default first, with the usual profile, then
+# the others with the quick sweep, their findings in findings/verify/cpu-MODEL/.
+# Each finding names its model, and its replay line has the -cpu.
+ifeq ($(ARCH)-$(filter aarch64,$(HOST_ARCH)),aarch64-)
+CPU_MODELS ?= max cortex-a57 a64fx
+endif
 verify-arch:
 	@$(MAKE) --no-print-directory all
+ifeq ($(strip $(CPU_MODELS)),)
 	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),--huge=oracle) $(VERIFY_FLAGS))
+else
+	@status=0; for model in $(CPU_MODELS); do \
+		more="--profile=quick --findings=findings/verify/cpu-$$model"; \
+		[ "$$model" = $(firstword $(CPU_MODELS)) ] && more=; \
+		echo "== $(ARCH) -cpu $$model"; \
+		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify --huge=oracle $$more $(VERIFY_FLAGS); \
+		rc=$$?; [ $$rc = 0 ] || [ $$status = 1 ] || status=$$rc; \
+	done; exit $$status
+endif
 
 # tests/run tests the host's build, then each other arch in $(ARCHES)
 # (tests/run.d/arch_*.sh). GROUP=NAME[,NAME...] runs only those groups

@@ -33,12 +33,14 @@ uintptr_t mg_abi_call(const void *fn, uintptr_t a0, uintptr_t a1, uintptr_t a2,
 
 /* Set once, before the first call: what the trampoline may execute. */
 extern int mg_abi_has_avx;    /* vzeroupper before the call */
+extern int mg_abi_has_avx512; /* x86-64: xmm16-31 exist (the no-FPU rule) */
 extern int mg_abi_has_xinuse; /* the CPU has XGETBV with ECX = 1 */
 void mg_abi_init(void);
 /* Optional rules, for mg_abi_prepare. */
 enum mg_abi_rule {
 	MG_ABI_RULE_UPPER = 1u << 0,	    /* x86: read XINUSE after the call */
 	MG_ABI_RULE_PLATFORM_REG = 1u << 1, /* aarch64: x18 must be preserved */
+	MG_ABI_RULE_NO_FPU = 1u << 2,	    /* x86-64 kernel code: no vector or x87 state */
 };
 /* Prepares a record for one call: the caller's control state (constant, so
  * read once), and which optional rules (enum mg_abi_rule) apply. */

@@ -1,4 +1,5 @@
 #include "case.h"
+#include "cpu.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -391,6 +392,12 @@ void mg_argv_add_words(struct mg_argv *a, const char *words)
 void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 {
 	mg_argv_add_words(a, MG_RUNNER);
+	/* Under qemu, the CPU model is part of the case: a 64-byte DC ZVA
+	 * block is cortex-a57's, not the default's. */
+	if (*MG_RUNNER && mg_cpu_model()) {
+		add_word(a, "-cpu");
+		add_word(a, "%s", mg_cpu_model());
+	}
 	add_word(a, "%s", mg_program);
 	add_word(a, "run");
 	add_word(a, "--variant=%s", c->variant->name);

@@ -3,6 +3,7 @@
 #include "variant.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -11,7 +12,9 @@ static const struct {
 } feature_names[] = {
 	{MG_FEAT_SSE2, "sse2"},	      {MG_FEAT_AVX, "avx"},	      {MG_FEAT_AVX2, "avx2"},
 	{MG_FEAT_AVX512F, "avx512f"}, {MG_FEAT_AVX512BW, "avx512bw"}, {MG_FEAT_ERMS, "erms"},
-	{MG_FEAT_FSRM, "fsrm"},	      {MG_FEAT_SSE, "sse"},
+	{MG_FEAT_FSRM, "fsrm"},	      {MG_FEAT_SSE, "sse"},	      {MG_FEAT_ZVA64, "zva64"},
+	{MG_FEAT_ZVA256, "zva256"},   {MG_FEAT_ZVA512, "zva512"},   {MG_FEAT_SVE, "sve"},
+	{MG_FEAT_MOPS, "mops"},
 	{MG_FEAT_SSE3, "sse3"},	      {MG_FEAT_SSSE3, "ssse3"},	      {MG_FEAT_SSE4_1, "sse4_1"},
 	{MG_FEAT_SSE4_2, "sse4_2"},   {MG_FEAT_AVX512VL, "avx512vl"}, {MG_FEAT_AVX512DQ, "avx512dq"},
 	{MG_FEAT_BMI1, "bmi1"},	      {MG_FEAT_BMI2, "bmi2"},	      {MG_FEAT_RTM, "rtm"},
@@ -32,6 +35,13 @@ unsigned mg_cpu_features(void)
 		done = 1;
 	}
 	return detected & ~hidden;
+}
+
+const char *mg_cpu_model(void)
+{
+	const char *model = getenv("MEMGATE_CPU_MODEL");
+
+	return model && *model ? model : NULL;
 }
 
 void mg_cpu_hide(unsigned features)

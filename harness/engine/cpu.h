@@ -20,6 +20,10 @@ void mg_cpu_hide(unsigned features);
  * ("avx512f,erms") for a SKIP line. */
 unsigned mg_cpu_missing(unsigned needs, char *out, unsigned size);
 
+/* The CPU model this run is under (qemu's -cpu, which the runner names in
+ * MEMGATE_CPU_MODEL so findings can say it), or NULL. */
+const char *mg_cpu_model(void);
+
 /* Name of one feature bit ("avx512f"); NULL if unknown. */
 const char *mg_feature_name(unsigned feature);
 /* Parses a comma-separated list of names into bits; returns 0 and names the

@@ -39,10 +39,20 @@ static int platform_register_reserved(const struct mg_case *c)
 	return mg_platform_rule == MG_PLATFORM_RESERVED;
 }
 
+/* Kernel code may not touch vector or x87 state unless it declares that it
+ * runs between kernel_fpu_begin and kernel_fpu_end (checked on x86-64). */
+static int fpu_forbidden(const struct mg_case *c)
+{
+	unsigned kernel = c->variant->contract.kernel;
+
+	return (kernel & MG_KERNEL) && !(kernel & MG_KERNEL_USES_FPU);
+}
+
 static unsigned abi_rules(const struct mg_case *c)
 {
 	return (wants_upper_check(c) ? MG_ABI_RULE_UPPER : 0) |
-	       (platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0);
+	       (platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0) |
+	       (fpu_forbidden(c) ? MG_ABI_RULE_NO_FPU : 0);
 }
 
 /* sigsetjmp needs a frame that is live when the fault arrives: this one. */

@@ -22,8 +22,10 @@ struct mg_contract {
 	unsigned dst_align;    /* required destination alignment (1: none) */
 	unsigned len_multiple; /* length is a multiple of this (1: any) */
 	size_t fixed_len;      /* non-zero: the only length (page routines) */
-	unsigned kernel;       /* 1: kernel code, held to the stricter register
-				* rules (aarch64: x18 is reserved) */
+	unsigned kernel;       /* MG_KERNEL bits: kernel code, held to the
+				* stricter register rules (aarch64: x18 is
+				* reserved; x86-64: no vector or x87 state
+				* unless it says it uses it) */
 };
 
 #define MG_CONTRACT_ANY                                                                            \
@@ -34,6 +36,10 @@ struct mg_contract {
 	{                                                                                          \
 		4096, 4096, 4096, 4096, 0                                                          \
 	}
+/* Kernel code, and kernel code that declares it uses the FPU (runs between
+ * kernel_fpu_begin and kernel_fpu_end, so may touch vector and x87 state). */
+#define MG_KERNEL	   1u
+#define MG_KERNEL_USES_FPU 2u
 /* A kernel's page routine: the page contract, and the kernel's register rules. */
 #define MG_CONTRACT_KERNEL_PAGE                                                                    \
 	{                                                                                          \
@@ -42,6 +48,11 @@ struct mg_contract {
 #define MG_CONTRACT(src_align, dst_align, len_multiple)                                            \
 	{                                                                                          \
 		src_align, dst_align, len_multiple, 0, 0                                           \
+	}
+/* Any contract, with the kernel's rules (kernel: MG_KERNEL bits). */
+#define MG_CONTRACT_KERNEL(src_align, dst_align, len_multiple, fixed_len, kernel)                  \
+	{                                                                                          \
+		src_align, dst_align, len_multiple, fixed_len, kernel                              \
 	}
 
 /* CPU features a variant needs (bit mask; see cpu.h for detection). */
@@ -54,8 +65,15 @@ enum mg_feature {
 	MG_FEAT_ERMS = 1u << 5,
 	MG_FEAT_FSRM = 1u << 6,
 	MG_FEAT_SSE = 1u << 7, /* i386: not every CPU has it */
+	/* aarch64: the DC ZVA block size (DCZID_EL0) the code assumes, and
+	 * optional extensions. qemu's -cpu model decides them. */
+	MG_FEAT_ZVA64 = 1u << 8,
+	MG_FEAT_ZVA256 = 1u << 9,
+	MG_FEAT_ZVA512 = 1u << 10,
+	MG_FEAT_SVE = 1u << 11,
+	MG_FEAT_MOPS = 1u << 12,
 	/* What real routines (glibc's multiarch, the kernel's) need besides;
-	 * bits 8-15 are left for other arches'. */
+	 * bits 8-15 are aarch64's (above). */
 	MG_FEAT_SSE3 = 1u << 16,
 	MG_FEAT_SSSE3 = 1u << 17,
 	MG_FEAT_SSE4_1 = 1u << 18,

@@ -1,4 +1,5 @@
 #include "finding.h"
+#include "cpu.h"
 #include "memcheck.h"
 #include "record.h"
 #include "table.h"
@@ -34,6 +35,8 @@ void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case
 	mg_finding_signature(c, v, text, sizeof text);
 	fprintf(out, "  signature: %s\n", text);
 	fprintf(out, "  target:    %s%s\n", t->family, t->pinned ? " (pinned)" : "");
+	if (mg_cpu_model())
+		fprintf(out, "  cpu model: %s\n", mg_cpu_model());
 	mg_finding_replay(c, v, text, sizeof text);
 	fprintf(out, "  replay:    %s\n", text);
 }

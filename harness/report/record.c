@@ -1,4 +1,5 @@
 #include "record.h"
+#include "cpu.h"
 #include "fault.h"
 #include "finding.h"
 #include "table.h"
@@ -94,6 +95,8 @@ static void variant_fields(struct mg_json *j, const struct mg_case *c)
 	mg_json_string(j, "variant", c->variant->name);
 	mg_json_string(j, "op", mg_op_name(c->variant->op));
 	mg_json_string(j, "arch", c->variant->arch);
+	if (mg_cpu_model())
+		mg_json_string(j, "cpu_model", mg_cpu_model());
 }
 
 void mg_record_finding_build(struct mg_json *j, const struct mg_case *c, const struct mg_verdict *v,

@@ -523,6 +523,8 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	expected_text(expect, expected, sizeof expected);
 	mg_json_start(&j, "variant");
 	mg_json_string(&j, "variant", v->name);
+	if (mg_cpu_model())
+		mg_json_string(&j, "cpu_model", mg_cpu_model());
 	mg_json_string(&j, "op", mg_op_name(v->op));
 	mg_json_string(&j, "arch", v->arch);
 	mg_json_string(&j, "stage", stage);

@@ -24,10 +24,14 @@ VALGRIND_HIDES = ("avx512f", "avx512bw", "avx512vl", "avx512dq", "fsrm", "rtm")
 class Check:
     def __init__(self, name, status, cases=0, seconds=0.0, note=""):
         self.name, self.status, self.cases, self.seconds, self.note = name, status, cases, seconds, note
+        self.run = ""  # which run of the gate: a CPU model, --extern values
 
     def as_dict(self):
-        return {"name": self.name, "status": self.status, "cases": int(self.cases),
-                "seconds": round(float(self.seconds), 1), "note": self.note}
+        d = {"name": self.name, "status": self.status, "cases": int(self.cases),
+             "seconds": round(float(self.seconds), 1), "note": self.note}
+        if self.run:
+            d["run"] = self.run
+        return d
 
 
 def na(name, reason):

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from . import checks, procs, records, report, submission
+from . import checks, cpu_models, procs, records, report, submission
 from .records import CouldNotJudge
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -27,7 +27,8 @@ USAGE = """\
 scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"]
              [--src-align N] [--dst-align N] [--len-multiple N]
-             [--requires FEATURE,...] [--returns dst|void] [--extern NAME=VALUE]...
+             [--requires FEATURE,...] [--returns dst|void] [--contract kernel|user]
+             [--extern NAME=VALUE[,VALUE...]]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
              [--skip=CHECK,...] [--overread=classify|strict]
@@ -47,18 +48,31 @@ submission in one run (OP: memcpy, mempcpy, memmove, memset, copy_page,
 clear_page): one verdict per entry and one overall verdict.
 --overread=strict makes an over-read that stays in an aligned block holding
 a buffer byte (the aligned-over-read warning) a failure.
+--extern NAME=V1,V2,... runs every check once per value (a build each),
+with a verdict per value and one overall verdict.
+
+--contract kernel (the default for copy_page and clear_page) holds the
+routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
+touches no vector or x87 state unless it says --requires fpu. --requires
+also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
+code runs under every qemu -cpu model that has them (max, cortex-a57,
+a64fx), with a verdict per model, and is a SKIP when none has them.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
-                 "--skip", "--extern", "--entry", "--cflags", "--overread")
+                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")
 FLAG_OPTIONS = ("--no-bench", "--quick")
-# --requires names, and their bits in enum mg_feature (harness/variant.h).
+# --requires names, and their bits in enum mg_feature (harness/variant.h):
+# x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.
 FEATURE_BITS = {"sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
+                "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12,
                 "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
                 "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26}
 FEATURES = tuple(FEATURE_BITS)
+# "fpu" is no CPU feature but the kernel contract's declaration.
+DECLARATIONS = ("fpu",)
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page")}
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
@@ -236,9 +250,14 @@ def validate(opts):
     opts["overread"] = overread
     requires = [f for f in (opts.get("requires") or "").split(",") if f]
     for f in requires:
-        if f not in FEATURES:
-            die(f"unknown feature '{f}' in --requires (valid: {', '.join(FEATURES)})")
+        if f not in FEATURE_BITS and f not in DECLARATIONS:
+            die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURE_BITS) + list(DECLARATIONS))})")
     opts["requires"] = requires
+    # Without --contract, each entry's own default: kernel for page routines.
+    contract = opts.get("contract")
+    if contract is not None and contract not in ("kernel", "user"):
+        die(f"--contract must be kernel or user, not '{contract}'")
+    opts["contract"] = contract
     returns = opts.get("returns") or ""
     if returns and len(opts["entries"]) > 1:
         die("--returns applies to one entry point; with --entry each op returns what it must")
@@ -256,15 +275,22 @@ def validate(opts):
         if returns not in ("", "dst"):
             die(f"--returns must be dst or void, not '{returns}'")
         opts["returns"] = "dst"
-    externs = []
+    lists = []
     for text in opts["extern"]:
         try:
-            externs.append(submission.parse_extern(text))
+            lists.append(submission.parse_extern_values(text))
         except ValueError as e:
             die(str(e))
-    if len({n for n, _ in externs}) != len(externs):
+    if len({n for n, _ in lists}) != len(lists):
         die("--extern names one symbol twice")
-    opts["extern"] = externs
+    # One run per combination of values; opts["extern"] is the first.
+    sets = [[]]
+    for name, values in lists:
+        sets = [done + [(name, v)] for done in sets for v in values]
+    if len(sets) > 16:
+        die(f"--extern: {len(sets)} combinations of values (at most 16)")
+    opts["extern_sets"] = sets
+    opts["extern"] = sets[0]
     return opts
 
 
@@ -279,6 +305,9 @@ class Context:
         self.family = OPS[self.op][1]
         self.symbol = opts["symbol"]
         self.requires = opts["requires"]
+        self.label, self.cpu_model = "", ""
+        self.externs = opts["extern"]
+        self.builds = []
         self.quick = opts["quick"]
         self.bench = opts["bench"]
         self.skip = opts["skip"]
@@ -297,11 +326,15 @@ class Context:
         self.valgrind_argv = []
         self.speed_plot = None
         # One dict per entry point: op, symbol, family, name, R (its results).
-        self.entries = [{"op": o, "symbol": s, "family": OPS[o][1]} for o, s in opts["entries"]]
+        self.entries = [{"op": o, "symbol": s, "family": OPS[o][1],
+                         "contract": opts.get("contract") or ("kernel" if OPS[o][1] == "page" else "user")}
+                        for o, s in opts["entries"]]
+        self.contract = self.entries[0]["contract"]
 
     def select(self, entry):
         """Makes `entry` the one the checks look at."""
         self.op, self.symbol, self.family = entry["op"], entry["symbol"], entry["family"]
+        self.contract = entry["contract"]
         self.binding = entry.get("binding", "global")
         self.name, self.R = entry["name"], entry["R"]
         self.speed_plot = None
@@ -355,11 +388,13 @@ class Context:
 
     def abi_rules(self):
         arch = self.foreign or self.host
+        kernel = self.contract == "kernel"
         if arch == "i386":
             return "ebx, esi, edi, ebp, esp, the caller's frame, direction flag, MXCSR, x87 control word"
         if arch == "aarch64":
-            return "x19-x29, d8-d15, sp, nothing written above sp, FPCR"
-        return "callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
+            return "x19-x29, d8-d15, sp, nothing written above sp, FPCR" + (", x18 (kernel)" if kernel else "")
+        return ("callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
+                + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
 
     def incumbents(self):
         if self.baseline:
@@ -513,10 +548,10 @@ def copy_sources(ctx, given):
             copy_checked(build_copy if member else path, kept)
             rel = os.path.relpath(os.path.abspath(kept), ROOT)
         ctx.files.append(rel)
-    if ctx.opts["extern"]:
+    if ctx.externs:
         path = os.path.join(src_dir, "externs.c")
         with open(path, "w") as f:
-            f.write(submission.extern_source(ctx.opts["extern"]))
+            f.write(submission.extern_source(ctx.externs))
         ctx.sources.append(path)
     if ctx.arch in ("x86_64", "i386"):
         path = os.path.join(src_dir, "glibc-x86-defaults.c")
@@ -534,24 +569,44 @@ def extract_member(member, out):
         die(f"{archive}({name}): ar cannot extract it")
 
 
+def contract_macro(ctx, entry):
+    """The entry's struct mg_contract, as harness/variant.h spells it."""
+    o = ctx.opts
+    if entry["contract"] == "kernel":
+        flags = "MG_KERNEL" + (" | MG_KERNEL_USES_FPU" if "fpu" in ctx.requires else "")
+        if entry["family"] == "page":
+            return f"MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, {flags})"
+        return f"MG_CONTRACT_KERNEL({o['src_align']}, {o['dst_align']}, {o['len_multiple']}, 0, {flags})"
+    if entry["family"] == "page":
+        return "MG_CONTRACT_PAGE"
+    return f"MG_CONTRACT({o['src_align']}, {o['dst_align']}, {o['len_multiple']})"
+
+
 def write_build_files(ctx):
     features = 0
     for f in ctx.requires:
-        features |= 1 << FEATURE_BITS[f]
+        features |= 1 << FEATURE_BITS[f] if f in FEATURE_BITS else 0  # fpu: a declaration
     about = submission.c_string("submitted: " + " ".join(ctx.files))
     lines = []
     for e in ctx.entries:
         ret = {"memcpy": "MG_RET_DST", "mempcpy": "MG_RET_DST_END"}.get(
             e["op"], "MG_RET_VOID" if e["family"] == "page" else "MG_RET_DST")
-        contract = ("MG_CONTRACT_PAGE" if e["family"] == "page" else
-                    f"MG_CONTRACT({ctx.opts['src_align']}, {ctx.opts['dst_align']}, {ctx.opts['len_multiple']})")
         lines.append(f"MG_SUBMITTED({ctx.arch}, {e['name']}, mg_gate_{e['symbol']}, {OPS[e['op']][0]}, {ret}, "
-                     f"{contract}, {features}, {about})\n")
+                     f"{contract_macro(ctx, e)}, {features}, {about})\n")
     families = sorted({e["family"] for e in ctx.entries})
     files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ",".join(e["symbol"] for e in ctx.entries) + "\n",
              "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}
+    # The submitter's tree flags go to scripts/gate-compile (`cflags`); the
+    # contract's flags to the Makefile (`contract-cflags`): each once.
     if ctx.opts["tree_flags"]:
         files["cflags"] = "".join(flag + "\n" for flag in ctx.opts["tree_flags"])
+    # Kernel code is built without vector or x87 registers, so that the
+    # compiler's own vectorising is not blamed on the routine's author (one
+    # build for every entry: any kernel entry asks it).
+    x86_64 = ctx.arch == "x86_64" or (ctx.arch == "generic" and ctx.host == "x86_64")
+    kernel = any(e["contract"] == "kernel" for e in ctx.entries)
+    no_fpu = kernel and "fpu" not in ctx.requires and x86_64
+    files["contract-cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
             f.write(text)
@@ -643,8 +698,8 @@ def verdict_of(results, findings):
 
 
 def qualifiers(results):
-    parts = [f"{c.name} n/a: {c.note}" for c in results if c.status == "n/a"]
-    skipped = [c.name for c in results if c.status == "skip"]
+    parts = list(dict.fromkeys(f"{c.name} n/a: {c.note}" for c in results if c.status == "n/a"))
+    skipped = list(dict.fromkeys(c.name for c in results if c.status == "skip"))
     if skipped:
         parts.append("skipped: " + ", ".join(skipped))
     return "; ".join(parts)
@@ -654,23 +709,46 @@ def by_reason(results):
     """'check, check: reason' for each reason, in the order first seen."""
     groups = {}
     for c in results:
-        groups.setdefault(c.note, []).append(c.name)
+        names = groups.setdefault(c.note, [])
+        if c.name not in names:
+            names.append(c.name)
     return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
 
 
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
-             + f"), from {' '.join(ctx.files)}",
-             "%-12s %-7s %12s %9s  %s" % ("check", "status", "cases", "seconds", "note")]
+             + f", {ctx.contract} contract), from {' '.join(ctx.files)}"]
+    runs = any(c.run for c in results)
+    width = max([len(c.run) for c in results] + [3])
+    run = (lambda text: "%-*s  " % (width, text)) if runs else (lambda text: "")
+    lines.append("%-12s %-7s %12s %9s  %s%s" % ("check", "status", "cases", "seconds", run("run"), "note"))
     for c in results:
         note = {"n/a": f"n/a ({c.note})", "error": f"could not judge: {c.note}"}.get(c.status, c.note)
-        lines.append("%-12s %-7s %12s %9s  %s" % (c.name, c.status.upper(), c.cases, f"{c.seconds:.1f}"
-                                                   if c.seconds else "0", note))
+        lines.append("%-12s %-7s %12s %9s  %s%s" % (c.name, c.status.upper(), c.cases, f"{c.seconds:.1f}"
+                                                     if c.seconds else "0", run(c.run), note))
     return "\n".join(lines)
 
 
+def run_verdicts(results, findings):
+    """One line per run (a CPU model, a set of --extern values) when there
+    are several: its own verdict, before the overall one."""
+    labels = []
+    for c in results:
+        if c.run and c.run not in labels:
+            labels.append(c.run)
+    lines = []
+    for label in labels:
+        mine = [c for c in results if c.run in (label, "")]
+        found = [f for f in findings if f.get("run") == label]
+        verdict = verdict_of(mine, found)
+        text = {"rejected": f"REJECTED, {len(found)} finding(s)", "accepted": "ACCEPTED",
+                "could-not-judge": "COULD NOT JUDGE: " + "; ".join(by_reason([c for c in mine if c.status == "error"]))}
+        lines.append(f"  {label}: {text[verdict]}")
+    return lines
+
+
 def describe_finding(n, f):
-    out = [f"{n}. [{f['check']}] {f['kind']}: {f['detail']}"]
+    out = [f"{n}. [{f['check']}] {f['kind']}: {f['detail']}" + (f" ({f['run']})" if f.get("run") else "")]
     if f.get("input"):
         out.append(f"   input: {f['input']}")
     if f.get("fuzz_command"):
@@ -687,7 +765,8 @@ def version():
 
 def document(ctx, results, findings, warnings, verdict):
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
-           "symbol_binding": getattr(ctx, "binding", "global"), "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
+           "symbol_binding": getattr(ctx, "binding", "global"), "contract": ctx.contract, "requires": ctx.requires,
+           "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
            "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
@@ -700,24 +779,29 @@ def dedupe(findings):
     """One finding per check and signature: the first input that shows it."""
     seen, out = set(), []
     for f in findings:
-        key = (f["check"], f["signature"])
+        key = (f["check"], f.get("run", ""), f["signature"])
         if key not in seen:
             seen.add(key)
             out.append(f)
     return out
 
 
-def run_checks(ctx):
+def run_checks(ctx, primary=True):
+    """Every check; under a further CPU model (not primary) the sweep (quick
+    profile), its ABI checks, the 4 GiB+ guard-oracle cases and the
+    regressions only: fuzzing, valgrind and bench ran under the first."""
     results, findings, warnings = [], [], []
     abi_sweep_huge, found, warned = checks.run_verify(ctx)
     results += abi_sweep_huge
     findings += found
     warnings += warned
-    for step in (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench):
+    steps = (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench)
+    for step in steps if primary else (checks.run_regressions,):
         check, found = step(ctx)
         results.append(check)
         findings += found
-    warnings += getattr(ctx, "valgrind_warnings", [])
+    if primary:  # valgrind ran in this run only
+        warnings += getattr(ctx, "valgrind_warnings", [])
     return results, dedupe(findings), warnings
 
 
@@ -761,6 +845,12 @@ def show(ctx, results, findings, warnings):
         print(f"speed plot: {ctx.speed_plot}")
     for w in warnings:
         print(f"warning [{w['check']}] {w['name']}: {w['text']}")
+    per_run = run_verdicts(results, findings)
+    if len(per_run) > 1:
+        print()
+        print("verdict per run:")
+        for line in per_run:
+            print(line)
     if findings:
         print()
         print(f"{len(findings)} finding(s):")
@@ -875,21 +965,102 @@ def finish_entries(ctx, outcomes):
         return 2
 
 
-def run_entries(ctx, build_seconds):
-    """The checks on each entry point in turn, each with an equal share of
-    what is left of --seconds."""
-    outcomes = []
-    start = time.monotonic()
-    for index, entry in enumerate(ctx.entries):
+# --- runs: CPU models and --extern values ------------------------------------
+
+def plan_runs(ctx):
+    """[(cpu model or "", extern values)], one per run of the checks; None
+    when the routine needs CPU facts no model here has."""
+    facts = cpu_models.facts_of(ctx.requires)
+    if facts and ctx.arch != "aarch64":
+        die(f"--requires {','.join(facts)}: aarch64 CPU facts, and this routine is for {ctx.arch}")
+    models = [""]
+    if ctx.arch == "aarch64" and ctx.emulated:
+        models = cpu_models.models_for(ctx.requires)
+        if not models:
+            return None
+    return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
+
+
+def cannot_run_anywhere(ctx):
+    """Nothing could be checked, so never accepted: exit 2."""
+    print(f"SKIP ({cpu_models.none_has(ctx.requires)}): {ctx.symbol} was not run")
+    return 2
+
+
+def label_of(model, externs, runs):
+    parts = []
+    if model:
+        parts.append(f"cpu {model}")
+    if len({tuple(e) for _, e in runs}) > 1:
+        parts += [f"{name}={value:#x}" if abs(value) >= 4096 else f"{name}={value}" for name, value in externs]
+    return ", ".join(parts)
+
+
+def enter_run(ctx, model, externs, runs, base_env, top_results):
+    """Points ctx at one run: its label, CPU model (QEMU_CPU, which
+    qemu-user reads as -cpu and the repro commands carry), results folder
+    and share of --seconds."""
+    ctx.label = label_of(model, externs, runs)
+    ctx.cpu_model = model
+    ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
+    ctx.seconds = max(1, ctx.opts["seconds"] // len({tuple(e) for _, e in runs}))
+    if len(runs) > 1:
+        safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
+        ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
+        os.makedirs(ctx.R, exist_ok=True)
+
+
+def new_build_dir(ctx):
+    parent = os.path.dirname(ctx.W)
+    ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
+
+
+def run_all(ctx, runs, opts):
+    """Every run, entry by entry: one build per set of --extern values (all
+    entries in it), then each entry's checks under each CPU model. Returns
+    [(entry, results, findings, warnings, seconds)], one per entry."""
+    per_entry = [([], [], [], 0.0) for _ in ctx.entries]
+    base_env = dict(ctx.env)
+    built, quick = None, ctx.quick
+    for model, externs in runs:
+        primary = built != externs
+        if primary:
+            if built is not None:
+                new_build_dir(ctx)
+            ctx.externs = externs
+            ctx.builds.append(ctx.W)
+            build_seconds = build(ctx, opts["files"])
+            built = externs
+        for index, entry in enumerate(ctx.entries):
+            results, findings, warnings, seconds = per_entry[index]
+            ctx.select(entry)
+            enter_run(ctx, model, externs, runs, base_env, entry["R"])
+            if primary:
+                check = build_check(ctx, build_seconds)
+                check.run = label_of("", externs, runs)
+                results.append(check)
+                seconds += build_seconds
+            ctx.quick = quick or not primary
+            # Each entry its share of this set of values' --seconds.
+            ctx.start_clock(max(1, ctx.seconds // len(ctx.entries)))
+            t = time.monotonic()
+            found_results, found, warned = run_checks(ctx, primary)
+            for c in found_results:
+                c.run = ctx.label
+            for f in found:
+                f["run"] = ctx.label
+                if model:
+                    f["cpu_model"] = model
+                    f["repro"] = f"QEMU_CPU={model} MEMGATE_CPU_MODEL={model} {f['repro']}"
+            results += found_results
+            findings += found
+            warnings += warned
+            per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
+    ctx.env, ctx.seconds, ctx.quick = base_env, opts["seconds"], quick
+    ctx.label, ctx.cpu_model = "", ""
+    for entry in ctx.entries:
         ctx.select(entry)
-        left = ctx.seconds - (time.monotonic() - start)
-        share = max(1, int(left / (len(ctx.entries) - index)))
-        ctx.start_clock(share)
-        t = time.monotonic()
-        results, findings, warnings = run_checks(ctx)
-        outcomes.append((entry, [build_check(ctx, build_seconds)] + results, findings, warnings,
-                         time.monotonic() - t + build_seconds))
-    return outcomes
+    return [(e,) + per_entry[i] for i, e in enumerate(ctx.entries)]
 
 
 def main(argv):
@@ -899,18 +1070,22 @@ def main(argv):
         opts = validate(parse(argv))
         ctx = Context(opts)
         setup_arch(ctx, opts)
+        runs = plan_runs(ctx)
+        if runs is None:
+            return cannot_run_anywhere(ctx)
         prepare(ctx, opts)
-        build_seconds = build(ctx, opts["files"])
-        outcomes = run_entries(ctx, build_seconds)
+        outcomes = run_all(ctx, runs, opts)
         if len(outcomes) == 1:
-            _, results, findings, warnings, _ = outcomes[0]
+            entry, results, findings, warnings, _ = outcomes[0]
+            ctx.select(entry)
             status = finish(ctx, results, findings, warnings)
         else:
             status = finish_entries(ctx, outcomes)
         if status == 0:
-            # No finding names this build in a repro command: it goes, so
+            # No finding names these builds in a repro command: they go, so
             # that accepted runs do not pile up a build each.
-            shutil.rmtree(ctx.W, ignore_errors=True)
+            for w in ctx.builds:
+                shutil.rmtree(w, ignore_errors=True)
         return status
     except Usage as e:
         print(f"gate: {e}", file=sys.stderr)

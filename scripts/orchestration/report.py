@@ -111,7 +111,8 @@ def checks_of(directory):
 
 
 def validate_finding(f, checks, at):
-    status = next((c["status"] for c in checks if c["name"] == f["check"]), None)
+    status = next((c["status"] for c in checks if c["name"] == f["check"] and c.get("run", "") == f.get("run", "")),
+                  None)
     if status is None:
         raise BadWorkdir(f"{at}: check '{f['check']}' (not in checks.tsv)")
     if status not in ("fail", "error"):
@@ -378,7 +379,7 @@ def finding_text(f):
 
 
 def testcase(report, check):
-    fs = [f for f in report["findings"] if f["check"] == check["name"]]
+    fs = [f for f in report["findings"] if f["check"] == check["name"] and f.get("run", "") == check.get("run", "")]
     note, status = check["note"], check["status"]
     inner = ""
     if status == "skip":
@@ -407,7 +408,8 @@ def testcase(report, check):
     if out:
         inner += f"    <system-out>{xml('; '.join(out))}</system-out>\n"
     head = (f"  <testcase{attr('classname', 'memgate.gate.' + report['variant'])}"
-            f"{attr('name', check['name'])}{attr('time', secs(check['seconds']))}")
+            f"{attr('name', check['name'] + (' [' + check['run'] + ']' if check.get('run') else ''))}"
+            f"{attr('time', secs(check['seconds']))}")
     return head + ("/>\n" if not inner else f">\n{inner}  </testcase>\n")
 
 

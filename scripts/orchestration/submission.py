@@ -81,6 +81,16 @@ def parse_extern(text):
     return name, number
 
 
+def parse_extern_values(text):
+    """NAME=V1,V2,... -> (name, [values]): each value as parse_extern takes
+    it, none twice."""
+    name, eq, values = text.partition("=")
+    parsed = [parse_extern(f"{name}={v}")[1] for v in values.split(",")] if eq else [parse_extern(text)[1]]
+    if len(set(parsed)) != len(parsed):
+        raise ValueError(f"--extern {name}: a value is given twice")
+    return name, parsed
+
+
 def extern_source(externs):
     """A C file defining each --extern data symbol with its value."""
     lines = ["/* scripts/gate --extern: the data symbols the submission may reference. */"]

@@ -9,6 +9,7 @@
 
 #include <cpuid.h>
 #include <stdio.h>
+#include <string.h>
 
 #define X86_FLAGS_DF	 (1u << 10)
 #define MXCSR_CONTROL	 0xffc0u		 /* DAZ, exception masks, rounding, FZ */
@@ -24,6 +25,7 @@ _Static_assert(offsetof(struct mg_abi_record, fpucw_after) == MG_ABI_FPUCW_AFTER
 _Static_assert(offsetof(struct mg_abi_record, read_xinuse) == MG_ABI_READ_XINUSE, "layout");
 
 int mg_abi_has_avx;
+int mg_abi_has_avx512;
 int mg_abi_has_xinuse;
 #if defined(__i386__)
 int mg_abi_has_sse; /* x86-64 always has it; an i386 CPU may not */
@@ -40,6 +42,10 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 	rec->mxcsr_before = caller_mxcsr;
 	rec->mxcsr_after = caller_mxcsr; /* what it stays without SSE */
 	rec->fpucw_before = caller_fpucw;
+#if defined(__x86_64__)
+	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
+	rules |= rec->check_fpu ? MG_ABI_RULE_UPPER : 0; /* ymm and zmm upper halves */
+#endif
 	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
 }
 
@@ -81,6 +87,7 @@ void mg_abi_init(void)
 	/* The OS must have enabled AVX state (XCR0) too, or vzeroupper faults:
 	 * the feature detection checks both. */
 	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;
+	mg_abi_has_avx512 = (mg_cpu_detect() & MG_FEAT_AVX512F) != 0;
 	if (mg_abi_has_avx && __get_cpuid_count(0xd, 1, &a, &b, &c, &d))
 		mg_abi_has_xinuse = (a & (1u << 2)) != 0 && xinuse_tracks_upper();
 }
@@ -97,6 +104,49 @@ static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict
 		}
 	return 0;
 }
+
+#if defined(__x86_64__)
+/* The kernel contract's no-FPU rule (x86-64). The trampoline poisons the
+ * registers and compares images rather than reading XINUSE for x87 and SSE:
+ * the harness's own libc calls leave that state in use before every call,
+ * so XINUSE cannot tell the routine's use from the caller's; only the
+ * upper halves of ymm/zmm, which vzeroupper cleans before the call, are
+ * read from XINUSE. The x87 status, tag and last-instruction pointers
+ * (FXSAVE bytes 0-23) and registers (32-159) come back as FNINIT left them
+ * unless an x87 or MMX instruction ran. */
+static int fpu_breach(struct mg_verdict *out, const char *what)
+{
+	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
+		       "kernel contract: touches %s without declaring it (kernel code may use "
+		       "vector or x87 state only between kernel_fpu_begin and kernel_fpu_end; "
+		       "declare it with --requires fpu)",
+		       what);
+	return 1;
+}
+
+static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	static const unsigned char poison[16] = {0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
+						 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
+	char what[48];
+
+	if (memcmp(rec->fx_before, rec->fx_after, 24) || memcmp(rec->fx_before + 32, rec->fx_after + 32, 128))
+		return fpu_breach(out, "the x87/MMX state");
+	for (int i = 0; i < 16; i++)
+		if (memcmp(rec->fx_after + MG_ABI_FX_XMM + 16 * i, poison, 16)) {
+			snprintf(what, sizeof what, "xmm%d", i);
+			return fpu_breach(out, what);
+		}
+	for (int i = 0; mg_abi_has_avx512 && i < 16; i++)
+		if (memcmp(rec->hi16_after[i], poison, 16)) {
+			snprintf(what, sizeof what, "xmm%d", 16 + i);
+			return fpu_breach(out, what);
+		}
+	if (rec->read_xinuse && (rec->xinuse & XINUSE_AVX_UPPER))
+		return fpu_breach(out, "the upper halves of the ymm/zmm registers");
+	return 0;
+}
+#endif
 
 int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
@@ -129,6 +179,10 @@ int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 			       rec->fpucw_after);
 		return 1;
 	}
+#if defined(__x86_64__)
+	if (rec->check_fpu && touched_fpu(rec, out))
+		return 1;
+#endif
 	return 0;
 }
 

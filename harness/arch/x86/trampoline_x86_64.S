@@ -9,6 +9,11 @@
  * records the registers, the stack pointer, rflags (DF), MXCSR, the x87
  * control word, the two stack words and, when the record asks for it,
  * XINUSE (which the CPU must have).
+ * Under the kernel contract's no-FPU rule (check_fpu) it also resets the
+ * x87 unit, fills xmm0-15 (and xmm16-31 with AVX-512) with a poison
+ * pattern and saves an FXSAVE image before the call and another after it,
+ * plus xmm16-31: kernel code that touches any of them without
+ * kernel_fpu_begin corrupts the interrupted task's registers.
  * It trusts nothing the callee may have broken: the record is found again
  * through a global, and the stack pointer is restored from the record.
  */
@@ -19,6 +24,11 @@
 	.p2align 3
 current_record:
 	.quad	0
+
+	.section .rodata
+	.p2align 4
+fpu_poison:
+	.quad	0x5a5a5a5a5a5a5a5a, 0xa5a5a5a5a5a5a5a5
 
 	.text
 ENTRY(mg_abi_call)
@@ -54,7 +64,46 @@ ENTRY(mg_abi_call)
 	cmpl	$0, mg_abi_has_avx(%rip)
 	je	1f
 	vzeroupper			/* so dirty upper state afterwards is the callee's */
-1:	movq	%rdi, %rax
+1:	cmpl	$0, MG_ABI_CHECK_FPU(%r8)
+	je	5f
+	fninit				/* an empty x87 stack, its pointers zero */
+	fldcw	MG_ABI_FPUCW_BEFORE(%r8)
+	movdqa	fpu_poison(%rip), %xmm0
+	movdqa	fpu_poison(%rip), %xmm1
+	movdqa	fpu_poison(%rip), %xmm2
+	movdqa	fpu_poison(%rip), %xmm3
+	movdqa	fpu_poison(%rip), %xmm4
+	movdqa	fpu_poison(%rip), %xmm5
+	movdqa	fpu_poison(%rip), %xmm6
+	movdqa	fpu_poison(%rip), %xmm7
+	movdqa	fpu_poison(%rip), %xmm8
+	movdqa	fpu_poison(%rip), %xmm9
+	movdqa	fpu_poison(%rip), %xmm10
+	movdqa	fpu_poison(%rip), %xmm11
+	movdqa	fpu_poison(%rip), %xmm12
+	movdqa	fpu_poison(%rip), %xmm13
+	movdqa	fpu_poison(%rip), %xmm14
+	movdqa	fpu_poison(%rip), %xmm15
+	cmpl	$0, mg_abi_has_avx512(%rip)
+	je	6f
+	vmovdqa64	fpu_poison(%rip), %xmm16
+	vmovdqa64	fpu_poison(%rip), %xmm17
+	vmovdqa64	fpu_poison(%rip), %xmm18
+	vmovdqa64	fpu_poison(%rip), %xmm19
+	vmovdqa64	fpu_poison(%rip), %xmm20
+	vmovdqa64	fpu_poison(%rip), %xmm21
+	vmovdqa64	fpu_poison(%rip), %xmm22
+	vmovdqa64	fpu_poison(%rip), %xmm23
+	vmovdqa64	fpu_poison(%rip), %xmm24
+	vmovdqa64	fpu_poison(%rip), %xmm25
+	vmovdqa64	fpu_poison(%rip), %xmm26
+	vmovdqa64	fpu_poison(%rip), %xmm27
+	vmovdqa64	fpu_poison(%rip), %xmm28
+	vmovdqa64	fpu_poison(%rip), %xmm29
+	vmovdqa64	fpu_poison(%rip), %xmm30
+	vmovdqa64	fpu_poison(%rip), %xmm31
+6:	fxsave	MG_ABI_FX_BEFORE(%r8)
+5:	movq	%rdi, %rax
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
 	movq	%rcx, %rdx
@@ -98,6 +147,30 @@ ENTRY(mg_abi_call)
 	je	4f
 	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
 4:
+	cmpl	$0, MG_ABI_CHECK_FPU(%r11)
+	je	7f
+	fxsave	MG_ABI_FX_AFTER(%r11)
+	fninit				/* whatever the callee left on the x87 stack */
+	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
+	cmpl	$0, mg_abi_has_avx512(%rip)
+	je	7f
+	vmovdqu64	%xmm16, MG_ABI_HI16_AFTER+0(%r11)
+	vmovdqu64	%xmm17, MG_ABI_HI16_AFTER+16(%r11)
+	vmovdqu64	%xmm18, MG_ABI_HI16_AFTER+32(%r11)
+	vmovdqu64	%xmm19, MG_ABI_HI16_AFTER+48(%r11)
+	vmovdqu64	%xmm20, MG_ABI_HI16_AFTER+64(%r11)
+	vmovdqu64	%xmm21, MG_ABI_HI16_AFTER+80(%r11)
+	vmovdqu64	%xmm22, MG_ABI_HI16_AFTER+96(%r11)
+	vmovdqu64	%xmm23, MG_ABI_HI16_AFTER+112(%r11)
+	vmovdqu64	%xmm24, MG_ABI_HI16_AFTER+128(%r11)
+	vmovdqu64	%xmm25, MG_ABI_HI16_AFTER+144(%r11)
+	vmovdqu64	%xmm26, MG_ABI_HI16_AFTER+160(%r11)
+	vmovdqu64	%xmm27, MG_ABI_HI16_AFTER+176(%r11)
+	vmovdqu64	%xmm28, MG_ABI_HI16_AFTER+192(%r11)
+	vmovdqu64	%xmm29, MG_ABI_HI16_AFTER+208(%r11)
+	vmovdqu64	%xmm30, MG_ABI_HI16_AFTER+224(%r11)
+	vmovdqu64	%xmm31, MG_ABI_HI16_AFTER+240(%r11)
+7:
 	cmpl	$0, MG_ABI_READ_XINUSE(%r11)
 	je	2f
 	movq	%rax, %r10

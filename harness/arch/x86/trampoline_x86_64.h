@@ -16,6 +16,11 @@
 #define MG_ABI_FPUCW_BEFORE 104 /* in: likewise */
 #define MG_ABI_FPUCW_AFTER  106
 #define MG_ABI_READ_XINUSE  108 /* in: read XINUSE after this call */
+#define MG_ABI_CHECK_FPU    112 /* in: the kernel contract's no-FPU rule */
+#define MG_ABI_FX_BEFORE    128 /* FXSAVE images around the call (512 bytes) */
+#define MG_ABI_FX_AFTER	    640
+#define MG_ABI_HI16_AFTER   1152 /* xmm16-xmm31 after the call (AVX-512) */
+#define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
 
 /* Hex digits a register is printed with in a diagnosis. */
 #define MG_ABI_REG_DIGITS 16
@@ -44,6 +49,10 @@ struct mg_abi_record {
 	uint32_t mxcsr_before, mxcsr_after;
 	uint16_t fpucw_before, fpucw_after;
 	uint32_t read_xinuse; /* in: XGETBV(1) costs 10-15 ns, so not always */
+	uint32_t check_fpu;   /* in: poison and compare the FPU state (kernel) */
+	_Alignas(16) unsigned char fx_before[512]; /* FXSAVE after the poison */
+	_Alignas(16) unsigned char fx_after[512];  /* FXSAVE after the call */
+	unsigned char hi16_after[16][16];	   /* xmm16-31 after the call */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

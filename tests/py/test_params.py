@@ -1,0 +1,107 @@
+"""CPU models, --extern value lists and the contract (issue 14, items 4-6):
+which qemu models a routine runs under, the runs and their labels, the
+contract macro the build gets, and a verdict per run."""
+import unittest
+
+from common import ROOT
+from orchestration import cpu_models, gate, submission
+from orchestration.checks import Check
+
+FILE = ROOT + "/tests/gate/bytecopy.c"
+
+
+def opts(*argv):
+    return gate.validate(gate.parse(list(argv) + [FILE]))
+
+
+class Models(unittest.TestCase):
+    def test_models_for_facts(self):
+        self.assertEqual(cpu_models.models_for([]), ["max", "cortex-a57", "a64fx"])
+        self.assertEqual(cpu_models.models_for(["zva64"]), ["cortex-a57"])
+        self.assertEqual(cpu_models.models_for(["sve", "avx2"]), ["max", "a64fx"])
+        self.assertEqual(cpu_models.models_for(["sve", "zva64"]), [])
+
+    def test_none_has_names_the_facts(self):
+        self.assertEqual(cpu_models.none_has(["sve", "zva64"]),
+                         "needs sve,zva64: no qemu model here has both sve and a 64-byte ZVA block")
+        self.assertEqual(cpu_models.none_has(["mops"]), "needs mops: no qemu model here has mops")
+        self.assertIn("all of mops, sve and a 64-byte ZVA block", cpu_models.none_has(["zva64", "sve", "mops"]))
+
+
+class Externs(unittest.TestCase):
+    def test_value_lists(self):
+        self.assertEqual(submission.parse_extern_values("t=1,0x10"), ("t", [1, 16]))
+        self.assertEqual(submission.parse_extern_values("t=5"), ("t", [5]))
+        with self.assertRaises(ValueError):
+            submission.parse_extern_values("t=1,x")
+        with self.assertRaises(ValueError):
+            submission.parse_extern_values("t=1,0x1")
+
+    def test_one_run_per_combination(self):
+        o = opts("--op=memcpy", "--extern", "a=1,2", "--extern", "b=3")
+        self.assertEqual(o["extern_sets"], [[("a", 1), ("b", 3)], [("a", 2), ("b", 3)]])
+        self.assertEqual(o["extern"], [("a", 1), ("b", 3)])
+
+    def test_labels(self):
+        runs = [("", [("t", 16)]), ("", [("t", 0x100000)])]
+        self.assertEqual(gate.label_of("", [("t", 16)], runs), "t=16")
+        self.assertEqual(gate.label_of("", [("t", 0x100000)], runs), "t=0x100000")
+        self.assertEqual(gate.label_of("max", [("t", 1)], [("max", [("t", 1)])]), "cpu max")
+
+
+class Contract(unittest.TestCase):
+    def macro(self, *argv):
+        o = opts(*argv)
+        ctx = gate.Context(o)
+        return ctx.contract, gate.contract_macro(ctx, ctx.entries[0])
+
+    def test_defaults(self):
+        self.assertEqual(self.macro("--op=copy_page"),
+                         ("kernel", "MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, MG_KERNEL)"))
+        self.assertEqual(self.macro("--op=memcpy"), ("user", "MG_CONTRACT(1, 1, 1)"))
+
+    def test_declared_fpu_and_user_pages(self):
+        self.assertEqual(self.macro("--op=clear_page", "--requires=fpu")[1],
+                         "MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, MG_KERNEL | MG_KERNEL_USES_FPU)")
+        self.assertEqual(self.macro("--op=copy_page", "--contract=user")[1], "MG_CONTRACT_PAGE")
+        self.assertEqual(self.macro("--op=memcpy", "--contract=kernel", "--src-align=8")[1],
+                         "MG_CONTRACT_KERNEL(8, 1, 1, 0, MG_KERNEL)")
+
+    def test_each_entry_its_own_default(self):
+        ctx = gate.Context(opts("--entry=memcpy=a", "--entry=copy_page=b"))
+        self.assertEqual([gate.contract_macro(ctx, e) for e in ctx.entries],
+                         ["MG_CONTRACT(1, 1, 1)", "MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, MG_KERNEL)"])
+
+    def test_bad_contract(self):
+        with self.assertRaises(gate.Usage):
+            opts("--op=memcpy", "--contract=both")
+
+
+class PerRun(unittest.TestCase):
+    def test_a_verdict_per_run(self):
+        results = []
+        for run, status in (("cpu max", "pass"), ("cpu cortex-a57", "fail")):
+            c = Check("sweep", status, 10, 1.0, "quick profile")
+            c.run = run
+            results.append(c)
+        build = Check("build", "pass")
+        findings = [{"check": "sweep", "run": "cpu cortex-a57", "kind": "wrong-result", "signature": "s"}]
+        self.assertEqual(gate.run_verdicts([build] + results, findings),
+                         ["  cpu max: ACCEPTED", "  cpu cortex-a57: REJECTED, 1 finding(s)"])
+        self.assertEqual(gate.verdict_of(results, findings), "rejected")
+
+
+class Reports(unittest.TestCase):
+    def test_a_finding_belongs_to_its_own_run(self):
+        from orchestration import report
+        checks = [{"name": "sweep", "status": "pass", "run": "cpu max"},
+                  {"name": "sweep", "status": "fail", "run": "cpu cortex-a57"}]
+        f = {"check": "sweep", "run": "cpu cortex-a57", "kind": "wrong-result", "detail": "d", "input": "",
+             "repro": "r", "signature": "s"}
+        report.validate_finding(f, checks, "here")
+        with self.assertRaises(report.BadWorkdir):
+            report.validate_finding(dict(f, run="cpu max"), checks, "here")
+
+
+if __name__ == "__main__":
+    unittest.main()
