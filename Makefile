@@ -384,13 +384,14 @@ valgrind: deps
 		"(apt-get install valgrind)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory all
 	@rm -rf $(BUILD)/valgrind && mkdir -p $(BUILD)/valgrind
-	@$(VALGRIND) --log-file=$(BUILD)/valgrind/canary-%p.log $(MEMGATE) run \
+	@$(VALGRIND) --log-file=$(BUILD)/valgrind/canary-%p.log $(MEMGATE) run --overread=strict \
 		--variant=bad_memcpy_overread_src --len=17 --src-align=0 | grep -qF '(memcheck)' || \
 		{ echo "make valgrind: the canary over-read was not caught; was" \
 		"harness/engine/memcheck.c built without <valgrind/memcheck.h>?" >&2; exit 1; }
 	$(VALGRIND) --error-exitcode=99 $(REPLAY) --in-process --each-variant $(VALGRIND_SEEDS)
 	@echo "$(VALGRIND) $(REPLAY) --expect=fail corpus/regressions (but $(VALGRIND_BLIND))"
-	@$(VALGRIND) --log-file=$(BUILD)/valgrind/regressions-%p.log $(REPLAY) --expect=fail \
+	@MEMGATE_OVERREAD=strict $(VALGRIND) --log-file=$(BUILD)/valgrind/regressions-%p.log \
+		$(REPLAY) --expect=fail \
 		$(VALGRIND_REGRESSIONS)
 
 # The README's commands must work on a fresh Debian 12 machine: as root,
