@@ -418,22 +418,9 @@ def run_valgrind(ctx):
 
 def fuzz_summary(ctx, path, engine):
     """(execs, findings) from scripts/fuzz's OUT/summary.jsonl."""
-    recs = []
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", errors="replace")
-    except OSError as e:
-        raise CouldNotJudge(f"cannot read {path}: {e.strerror or e}") from None
-    import json
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            recs.append(json.loads(line))
-        except ValueError:
-            raise CouldNotJudge(f"{path} line {number}: not JSON") from None
-    if not recs or recs[-1].get("record") != "summary" or recs[-1].get("complete") is not True:
-        raise CouldNotJudge(f"{path}: the fuzz run ended before its summary")
+    # records.read fails closed on a missing, malformed or cut-short file,
+    # and on any error record; engine records are checked below.
+    recs = records.read(path)
     execs, found = 0, []
     for r in recs:
         if r.get("record") == "engine":
