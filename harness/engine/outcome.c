@@ -1,5 +1,6 @@
 #include "outcome.h"
 #include "call.h"
+#include "noreturn.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -63,6 +64,7 @@ void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *sr
 	o->dst = dst;
 	o->src = src;
 	o->faulted = 0;
+	mg_noreturn_called = NULL;
 	mg_abi_prepare(&o->abi, abi_rules(c));
 	if (sigsetjmp(mg_fault_jmp, 0)) {
 		mg_fault_take(&o->fault);
@@ -101,6 +103,7 @@ static void name_pc(const struct mg_outcome *o, char *out, size_t size)
 static void crash(const struct mg_outcome *o, struct mg_verdict *out)
 {
 	const struct mg_fault *f = &o->fault;
+	const char *called = mg_noreturn_called;
 
 	mg_verdict_start(out, MG_CRASH);
 	out->has |= MG_HAS_SIGNAL | MG_HAS_PC | MG_HAS_ADDRESS;
@@ -108,6 +111,13 @@ static void crash(const struct mg_outcome *o, struct mg_verdict *out)
 	out->died = 0;
 	name_pc(o, out->pc, sizeof out->pc);
 	out->address = (unsigned long long)(uintptr_t)f->addr;
+	if (called) {
+		/* The trap was the stub's: the routine's own act was the call. */
+		out->has |= MG_HAS_CALLED;
+		snprintf(out->called, sizeof out->called, "%s", called);
+		mg_verdict_say(out, "called %s, a failure function that does not return", called);
+		return;
+	}
 	mg_verdict_say(out, "%s%s at pc %s, address %p", mg_signal_name(out->signo), fault_kind(f),
 		       out->pc, f->addr);
 }

@@ -217,6 +217,8 @@ static void crash_site(const struct mg_verdict *v, char *out, size_t size)
 
 	if (v->has & MG_HAS_EXIT)
 		snprintf(out, size, "exited during the call");
+	else if (v->has & MG_HAS_CALLED)
+		snprintf(out, size, "called %s", v->called);
 	else if (!(v->has & MG_HAS_SIGNAL))
 		snprintf(out, size, "-");
 	else if (v->died)

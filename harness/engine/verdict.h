@@ -46,6 +46,7 @@ enum mg_class {
 #define MG_DETAIL_MAX 384
 #define MG_RULE_MAX   32
 #define MG_PC_MAX     96
+#define MG_CALLED_MAX 32
 
 /* Not failures: correct code that costs its caller. */
 enum mg_warning {
@@ -80,6 +81,7 @@ enum mg_has {
 	MG_HAS_ADDRESS = 1u << 6, /* address */
 	MG_HAS_BYTE = 1u << 7,	  /* index, got, want */
 	MG_HAS_EXIT = 1u << 8,	  /* exit_status: the process exited during a call */
+	MG_HAS_CALLED = 1u << 9,  /* called: a failure function was reached (noreturn.h) */
 };
 
 /* One case's verdict as data; `detail` is the same said for people, rendered
@@ -105,6 +107,7 @@ struct mg_verdict {
 	unsigned char got_run[8]; /* wrong-result: what dst holds from index on, */
 	unsigned got_run_len;	  /* up to 8 bytes (0: not known) */
 	int exit_status;
+	char called[MG_CALLED_MAX]; /* the failure function reached: "__chk_fail" */
 	int memcheck;		    /* only valgrind's memcheck saw it: replays only under it */
 	struct mg_overread overread; /* MG_WARN_ALIGNED_OVERREAD, or class MG_ALIGNED_OVERREAD */
 	char detail[MG_DETAIL_MAX]; /* empty for MG_OK */

@@ -64,6 +64,7 @@ static void verdict_fields(struct mg_json *j, const struct mg_verdict *v)
 	integer(j, "got", byte, v->got);
 	integer(j, "want", byte, v->want);
 	integer(j, "exit_status", (has & MG_HAS_EXIT) && v->exit_status >= 0, v->exit_status);
+	mg_json_string(j, "called", has & MG_HAS_CALLED ? v->called : NULL);
 	mg_json_bool(j, "memcheck", v->memcheck);
 }
 

@@ -136,9 +136,13 @@ def finding_of(ctx, check, record, input_path=None):
         raise CouldNotJudge(f"{check}: a finding of unknown class '{kind}'")
     input_path = input_path or record.get("input") or ""
     site = record.get("site") or "-"
-    return {"check": check, "kind": kind, "detail": record.get("detail") or kind,
-            "input": input_path, "repro": repro_text(ctx, record, input_path),
-            "signature": record.get("signature") or f"{ctx.name} {kind} {site}"}
+    found = {"check": check, "kind": kind, "detail": record.get("detail") or kind, "site": site,
+             "input": input_path, "repro": repro_text(ctx, record, input_path),
+             "signature": record.get("signature") or f"{ctx.name} {kind} {site}"}
+    if record.get("called"):
+        # A failure function the routine reached (harness/engine/noreturn.h).
+        found["called"] = record["called"]
+    return found
 
 
 OVERREAD_FIELDS = ("buffer", "side", "distance", "width")

@@ -49,6 +49,16 @@ GLIBC_X86_DEFAULTS = (
 )
 DEFAULT_NAMES = frozenset(name for name, _ in GLIBC_X86_DEFAULTS)
 
+# Failure functions that never return, which a routine as it lives in its
+# tree may call (glibc's _chk entry points call __chk_fail, stack-protected
+# code __stack_chk_fail). The gate lets a submission reference them and
+# links each to a stub of the harness (harness/engine/noreturn.h, whose
+# MG_NORETURN_FUNCTIONS lists the same names): reaching one is the finding
+# "called NAME" (class crash), never the C library's abort.
+NORETURN_FAILURES = ("__chk_fail", "__fortify_fail", "__stack_chk_fail", "__stack_chk_fail_local",
+                     "__assert_fail", "abort")
+NORETURN_PREFIX = "mg_noreturn_"
+
 
 class BuildProblem(Exception):
     """The submission breaks a build-time rule: one line, exit 2."""
@@ -291,9 +301,11 @@ def compile_object(out, symbols_, cc, cflags, sources):
     if globalize(tools, merged, symbols_.split(","), defined) != 0:
         return 1
     defined = symbols(tools, merged, "defined")
+    failures = [s for s in symbols(tools, merged, "undefined") if s in NORETURN_FAILURES]
     renames = os.path.join(parts, "renames")
     with open(renames, "w") as f:
         f.writelines(f"{name} mg_gate_{name}\n" for name in defined)
+        f.writelines(f"{name} {NORETURN_PREFIX}{name}\n" for name in failures)
     return os.spawnvp(os.P_WAIT, tools["objcopy"], [tools["objcopy"], f"--redefine-syms={renames}", merged, out])
 
 
@@ -308,10 +320,11 @@ def inspect(merged, cc, entry_symbols, allowed, where=""):
         if why:
             return [why]
     undefined = [s for s in symbols(tools, merged, "undefined")
-                 if s not in LINKER_SYMBOLS and s not in allowed]
+                 if s not in LINKER_SYMBOLS and s not in allowed and s not in NORETURN_FAILURES]
     if undefined:
         problems.append("references symbols it does not define: " + ", ".join(sorted(set(undefined)))
-                        + " (a routine calls nothing; only data symbols given with --extern NAME=VALUE, and on x86 glibc's tuning data, may be referenced)")
+                        + " (a routine calls nothing but the failure functions " + ", ".join(NORETURN_FAILURES)
+                        + "; only data symbols given with --extern NAME=VALUE, and on x86 glibc's tuning data, may be referenced)")
     calls = system_calls(tools, merged)
     if calls:
         problems.append("makes system calls: " + ", ".join(calls))

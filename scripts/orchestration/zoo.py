@@ -83,13 +83,6 @@ KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_
 
 ARCHES = ("x86_64", "i386", "aarch64")
 
-# What glibc's _chk entry points (memcpy with the destination's size) call
-# when the destination is too small. The zoo gates no _chk entry, but they
-# share an object with the routines it gates; the gate refuses an object
-# that calls out, so the name gets a value with --extern: a data word, not
-# code, so a gated entry that did call it would fault and be rejected.
-CHK_ONLY_CALLS = ("__chk_fail",)
-
 
 class Usage(Exception):
     pass
@@ -194,7 +187,8 @@ def features_of(symbols, arch):
 def closure(member, defined, undefined):
     """The members an object needs besides itself: those of the same
     archive defining a routine it (or they) jump to, as musl's memmove does
-    __memcpy_fwd. Anything else (data, __chk_fail) is left to the gate's
+    __memcpy_fwd. Anything else (data, and failure functions such as
+    __chk_fail, which the gate links to its stubs) is left to the gate's
     rules on what a submission may reference."""
     code = {}
     for m, syms in defined.items():
@@ -241,11 +235,9 @@ def archive_units(library, package, arch, archive, nm_text, notes):
                          "only as an ifunc chosen at run time: a wrapper, not a routine of its own")
             continue
         stem = os.path.splitext(member)[0]
-        chk = sorted({n for m in members for n in undefined.get(m, ()) if n in CHK_ONLY_CALLS})
         units.append(Unit(f"{library}-{arch}-{safe(stem)}", f"{library} {version} libc.a({member})", arch,
                           [f"{archive}({m})" for m in members], entries,
-                          requires=features_of([s for _, s in entries], arch),
-                          flags=[x for n in chk for x in ("--extern", f"{n}=0")]))
+                          requires=features_of([s for _, s in entries], arch)))
     return units
 
 

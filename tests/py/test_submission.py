@@ -41,6 +41,25 @@ class Rules(unittest.TestCase):
         self.assertIn("mprotect", self.problems("calls_mprotect.c")[0])
         self.assertIn("_exit", self.problems("calls_exit.c")[0])
 
+    def test_failure_functions_go_to_the_harness_stubs(self):
+        # __chk_fail is allowed, and the renamed object calls the harness's
+        # stub (harness/engine/noreturn.h), not the C library's.
+        self.assertEqual(self.problems("calls_chk_fail.c"), [])
+        rc, obj = merged(self, "calls_chk_fail.c")
+        self.assertEqual(rc, 0)
+        out = subprocess.run(["nm", "-u", os.path.join(os.path.dirname(os.path.dirname(obj)), "plain.o")],
+                             stdout=subprocess.PIPE, check=True).stdout.decode().split()
+        self.assertIn("mg_noreturn___chk_fail", out)
+        self.assertNotIn("__chk_fail", out)
+
+    def test_failure_functions_match_the_harness(self):
+        # The stubs harness/engine/noreturn.h defines are the names the gate allows.
+        with open(os.path.join(ROOT, "harness", "engine", "noreturn.h")) as f:
+            text = f.read()
+        import re
+        stubbed = re.findall(r"^\tX\((\w+)\)", text, re.M)
+        self.assertEqual(sorted(stubbed), sorted(submission.NORETURN_FAILURES))
+
     @unittest.skipUnless(os.uname().machine == "x86_64", "x86-64 assembly")
     def test_syscall_instruction(self):
         p = self.problems("raw_syscall.S")

@@ -40,12 +40,14 @@ gate_case() {
 		out=$(scripts/gate "${flags[@]}" --op="$op" --symbol="$sym" "${files[@]}" 2>&1)
 		rc=$?
 	fi
-	# A routine that calls into the C library (the libc variants, abort)
-	# is rejected at build time, naming what it calls.
+	# A routine that calls into the C library (the libc variants) is
+	# rejected at build time, naming what it calls. abort, a failure
+	# function that never returns, goes to the harness's stub instead, so
+	# bad_memcpy_aborts is a crash finding ("called abort") like any other.
 	case $v in
-	memcpy_libc | mempcpy_libc | memmove_libc | memset_libc | bad_memcpy_aborts | bad_memcpy_exits_midway | \
+	memcpy_libc | mempcpy_libc | memmove_libc | memset_libc | bad_memcpy_exits_midway | \
 		bad_memcpy_unprotects_src)
-		if [ $rc -eq 2 ] && grep -qE "^gate: .* references symbols it does not define: (memcpy|memmove|memset|abort|_exit|mprotect)[ ,]" <<<"$out"; then
+		if [ $rc -eq 2 ] && grep -qE "^gate: .* references symbols it does not define: (memcpy|memmove|memset|_exit|mprotect)[ ,]" <<<"$out"; then
 			pass "gate refuses $v at build time: it calls into the C library ($file)"
 		else
 			fail "gate refuses $v at build time" "exit $rc: $(tail -n 2 <<<"$out")"

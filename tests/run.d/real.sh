@@ -43,6 +43,17 @@ usage_error "gate: --entry without OP=" "--entry 'memfrob=x' is not OP=SYMBOL" \
 usage_error "gate: an archive without that member" "has no member nope.o" \
 	scripts/gate --op memcpy "$LIBC_A(nope.o)"
 
+# A failure function that never returns (glibc's _chk entries call
+# __chk_fail): linked to the harness's stub, so reaching it is a finding
+# that names it, and the JSON has the name as data.
+expect_all "gate: a routine that calls __chk_fail is rejected, the finding names the call" 1 \
+	"^1\. \[sweep\] crash: called __chk_fail, a failure function that does not return" \
+	"^REJECTED: calls_chk_fail" -- \
+	scripts/gate "${REAL_FLAGS[@]}" --skip=huge,fuzz,valgrind,regressions --op memcpy \
+	--report "$TMP/chk.json" tests/gate/calls_chk_fail.c
+expect "gate: the finding's record says which function was called" 0 "^__chk_fail called __chk_fail$" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["findings"][0].get("called"), d["findings"][0].get("site"))' "$TMP/chk.json"
+
 # An object file, as it is.
 cc -O2 -c -o "$TMP/bytecopy.o" tests/gate/bytecopy.c
 expect "gate: an object file is taken as it is" 0 "^ACCEPTED.*: bytecopy passed" \
