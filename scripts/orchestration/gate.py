@@ -474,7 +474,10 @@ def prepare(ctx, opts):
     results directories (unique, whatever else runs at the same time)."""
     with Lock():
         if not make(ctx, ["all"], os.devnull):
-            die(f"memgate itself does not build: run make{' ARCH=' + ctx.foreign if ctx.foreign else ''}")
+            # A fresh clone has no build/ARCH: this builds it; when it cannot,
+            # one line says what to run to see why.
+            arch = f" for {ctx.foreign}" if ctx.foreign else ""
+            die(f"memgate itself does not build{arch}: run make{' ARCH=' + ctx.foreign if ctx.foreign else ''} to see why")
     ctx.table = list_table(ctx)
     names = {row[0]: row for row in ctx.table}
     for e in ctx.entries:

@@ -143,8 +143,23 @@ else
 	echo "SKIP repro --gdb-batch: gdb is not installed"
 fi
 if command -v valgrind >/dev/null; then
-	expect "repro --valgrind: memcheck sees the over-read too" 1 "==[0-9]+== +Invalid read of size 1" \
+	expect "repro --valgrind: memcheck sees the over-read too" 1 \
+		"^    Invalid read of size 1 \(memcheck InvalidRead in mg_generic_bad_memcpy_overread_src\)" \
 		scripts/repro --valgrind "$REPRO_OVERREAD"
+	# An over-read in the aligned block of the last byte, short of the guard
+	# page: memcheck reports it, and the records classify it: a warning by
+	# default, never "REPRODUCED"; a failure under --overread=strict.
+	$MG encode --output="$TMP/aligned17.in" --variant=bad_memcpy_overread_src --len=17 --src-align=0 >/dev/null
+	expect_all "repro --valgrind: an aligned over-read is a warning, not a failure" 0 \
+		"^  result:   a warning, not a failure \(aligned-over-read\)$" \
+		"^not reproduced: bad_memcpy_overread_src passes this case, with a warning under memcheck \(aligned-over-read\)$" -- \
+		scripts/repro --valgrind --target=memcpy --variant=bad_memcpy_overread_src "$TMP/aligned17.in"
+	expect "repro --valgrind: the same over-read under --overread=strict is a failure of its class" 1 \
+		"^REPRODUCED: bad_memcpy_overread_src fails this case \(aligned-over-read\)$" \
+		env MEMGATE_OVERREAD=strict scripts/repro --valgrind --target=memcpy --variant=bad_memcpy_overread_src \
+		"$TMP/aligned17.in"
+	expect "repro --valgrind: a correct routine passes" 0 "^not reproduced: memcpy_libc passes this case$" \
+		scripts/repro --valgrind --target=memcpy --variant=memcpy_libc "$TMP/aligned17.in"
 else
 	echo "SKIP repro --valgrind: valgrind is not installed"
 fi
