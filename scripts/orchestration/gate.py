@@ -313,6 +313,7 @@ class Context:
         self.skip = opts["skip"]
         self.overread = opts.get("overread", "classify")
         self.seconds = opts["seconds"]
+        self.share = self.seconds  # this entry's part of it: start_clock
         slow = opts.get("max_slowdown")
         self.max_slowdown = float(slow) if slow is not None else None
         self.max_slowdown_text = slow
@@ -353,6 +354,7 @@ class Context:
         points, each gets its share of what is left). Children are killed
         at the hard deadline, which adds the fuzz driver's overhead."""
         seconds = self.seconds if seconds is None else seconds
+        self.share = seconds
         self.deadline = procs.Deadline(seconds)
         extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign else 0
         self.hard_deadline = procs.Deadline(seconds + extra)
@@ -369,8 +371,10 @@ class Context:
         return int(self.deadline.remaining() - later)
 
     def sweep_budget(self):
-        """Seconds the sweep may take (see SWEEP_SHARE)."""
-        return max(1, int(self.seconds * SWEEP_SHARE))
+        """Seconds the sweep may take (see SWEEP_SHARE): a part of this
+        entry's share of --seconds, not of the whole run's, or the sweep of
+        one entry would eat the fuzz time of the others."""
+        return max(1, int(self.share * SWEEP_SHARE))
 
     def skipped(self, check):
         return check in self.skip
