@@ -770,10 +770,13 @@ def version():
     return out.strip() if rc == 0 and out.strip() else "unknown"
 
 
-def document(ctx, results, findings, warnings, verdict):
+def document(ctx, results, findings, warnings, verdict, seconds=None):
+    """The entry's report; `seconds`: its own time (with several entry
+    points: its checks and the build), else the run's so far."""
+    seconds = ctx.elapsed() if seconds is None else seconds
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
            "symbol_binding": getattr(ctx, "binding", "global"), "contract": ctx.contract, "requires": ctx.requires,
-           "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
+           "files": ctx.files, "verdict": verdict, "seconds": round(seconds, 1), "memgate": version(),
            "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
@@ -812,9 +815,9 @@ def run_checks(ctx, primary=True):
     return results, dedupe(findings), warnings
 
 
-def record(ctx, results, findings, warnings):
+def record(ctx, results, findings, warnings, seconds=None):
     """Writes the entry's gate.json and reads it back: (doc, problems)."""
-    doc = document(ctx, results, findings, warnings, verdict_of(results, findings))
+    doc = document(ctx, results, findings, warnings, verdict_of(results, findings), seconds)
     problems = []
     try:
         records.write_json(os.path.join(ctx.R, "gate.json"), doc)
@@ -931,7 +934,7 @@ def finish_entries(ctx, outcomes):
     try:
         for entry, results, findings, warnings, seconds in outcomes:
             ctx.select(entry)
-            doc, trouble = record(ctx, results, findings, warnings)
+            doc, trouble = record(ctx, results, findings, warnings, seconds)
             docs.append(doc)
             problems += trouble
             show(ctx, results, findings, warnings)

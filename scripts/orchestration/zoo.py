@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import procs, records
+from . import cpu_models, procs, records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
@@ -303,7 +303,9 @@ def stub_includes(sources, incdir):
     """Empty files for every header the kernel sources include: the shim,
     given with -include, defines what they would."""
     for path in sources:
-        for header in INCLUDE.findall(open(path, errors="replace").read()):
+        with open(path, errors="replace") as f:
+            text = f.read()
+        for header in INCLUDE.findall(text):
             stub = os.path.join(incdir, header)
             if not os.path.exists(stub):
                 os.makedirs(os.path.dirname(stub), exist_ok=True)
@@ -408,9 +410,10 @@ def discover(sources, arches, out, notes):
 def cpu_flags():
     """This machine's x86 feature flags (/proc/cpuinfo), or None elsewhere."""
     try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
     except OSError:
         pass
     return None
@@ -475,7 +478,10 @@ def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), 
     return {"source": unit.source, "entry": f"{op}={symbol}", "op": op, "symbol": symbol, "arch": unit.arch,
             "alternative": unit.alternative, "unit": unit.name, "verdict": status,
             "warnings": [str(w) for w in warnings], "reason": reason, "findings": list(findings),
-            "seconds": round(seconds, 1), "plot": plot, "report": report}
+            "seconds": round(seconds, 1), "plot": plot, "report": report,
+            # When its gate run started (seconds from the zoo's start) and
+            # how long the run took: gate_unit fills them in.
+            "started": None, "unit_seconds": None}
 
 
 def warning_text(w):
@@ -515,6 +521,7 @@ def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
     if doc is None:
         return [row(unit, op, s, "error", share, reason=last_reason(output)) for op, s in unit.entries]
     by_symbol = {e.get("symbol"): e for e in entry_results(doc)}
+    times = entry_seconds(unit, by_symbol, seconds)
     out = []
     for op, symbol in unit.entries:
         e = by_symbol.get(symbol) or (entry_results(doc)[0] if len(unit.entries) == 1 else None)
@@ -528,15 +535,40 @@ def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
                                                    1 if verdict.startswith("rejected") else 2)
         status = status_of(entry_rc, None, warnings)
         reason = "" if status != "error" else (cannot_judge(e) or last_reason(output))
-        out.append(row(unit, op, symbol, status, share, warnings, reason, findings, plot, report_path))
+        out.append(row(unit, op, symbol, status, times.get(symbol, share), warnings, reason, findings, plot,
+                       report_path))
     return out
+
+
+def own_seconds(entry):
+    """An entry's own time in a gate report: its seconds less the build's
+    (which the gate counts in every entry of the run), or None."""
+    total = entry.get("seconds") if isinstance(entry, dict) else None
+    if not isinstance(total, (int, float)):
+        return None
+    build = sum(c.get("seconds") or 0 for c in entry.get("checks") or [] if isinstance(c, dict)
+                and c.get("name") == "build")
+    return max(0.0, total - build)
+
+
+def entry_seconds(unit, by_symbol, seconds):
+    """{symbol: seconds} of a run's entries: each one's own checks, plus an
+    even part of the rest of the run's wall time (the build, the reports),
+    so that they add up to the run's; {} when the report lacks the times
+    (then each gets an even share)."""
+    own = {s: own_seconds(by_symbol.get(s)) for _, s in unit.entries}
+    if len(unit.entries) < 2 or any(v is None for v in own.values()):
+        return {}
+    rest = max(0.0, seconds - sum(own.values())) / len(unit.entries)
+    return {s: v + rest for s, v in own.items()}
 
 
 def emit_reproducer(report_path, out_c):
     """The standalone C program of the first finding that has a repro
     command (scripts/repro --emit-c), or None."""
     try:
-        doc = json.load(open(report_path))
+        with open(report_path) as f:
+            doc = json.load(f)
     except (OSError, ValueError):
         return None
     for e in entry_results(doc):
@@ -568,22 +600,88 @@ def keep_plot(where, unit, symbol, out):
     return plot
 
 
-def build_arches(units, out):
-    """memgate built for every arch the units need (the gate builds on it):
-    {arch: None if built, else why not}."""
+def build_arches(units, out, jobs=2):
+    """memgate built for every arch the units need, once, before any gate
+    runs (each gate run then finds it built and builds only its own
+    programs): {arch: None if built, else why not}. On the host, the fuzz
+    targets' shared objects too, which the gates would otherwise build one
+    at a time under their lock; `make -j` uses every core here."""
     host = "i386" if re.match(r"^i.86$", os.uname().machine) else os.uname().machine
     status = {}
     for arch in sorted({u.arch for u in units}):
         log = os.path.join(out, f"make-{arch}.log")
-        argv = ["make", "--no-print-directory", "all"] + ([] if arch == host else [f"ARCH={arch}"])
+        argv = ["make", "--no-print-directory", f"-j{jobs}", "all"] + ([] if arch == host else [f"ARCH={arch}"])
         result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600)
+        if result.returncode == 0 and not result.timed_out and arch == host:
+            argv, result = prebuild_fuzz_commons(units, out, jobs, log)
         status[arch] = None if result.returncode == 0 and not result.timed_out else \
             f"could not judge: memgate does not build for {arch} ({shlex.join(argv)}: see {log})"
     return status
 
 
+def prebuild_fuzz_commons(units, out, jobs, log):
+    """What every gate build shares (make gate-shared: the fuzz flavors'
+    objects and the fuzz targets of the units' families), built in
+    parallel: (argv, result). The folder given as GATE names the families
+    only; no gate program is built in it."""
+    families = sorted({"page" if op in ("copy_page", "clear_page") else "memcpy" if op == "mempcpy" else op
+                       for u in units for op, _ in u.entries})
+    where = os.path.join(out, "shared-build")
+    os.makedirs(where, exist_ok=True)
+    records.write_text(os.path.join(where, "family"), " ".join(families) + "\n")
+    argv = ["make", "--no-print-directory", f"-j{jobs}", f"GATE={os.path.relpath(where, ROOT)}", "GATE_FUZZ=yes",
+            "gate-shared"]
+    with open(log, "ab") as f:
+        result = procs.run(argv, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600)
+    return argv, result
+
+
+def factor_of(unit, opts):
+    """--emulated-factor for aarch64 under qemu, else 1."""
+    emulated = unit.arch == "aarch64" and os.uname().machine != "aarch64"
+    return opts["emulated_factor"] if emulated else 1
+
+
+# What a gate run takes besides its budget (building its programs, the
+# reports): for the order of the runs only, never a limit.
+BUILD_ESTIMATE = 15
+# Each further CPU model of an aarch64 gate under qemu runs the quick sweep
+# (at most this part of the entry's budget, gate.SWEEP_SHARE) and the
+# regressions.
+MODEL_SHARE = 0.4
+
+
+def estimate(unit, opts, flags):
+    """About how long the unit's gate run takes, in seconds: 0 for a unit
+    this CPU skips."""
+    if missing_features(unit, flags):
+        return 0.0
+    per_entry = opts["seconds"] * factor_of(unit, opts)
+    models = len(cpu_models.models_for(unit.requires)) if factor_of(unit, opts) > 1 else 1
+    return BUILD_ESTIMATE + len(unit.entries) * per_entry * (1 + MODEL_SHARE * max(0, models - 1))
+
+
+def schedule(units, opts, flags):
+    """The units in the order to start them: the longest first (aarch64
+    under qemu, objects with many entry points), so the last to finish is
+    a short one and both cores stay busy to the end; ties in discovery
+    order."""
+    order = {u.name: i for i, u in enumerate(units)}
+    return sorted(units, key=lambda u: (-estimate(u, opts, flags), order[u.name]))
+
+
 def gate_unit(unit, opts, flags, broken=None):
-    """Gates one unit (or skips it for a feature this CPU lacks): its rows."""
+    """Gates one unit (or skips it for a feature this CPU lacks): its rows,
+    each with when the run started and how long it took."""
+    t = time.monotonic()
+    rows = run_unit(unit, opts, flags, broken)
+    for r in rows:
+        r["started"] = round(t - opts.get("clock", t), 1)
+        r["unit_seconds"] = round(time.monotonic() - t, 1)
+    return rows
+
+
+def run_unit(unit, opts, flags, broken):
     if broken:
         return [row(unit, op, s, "error", 0.0, reason=broken) for op, s in unit.entries]
     lacking = missing_features(unit, flags)
@@ -596,8 +694,7 @@ def gate_unit(unit, opts, flags, broken=None):
     report = os.path.join(where, "report.json")
     # The gate shares its budget among the entry points: each gets --seconds
     # (times --emulated-factor under qemu, where the same checks run slower).
-    factor = opts["emulated_factor"] if unit.arch == "aarch64" and os.uname().machine != "aarch64" else 1
-    budget = opts["seconds"] * factor * len(unit.entries)
+    budget = opts["seconds"] * factor_of(unit, opts) * len(unit.entries)
     argv = gate_argv(unit, budget, opts["quick"], report, opts["gate_args"])
     log = os.path.join(where, "gate.log")
     records.write_text(os.path.join(where, "command"), shlex.join(argv) + "\n")
@@ -606,7 +703,8 @@ def gate_unit(unit, opts, flags, broken=None):
     # this limit only catches a gate that does not.
     result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
                        timeout=budget * 3 + 900)
-    output = open(log, errors="replace").read()
+    with open(log, errors="replace") as f:
+        output = f.read()
     rows = rows_of_run(unit, result.returncode, result.timed_out, result.seconds, output, report, None)
     for r in rows:
         r["plot"] = keep_plot(where, unit, r["symbol"], opts["out"])
@@ -632,6 +730,31 @@ def per_arch_seconds(rows):
     for r in rows:
         out[r["arch"]] = round(out.get(r["arch"], 0.0) + r["seconds"], 1)
     return out
+
+
+def per_arch_wall(rows):
+    """{arch: {"runs", "gate_seconds", "first_start", "last_end",
+    "wall_seconds"}}: how much gate time each arch took, and when (seconds
+    from the zoo's start) its first gate run started and its last ended,
+    with the span between."""
+    out = {}
+    for r in rows:
+        if r.get("started") is None:
+            continue
+        a = out.setdefault(r["arch"], {"runs": set(), "gate_seconds": 0.0, "first_start": r["started"],
+                                       "last_end": r["started"]})
+        a["runs"].add(r["unit"])
+        a["gate_seconds"] += r["seconds"]
+        a["first_start"] = min(a["first_start"], r["started"])
+        a["last_end"] = max(a["last_end"], r["started"] + (r.get("unit_seconds") or 0.0))
+    return {arch: {"runs": len(a["runs"]), "gate_seconds": round(a["gate_seconds"], 1),
+                   "first_start": round(a["first_start"], 1), "last_end": round(a["last_end"], 1),
+                   "wall_seconds": round(a["last_end"] - a["first_start"], 1)} for arch, a in out.items()}
+
+
+def clock_text(seconds):
+    minutes, secs = divmod(int(round(seconds)), 60)
+    return f"{minutes}:{secs:02d}"
 
 
 def exit_status(rows):
@@ -661,8 +784,13 @@ def text_table(rows):
 def summary_lines(doc):
     t = doc["totals"]
     lines = [f"zoo: {len(doc['rows'])} routines: " + ", ".join(f"{t[v]} {v}" for v in VERDICTS),
-             f"zoo: wall time {doc['wall_seconds']:.1f} s with {doc['jobs']} jobs; gate time per arch: "
+             f"zoo: wall time {doc['wall_seconds']:.1f} s ({clock_text(doc['wall_seconds'])}) with {doc['jobs']} "
+             f"jobs (build {doc.get('build_seconds', 0.0):.1f} s); gate time per arch: "
              + ", ".join(f"{a} {s:.1f} s" for a, s in sorted(doc["arch_seconds"].items()))]
+    for arch, a in sorted((doc.get("arch_wall") or {}).items()):
+        lines.append(f"zoo: {arch}: {a['runs']} gate runs, {a['gate_seconds']:.1f} s of gate time, from "
+                     f"{clock_text(a['first_start'])} to {clock_text(a['last_end'])} ({a['wall_seconds']:.1f} s "
+                     "of wall time)")
     lines += [f"zoo: note: {n}" for n in doc["notes"]]
     return lines
 
@@ -698,6 +826,14 @@ def html_page(doc):
                    f'<td class="num">{len(r["warnings"])}</td><td class="num">{r["seconds"]:.1f}</td>'
                    f"<td>{plot}</td></tr>")
     out.append("</tbody></table>")
+    if doc.get("arch_wall"):
+        out.append('<h2>Time per arch</h2><table id="arches"><thead><tr><th>arch</th><th>gate runs</th>'
+                   "<th>gate seconds</th><th>first start</th><th>last end</th><th>wall seconds</th></tr></thead><tbody>")
+        for arch, a in sorted(doc["arch_wall"].items()):
+            out.append(f'<tr><td>{e(arch)}</td><td class="num">{a["runs"]}</td><td class="num">{a["gate_seconds"]:.1f}'
+                       f'</td><td class="num">{clock_text(a["first_start"])}</td><td class="num">'
+                       f'{clock_text(a["last_end"])}</td><td class="num">{a["wall_seconds"]:.1f}</td></tr>')
+        out.append("</tbody></table>")
     if doc["notes"]:
         out.append("<h2>Not gated</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in doc["notes"]) + "</ul>")
     out.append("<h2>Speed</h2>")
@@ -803,13 +939,19 @@ def main(argv):
         print("zoo: no routine found to gate (see --list)", file=sys.stderr)
         return 2
     flags = cpu_flags()
-    built = build_arches(units, opts["out"])
+    t = time.monotonic()
+    built = build_arches(units, opts["out"], opts["jobs"])
+    build_seconds = time.monotonic() - t
+    print(f"zoo: memgate built for {', '.join(sorted(built))} in {build_seconds:.1f} s", flush=True)
     rows = []
-    print(f"zoo: gating {len(units)} objects and alternatives, {opts['jobs']} at a time, "
+    print(f"zoo: gating {len(units)} objects and alternatives, {opts['jobs']} at a time, the longest first, "
           f"{opts['seconds']} s per entry point",
           flush=True)
+    opts["clock"] = clock
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts["jobs"]) as pool:
-        futures = {pool.submit(gate_unit, u, opts, flags, built.get(u.arch)): u for u in units}
+        # The pool starts them in this order.
+        futures = {pool.submit(gate_unit, u, opts, flags, built.get(u.arch)): u
+                   for u in schedule(units, opts, flags)}
         for fut in concurrent.futures.as_completed(futures):
             unit = futures[fut]
             try:
@@ -824,7 +966,8 @@ def main(argv):
     rows.sort(key=lambda r: (order[r["unit"]], r["entry"]))
     doc = {"schema": SCHEMA, "started": started, "memgate": version(), "seconds_per_run": opts["seconds"],
            "quick": opts["quick"], "jobs": opts["jobs"], "wall_seconds": round(time.monotonic() - clock, 1),
-           "totals": totals(rows), "arch_seconds": per_arch_seconds(rows), "notes": notes,
+           "build_seconds": round(build_seconds, 1), "totals": totals(rows),
+           "arch_seconds": per_arch_seconds(rows), "arch_wall": per_arch_wall(rows), "notes": notes,
            "units": [u.as_dict() for u in units], "rows": rows}
     try:
         write_reports(doc, opts["out"])

@@ -181,9 +181,26 @@ class Rows(unittest.TestCase):
             {"symbol": "a", "verdict": "accepted", "warnings": [], "seconds": 3},
             {"symbol": "b", "verdict": "accepted", "warnings": [{"text": "aligned-over-read: src"}], "seconds": 4}]})
         rows = zoo.rows_of_run(unit(), 0, False, 9.0, "", path, None)
+        # Each entry's own 3 and 4 s, and the rest of the run's 9 s evenly.
         self.assertEqual([(r["entry"], r["verdict"], r["seconds"]) for r in rows],
-                         [("memcpy=a", "accepted", 4.5), ("memmove=b", "warnings", 4.5)])
+                         [("memcpy=a", "accepted", 4.0), ("memmove=b", "warnings", 5.0)])
         self.assertEqual(rows[1]["warnings"], ["aligned-over-read: src"])
+
+    def test_entry_seconds_count_the_build_once(self):
+        # The gate counts the build (10 s) in both entries' seconds: each
+        # entry's own time is its checks', the build is shared evenly.
+        build = [{"name": "build", "seconds": 10.0}]
+        path = self.report({"verdict": "accepted", "entries": [
+            {"symbol": "a", "verdict": "accepted", "seconds": 30.0, "checks": build},
+            {"symbol": "b", "verdict": "accepted", "seconds": 50.0, "checks": build}]})
+        rows = zoo.rows_of_run(unit(), 0, False, 70.0, "", path, None)
+        self.assertEqual([r["seconds"] for r in rows], [25.0, 45.0])
+
+    def test_entry_seconds_without_times_are_even_shares(self):
+        path = self.report({"verdict": "accepted", "entries": [
+            {"symbol": "a", "verdict": "accepted"}, {"symbol": "b", "verdict": "accepted", "seconds": 3}]})
+        rows = zoo.rows_of_run(unit(), 0, False, 8.0, "", path, None)
+        self.assertEqual([r["seconds"] for r in rows], [4.0, 4.0])
 
     def test_a_rejected_entry_among_accepted(self):
         path = self.report({"verdict": "rejected", "entries": [
@@ -264,6 +281,48 @@ def sample_doc():
             "notes": ["n & m"], "units": [u.as_dict()], "rows": rows}
 
 
+class Scheduling(unittest.TestCase):
+    OPTS = {"seconds": 40, "emulated_factor": 3}
+
+    def test_the_longest_first(self):
+        units = [zoo.Unit("kernel", "linux", "x86_64", [], [("memset", "m")]),
+                 zoo.Unit("six", "glibc", "x86_64", [], [("memcpy", str(i)) for i in range(6)]),
+                 zoo.Unit("rtm", "glibc", "x86_64", [], [("memcpy", "r")] * 6, requires=["rtm"]),
+                 zoo.Unit("a64", "glibc", "aarch64", [], [("memcpy", "x"), ("memmove", "y")]),
+                 zoo.Unit("kernel2", "linux", "x86_64", [], [("memset", "n")])]
+        order = [u.name for u in zoo.schedule(units, self.OPTS, {"avx"})]
+        if os.uname().machine == "aarch64":
+            self.assertEqual(order, ["six", "a64", "kernel", "kernel2", "rtm"])
+        else:
+            # Two aarch64 entries under qemu (3 x 40 s, and two more CPU
+            # models' quick sweeps) outlast six native ones; a unit this
+            # CPU skips costs nothing; ties keep their order.
+            self.assertEqual(order, ["a64", "six", "kernel", "kernel2", "rtm"])
+
+    def test_estimate(self):
+        one = zoo.Unit("k", "linux", "x86_64", [], [("memset", "m")])
+        self.assertEqual(zoo.estimate(one, self.OPTS, set()), zoo.BUILD_ESTIMATE + 40)
+        sve = zoo.Unit("s", "glibc", "aarch64", [], [("memcpy", "m")], requires=["sve"])
+        if os.uname().machine != "aarch64":
+            # max and a64fx have SVE: one further model.
+            self.assertAlmostEqual(zoo.estimate(sve, self.OPTS, set()), zoo.BUILD_ESTIMATE + 120 * 1.4)
+
+    def test_wall_time_per_arch(self):
+        u, v = unit(), zoo.Unit("v", "glibc", "aarch64", [], [("memcpy", "x")])
+        rows = [dict(zoo.row(u, "memcpy", "a", "accepted", 10.0), started=0.0, unit_seconds=20.0),
+                dict(zoo.row(u, "memmove", "b", "accepted", 10.0), started=0.0, unit_seconds=20.0),
+                dict(zoo.row(v, "memcpy", "x", "accepted", 50.0), started=5.0, unit_seconds=50.0)]
+        wall = zoo.per_arch_wall(rows)
+        self.assertEqual(wall["x86_64"], {"runs": 1, "gate_seconds": 20.0, "first_start": 0.0, "last_end": 20.0,
+                                          "wall_seconds": 20.0})
+        self.assertEqual(wall["aarch64"]["last_end"], 55.0)
+        doc = dict(sample_doc(), arch_wall=wall, build_seconds=3.0)
+        lines = zoo.summary_lines(doc)
+        self.assertIn("zoo: aarch64: 1 gate runs, 50.0 s of gate time, from 0:05 to 0:55 (50.0 s of wall time)", lines)
+        self.assertTrue(any("(0:05) with 2 jobs (build 3.0 s)" in line for line in lines), lines)
+        self.assertIn('<table id="arches">', zoo.html_page(doc))
+
+
 class Reports(unittest.TestCase):
     def test_totals_and_times(self):
         doc = sample_doc()
@@ -322,7 +381,7 @@ class Main(unittest.TestCase):
         self.addCleanup(setattr, zoo, "gate_argv", old_argv)
         old_build = zoo.build_arches
         self.addCleanup(setattr, zoo, "build_arches", old_build)
-        zoo.build_arches = lambda units, out: {"x86_64": None}
+        zoo.build_arches = lambda units, out, jobs=2: {"x86_64": None}
         zoo.discover = lambda *a: [unit()]
         zoo.gate_argv = lambda *a: [gate] + old_argv(*a)[1:]
         out = os.path.join(d, "out")
