@@ -34,13 +34,15 @@ else
 fi
 
 # A few routines through the real gate, quickly: a glibc object (whose
-# _chk entry calls __chk_fail) and a kernel alternative when linux-source
-# is here; the matrix, JSON and page.
+# _chk entry calls __chk_fail, which the gate links to its stub) and a
+# kernel alternative when linux-source is here; the matrix, the wall time
+# per arch, JSON and page.
 zoo_only='^glibc-x86_64-memset-erms$|^linux-x86_64-memset_64-erms$'
 expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 0 \
 	'^glibc .*libc.a\(memset-erms.o\) +memset=__memset_erms +x86_64 +ACCEPTED' \
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
-	'^zoo: wall time .*x86_64 [0-9.]+ s' -- \
+	'^zoo: wall time .*x86_64 [0-9.]+ s' \
+	'^zoo: x86_64: [12] gate runs, [0-9.]+ s of gate time, from [0-9]+:[0-9]{2} to [0-9]+:[0-9]{2} \([0-9.]+ s of wall time\)$' -- \
 	nice scripts/zoo --quick --seconds 30 --only "$zoo_only" --out "$zoo_out"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["rows"]) >= 1 and all(r["verdict"] in ("accepted", "warnings") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
 	pass "zoo: zoo.json has a row per entry point, every one accepted"
