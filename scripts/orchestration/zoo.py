@@ -785,7 +785,8 @@ def summary_lines(doc):
     t = doc["totals"]
     lines = [f"zoo: {len(doc['rows'])} routines: " + ", ".join(f"{t[v]} {v}" for v in VERDICTS),
              f"zoo: wall time {doc['wall_seconds']:.1f} s ({clock_text(doc['wall_seconds'])}) with {doc['jobs']} "
-             f"jobs (build {doc.get('build_seconds', 0.0):.1f} s); gate time per arch: "
+             f"jobs (finding the routines {doc.get('discover_seconds', 0.0):.1f} s, building memgate "
+             f"{doc.get('build_seconds', 0.0):.1f} s); gate time per arch: "
              + ", ".join(f"{a} {s:.1f} s" for a, s in sorted(doc["arch_seconds"].items()))]
     for arch, a in sorted((doc.get("arch_wall") or {}).items()):
         lines.append(f"zoo: {arch}: {a['runs']} gate runs, {a['gate_seconds']:.1f} s of gate time, from "
@@ -923,6 +924,7 @@ def main(argv):
     try:
         os.makedirs(opts["out"], exist_ok=True)
         units = discover(opts["sources"], opts["arches"], opts["out"], notes)
+        discover_seconds = time.monotonic() - clock
     except (records.CouldNotJudge, OSError) as e:
         print(f"zoo: could not judge: {e}", file=sys.stderr)
         return 2
@@ -966,7 +968,8 @@ def main(argv):
     rows.sort(key=lambda r: (order[r["unit"]], r["entry"]))
     doc = {"schema": SCHEMA, "started": started, "memgate": version(), "seconds_per_run": opts["seconds"],
            "quick": opts["quick"], "jobs": opts["jobs"], "wall_seconds": round(time.monotonic() - clock, 1),
-           "build_seconds": round(build_seconds, 1), "totals": totals(rows),
+           "discover_seconds": round(discover_seconds, 1), "build_seconds": round(build_seconds, 1),
+           "totals": totals(rows),
            "arch_seconds": per_arch_seconds(rows), "arch_wall": per_arch_wall(rows), "notes": notes,
            "units": [u.as_dict() for u in units], "rows": rows}
     try:

@@ -319,7 +319,7 @@ class Scheduling(unittest.TestCase):
         doc = dict(sample_doc(), arch_wall=wall, build_seconds=3.0)
         lines = zoo.summary_lines(doc)
         self.assertIn("zoo: aarch64: 1 gate runs, 50.0 s of gate time, from 0:05 to 0:55 (50.0 s of wall time)", lines)
-        self.assertTrue(any("(0:05) with 2 jobs (build 3.0 s)" in line for line in lines), lines)
+        self.assertTrue(any("(0:05) with 2 jobs (finding the routines 0.0 s, building memgate 3.0 s)" in line for line in lines), lines)
         self.assertIn('<table id="arches">', zoo.html_page(doc))
 
 
