@@ -31,6 +31,12 @@ else
 		scripts/gate --op memcpy --quick --seconds=10 --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
+	# The failure-function stub traps with brk (SIGTRAP) on aarch64: the
+	# finding still names the call.
+	expect "gate: an aarch64 routine that calls __chk_fail is rejected, the finding names the call" 1 \
+		"^1\. \[sweep\] crash: called __chk_fail, a failure function that does not return \(cpu max\)" \
+		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=10 --skip=fuzz,huge,regressions --no-bench \
+		tests/gate/calls_chk_fail.c
 	usage_error "gate: an aarch64 svc instruction is refused at build time" \
 		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
 		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/svc_aarch64.S
