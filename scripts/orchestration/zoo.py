@@ -69,7 +69,17 @@ X86_NAME_FEATURES = (
     ("rtm", ("rtm",)),
 )
 # The same for glibc's aarch64 variants.
-AARCH64_NAME_FEATURES = (("sve", ("sve",)), ("a64fx", ("sve",)))
+# glibc 2.36's aarch64 selectors (sysdeps/aarch64/multiarch/memset.c,
+# memcpy.c) pick a64fx only on an A64FX, whose DC ZVA block is 256 bytes,
+# and __memset_falkor only where the block is 64 bytes (zva_size == 64);
+# both zero with DC ZVA without reading DCZID_EL0 (objdump shows no mrs of
+# it), so run elsewhere they zero a block of another size: a precondition
+# the gate expresses as --requires zva256 / zva64 (the CPU models that
+# have it), not a bug. __memset_generic reads DCZID_EL0 itself; emag and
+# kunpeng do not use DC ZVA.
+AARCH64_NAME_FEATURES = (("sve", ("sve",)), ("a64fx", ("sve", "zva256")))
+# The same for one operation's variants only: falkor's memcpy uses no DC ZVA.
+AARCH64_OP_NAME_FEATURES = (("memset", "falkor", ("zva64",)),)
 
 # The kernel features the alternatives test, as the gate's --requires names
 # them (None: a kernel judgement of speed, not a CPU instruction set).
@@ -178,6 +188,9 @@ def features_of(symbols, arch):
         words = set(name.strip("_").split("_"))
         for part, features in table:
             if part in words:
+                found.update(features)
+        for op, part, features in AARCH64_OP_NAME_FEATURES if arch == "aarch64" else ():
+            if part in words and routine_op(name) == op:
                 found.update(features)
     if "avx2" in found:
         found.discard("avx")

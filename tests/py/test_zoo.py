@@ -84,7 +84,11 @@ class Discovery(unittest.TestCase):
         self.assertEqual(zoo.features_of(["__memmove_avx_unaligned_erms_rtm"], "x86_64"), ["avx", "rtm"])
         self.assertEqual(zoo.features_of(["__memset_avx2_unaligned"], "x86_64"), ["avx2"])
         self.assertEqual(zoo.features_of(["__memmove_ssse3"], "i386"), ["ssse3"])
-        self.assertEqual(zoo.features_of(["__memcpy_a64fx"], "aarch64"), ["sve"])
+        # A64FX's 256-byte DC ZVA block; falkor's memset assumes 64 bytes.
+        self.assertEqual(zoo.features_of(["__memcpy_a64fx"], "aarch64"), ["sve", "zva256"])
+        self.assertEqual(zoo.features_of(["__memset_falkor"], "aarch64"), ["zva64"])
+        self.assertEqual(zoo.features_of(["__memcpy_falkor"], "aarch64"), [])
+        self.assertEqual(zoo.features_of(["__memset_generic", "__memset_emag"], "aarch64"), [])
         self.assertEqual(zoo.features_of(["__memcpy_erms", "memcpy"], "x86_64"), [])
 
     def test_routine_names(self):
