@@ -504,6 +504,11 @@ def warning_text(w):
 
 
 def finding_text(f):
+    """A gate finding as its report line says it: [check] class: detail,
+    with the CPU model or --extern values of its run."""
+    if isinstance(f, dict) and f.get("kind") and f.get("detail"):
+        run = f" ({f['run']})" if f.get("run") else ""
+        return f"[{f.get('check', '?')}] {f['kind']}: {f['detail']}{run}"
     if isinstance(f, dict):
         return f.get("text") or f.get("summary") or f.get("class") or json.dumps(f, sort_keys=True)
     return str(f)

@@ -214,6 +214,10 @@ class Rows(unittest.TestCase):
         self.assertEqual([r["verdict"] for r in rows], ["accepted", "rejected"])
         self.assertEqual(rows[1]["findings"], ["wrong bytes"])
 
+    def test_a_gate_finding_reads_as_the_gate_prints_it(self):
+        f = {"check": "sweep", "kind": "crash", "detail": "called __chk_fail", "run": "cpu max", "input": "x"}
+        self.assertEqual(zoo.finding_text(f), "[sweep] crash: called __chk_fail (cpu max)")
+
     def test_a_single_entry_report(self):
         path = self.report({"verdict": "rejected", "symbol": "a", "findings": ["x"], "warnings": []})
         rows = zoo.rows_of_run(unit(entries=[("memcpy", "a")]), 1, False, 5.0, "", path, None)
