@@ -315,6 +315,33 @@ class Scheduling(unittest.TestCase):
             # max and a64fx have SVE: one further model.
             self.assertAlmostEqual(zoo.estimate(sve, self.OPTS, set()), zoo.BUILD_ESTIMATE + 120 * 1.4)
 
+    def test_memgate_built_once_per_arch_with_the_fuzz_commons(self):
+        calls = []
+
+        class Done:
+            returncode, timed_out = 0, False
+
+        def fake_run(argv, **kw):
+            calls.append(argv)
+            return Done()
+        old = zoo.procs.run
+        self.addCleanup(setattr, zoo.procs, "run", old)
+        zoo.procs.run = fake_run
+        out = tmpdir(self)
+        units = [zoo.Unit("a", "glibc", "x86_64", [], [("mempcpy", "p"), ("memset", "s")]),
+                 zoo.Unit("k", "linux", "x86_64", [], [("clear_page", "c")]),
+                 zoo.Unit("b", "glibc", "aarch64", [], [("memcpy", "m")])]
+        host = "aarch64" if os.uname().machine == "aarch64" else "x86_64"
+        status = zoo.build_arches(units, out, 2)
+        self.assertEqual(status, {"x86_64": None, "aarch64": None})
+        self.assertEqual(sum(1 for c in calls if "all" in c), 2)
+        self.assertTrue(all("-j2" in c for c in calls))
+        shared = [c for c in calls if "gate-shared" in c]
+        self.assertEqual(len(shared), 1)
+        if host == "x86_64":
+            with open(os.path.join(out, "shared-build", "family")) as f:
+                self.assertEqual(f.read().split(), ["memcpy", "memset", "page"])
+
     def test_wall_time_per_arch(self):
         u, v = unit(), zoo.Unit("v", "glibc", "aarch64", [], [("memcpy", "x")])
         rows = [dict(zoo.row(u, "memcpy", "a", "accepted", 10.0), started=0.0, unit_seconds=20.0),
