@@ -64,3 +64,20 @@ class Verdict(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Budget(unittest.TestCase):
+    def budget(self, **over):
+        from common import context, tmpdir
+        ctx = context(tmpdir(self), **over)
+        ctx.deadline.remaining = lambda: 60.0
+        return ctx.fuzz_budget()
+
+    def test_fuzzing_leaves_time_for_the_checks_after_it(self):
+        # Regressions, valgrind and the bench are kept back from fuzzing (a
+        # bench killed at the deadline was "could not judge" on i386).
+        r, v, b = gate.AFTER_FUZZ_REGRESSIONS, gate.AFTER_FUZZ_VALGRIND, gate.AFTER_FUZZ_BENCH
+        self.assertEqual(self.budget(foreign="", emulated=""), 60 - r - v - b)
+        self.assertEqual(self.budget(foreign="i386", emulated=""), 60 - r - b)
+        self.assertEqual(self.budget(foreign="aarch64", emulated="qemu-aarch64"), 60 - r)
+        self.assertEqual(self.budget(foreign="", emulated="", bench=False), 60 - r - v)
