@@ -12,14 +12,13 @@ one finding), 2 bad usage, a build error or a build-time rule broken, or
 
 import os
 import shutil
-import sys
 
+from . import cli
 from .gate_build import ROOT, contract_macro, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
 from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all
 from .gate_verdict import by_reason, finish, finish_entries, qualifiers, run_verdicts, verdict_of
-from .records import CouldNotJudge
 
 # The names other modules and the unit tests use as gate.NAME.
 __all__ = ["Context", "FEATURES", "Usage", "by_reason", "contract_macro", "dedupe", "default_symbol",
@@ -28,37 +27,27 @@ __all__ = ["Context", "FEATURES", "Usage", "by_reason", "contract_macro", "dedup
 
 def main(argv):
     os.chdir(ROOT)
-    ctx = None
-    try:
-        opts = validate(parse(argv))
-        ctx = Context(opts)
-        setup_arch(ctx, opts)
-        runs = plan_runs(ctx)
-        if runs is None:
-            return cannot_run_anywhere(ctx)
-        prepare(ctx, opts)
-        outcomes = run_all(ctx, runs, opts)
-        if len(outcomes) == 1:
-            entry, results, findings, warnings, _ = outcomes[0]
-            ctx.select(entry)
-            status = finish(ctx, results, findings, warnings)
-        else:
-            status = finish_entries(ctx, outcomes)
-        if status == 0:
-            # No finding names these builds in a repro command: they go, so
-            # that accepted runs do not pile up a build each.
-            for w in ctx.builds:
-                shutil.rmtree(w, ignore_errors=True)
-        return status
-    except Usage as e:
-        print(f"gate: {e}", file=sys.stderr)
-        return 2
-    except CouldNotJudge as e:
-        print(f"gate: could not judge: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"gate: could not judge: {e.filename + ': ' if e.filename else ''}{e.strerror or e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("gate: interrupted", file=sys.stderr)
-        return 130
+    return cli.run_main("gate", lambda: gate(argv))
+
+
+def gate(argv):
+    opts = validate(parse(argv))
+    ctx = Context(opts)
+    setup_arch(ctx, opts)
+    runs = plan_runs(ctx)
+    if runs is None:
+        return cannot_run_anywhere(ctx)
+    prepare(ctx, opts)
+    outcomes = run_all(ctx, runs, opts)
+    if len(outcomes) == 1:
+        entry, results, findings, warnings, _ = outcomes[0]
+        ctx.select(entry)
+        status = finish(ctx, results, findings, warnings)
+    else:
+        status = finish_entries(ctx, outcomes)
+    if status == 0:
+        # No finding names these builds in a repro command: they go, so
+        # that accepted runs do not pile up a build each.
+        for w in ctx.builds:
+            shutil.rmtree(w, ignore_errors=True)
+    return status

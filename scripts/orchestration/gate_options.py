@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-from . import submission
+from . import cli, submission
 
 USAGE = """\
 scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
@@ -25,7 +25,7 @@ minimisation (at most 20 s) come on top. --quick runs the quick sweep.
 --skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
 verdict line says so. --extern NAME=VALUE defines a data symbol (an
 integer) the routine may reference; it may reference nothing else
-(glibc's x86 cache and threshold variables have defaults; see the README).
+(glibc's x86 cache and threshold variables have defaults; see docs/gate.md).
 -I, -D and --cflags are the submitter's tree's build flags, for .c and .S
 files. --entry OP=SYMBOL (repeatable) gates several entry points of one
 submission in one run (OP: memcpy, mempcpy, memmove, memset, copy_page,
@@ -62,9 +62,9 @@ OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmov
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 
 
-class Usage(Exception):
-    """Bad usage or a build problem: one line (or more, for a compiler's
-    messages) on stderr, exit 2."""
+# Bad usage or a build problem: one line (or more, for a compiler's
+# messages) on stderr, exit 2.
+Usage = cli.Usage
 
 
 def die(text):
@@ -79,10 +79,7 @@ def parse(argv):
     while i < len(argv):
         arg = argv[i]
         if arg in ("-h", "--help"):
-            try:
-                print(USAGE, flush=True)
-            except BrokenPipeError:  # `| head`: what was read is enough
-                pass
+            cli.print_help(USAGE)
             sys.exit(0)
         if arg == "--":
             opts["files"] += argv[i + 1:]
