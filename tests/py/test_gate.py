@@ -3,7 +3,7 @@ verdict line names what is n/a, skipped or could not be judged."""
 import unittest
 
 from common import ROOT
-from orchestration import gate
+from orchestration import gate, gate_context
 from orchestration.checks import Check
 
 FILE = ROOT + "/tests/gate/bytecopy.c"
@@ -76,7 +76,7 @@ class Budget(unittest.TestCase):
     def test_fuzzing_leaves_time_for_the_checks_after_it(self):
         # Regressions, valgrind and the bench are kept back from fuzzing (a
         # bench killed at the deadline was "could not judge" on i386).
-        r, v, b = gate.AFTER_FUZZ_REGRESSIONS, gate.AFTER_FUZZ_VALGRIND, gate.AFTER_FUZZ_BENCH
+        r, v, b = gate_context.AFTER_FUZZ_REGRESSIONS, gate_context.AFTER_FUZZ_VALGRIND, gate_context.AFTER_FUZZ_BENCH
         self.assertEqual(self.budget(foreign="", emulated=""), 60 - r - v - b)
         self.assertEqual(self.budget(foreign="i386", emulated=""), 60 - r - b)
         self.assertEqual(self.budget(foreign="aarch64", emulated="qemu-aarch64"), 60 - r)
