@@ -43,8 +43,8 @@ def make(ctx, targets, log, extra=()):
     return result.returncode == 0
 
 
-def list_table(ctx):
-    rc, out = submission.capture(ctx.runner + [f"{ctx.B}/memgate", "list", "--set=all", "--tsv"], timeout=120)
+def list_table(ctx, which="all"):
+    rc, out = submission.capture(ctx.runner + [f"{ctx.B}/memgate", "list", f"--set={which}", "--tsv"], timeout=120)
     if rc != 0:
         die(f"{ctx.B}/memgate list failed: {out.strip()[-200:]}")
     return [line.split("\t") for line in out.splitlines() if line]
@@ -64,6 +64,7 @@ def prepare(ctx, opts):
             arch = f" for {ctx.foreign}" if ctx.foreign else ""
             die(f"memgate itself does not build{arch}: run make{' ARCH=' + ctx.foreign if ctx.foreign else ''} to see why")
     ctx.table = list_table(ctx)
+    ctx.main_set = {row[0] for row in list_table(ctx, "main")}
     names = {row[0]: row for row in ctx.table}
     for e in ctx.entries:
         e["name"] = e["symbol"] if e["symbol"] not in names else f"{e['symbol']}_submitted"
