@@ -235,8 +235,8 @@ def validate(opts):
     # The default budget is 60 s per entry point; --seconds bounds them all.
     opts["seconds"] = whole("seconds", opts.get("seconds", str(60 * len(opts["entries"]))))
     slow = opts.get("max_slowdown")
-    if slow is not None and not re.match(r"^[0-9]+(\.[0-9]+)?$", slow):
-        die(f"--max-slowdown '{slow}' is not a number (e.g. 1.10)")
+    if slow is not None and (not re.fullmatch(r"[0-9]+(\.[0-9]+)?", slow) or float(slow) <= 0):
+        die(f"--max-slowdown '{slow}' is not a number above 0 (e.g. 1.10)")
     skip = [c for c in (opts.get("skip") or "").split(",") if c]
     for c in skip:
         if c in ("abi", "sweep"):

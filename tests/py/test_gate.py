@@ -31,6 +31,11 @@ class Options(unittest.TestCase):
             ("--op", "memcpy", "--skip=sweep", FILE): "the sweep and its ABI checks always run",
             ("--op", "memcpy", "--extern", "x", FILE): "--extern 'x' is not NAME=VALUE",
             ("--op", "memcpy", "--extern=x=1", "--extern=x=2", FILE): "--extern names one symbol twice",
+            ("--op", "memcpy", "--seconds=0", FILE): "--seconds '0' is not a positive whole number",
+            ("--op", "memcpy", "--seconds=-5", FILE): "--seconds '-5' is not a positive whole number",
+            ("--op", "memcpy", "--seconds=1.5", FILE): "--seconds '1.5' is not a positive whole number",
+            ("--op", "memcpy", "--max-slowdown=0", FILE): "--max-slowdown '0' is not a number above 0",
+            ("--op", "memcpy", "--max-slowdown=1.1x", FILE): "--max-slowdown '1.1x' is not a number above 0",
         }
         for argv, want in cases.items():
             self.assertIn(want, usage(list(argv)) or "accepted", argv)
