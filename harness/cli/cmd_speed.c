@@ -32,7 +32,8 @@ static const char help[] =
 	"  --lengths=LIST   lengths in bytes, K and M allowed (default 8,16,...,1M;\n"
 	"                   page operations take 4096 only)\n"
 	"  --rounds=N       best of N rounds per figure (default %d; --quick %d)\n"
-	"  --data=FILE.tsv  also write variant, cache, align, len, cycles, ns rows\n"
+	"  --data=FILE.tsv  also write variant, cache, align, len, cycles, ns rows,\n"
+	"                   then a last line '# end: N rows'\n"
 	"  --quick          a few lengths and rounds (for tests)\n"
 	"  --hide-feature=LIST  act as if the CPU lacked these features\n"
 	"Cycles are time-stamp counter ticks. Exit status: 0; 1 if --data could not be\n"
@@ -470,8 +471,12 @@ static void print_summary(const struct speed *s)
 	}
 }
 
+/* The last line counts the rows: a reader (the gate's --max-slowdown) can
+ * tell a whole file from one cut short. */
 static void write_data(const struct speed *s, FILE *out)
 {
+	size_t rows = 0;
+
 	fprintf(out, "# variant\tcache\talign\tlen\t%s\tns\n", CLOCK_UNIT);
 	/* Named even when skipped here: a plot must not draw another in its place. */
 	fprintf(out, "# under test: %s\n", s->v[0]->name);
@@ -485,7 +490,9 @@ static void write_data(const struct speed *s, FILE *out)
 					fprintf(out, "%s\t%s\t%s\t%zu\t%.1f\t%.2f\n", s->v[i]->name,
 						cache_name[c], s->aligns[a].label, s->lens[l], t,
 						t / ticks_per_ns);
+					rows++;
 				}
+	fprintf(out, "# end: %zu rows\n", rows);
 }
 
 /* ---- set-up ---- */
