@@ -71,7 +71,9 @@ DEPFLAGS = -MMD -MP
 # (an ISA may have several ABIs: x86 has x86_64 and i386).
 ARCH_HARNESS := $(wildcard harness/arch/$(ISA)/*.c) harness/arch/$(ISA)/trampoline_$(ARCH).S
 
-HARNESS_SRC := $(wildcard $(patsubst %,harness/%/*.c,$(LAYERS))) $(ARCH_HARNESS)
+# memgate speed's parts (harness/cli/speed/) are commands' code too.
+SPEED_SRC := $(wildcard harness/cli/speed/*.c)
+HARNESS_SRC := $(wildcard $(patsubst %,harness/%/*.c,$(LAYERS))) $(SPEED_SRC) $(ARCH_HARNESS)
 REF_SRC := $(wildcard reference/*.c)
 IMPL_SRC := $(wildcard impls/generic/*.c impls/$(ARCH)/*.c impls/$(ARCH)/*.S)
 BAD_SRC := $(wildcard tests/bad/generic/*.c tests/bad/$(ARCH)/*.c tests/bad/$(ARCH)/*.S)
@@ -79,7 +81,7 @@ BAD_SRC := $(wildcard tests/bad/generic/*.c tests/bad/$(ARCH)/*.c tests/bad/$(AR
 objs = $(patsubst %,$(OBJ)/%.o,$(basename $(1)))
 HARNESS_OBJ := $(call objs,$(HARNESS_SRC))
 # The memgate commands; the rest (ENGINE_SRC) is every program's.
-CLI_SRC := harness/cli/main.c $(wildcard harness/cli/cmd_*.c)
+CLI_SRC := harness/cli/main.c $(wildcard harness/cli/cmd_*.c) $(SPEED_SRC)
 ENGINE_SRC := $(filter-out $(CLI_SRC),$(HARNESS_SRC))
 ENGINE_OBJ := $(call objs,$(ENGINE_SRC))
 REF_OBJ := $(call objs,$(REF_SRC))
@@ -465,7 +467,7 @@ zoo: deps
 	scripts/zoo $(ZOO_FLAGS)
 
 format:
-	clang-format -i harness/*/*.[ch] harness/arch/*/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c
+	clang-format -i harness/*/*.[ch] harness/arch/*/*.[ch] harness/cli/speed/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c
 
 clean:
 	rm -rf $(BUILD)

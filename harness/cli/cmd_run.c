@@ -24,7 +24,7 @@ static const char help[] =
 	"  --place=after|before  the guard page the buffers sit against (default after)\n"
 	"  --spot=NAME:N   where the buffers go instead of at a guard page:\n"
 	"                  straddle-src|straddle-dst|straddle-both:SPLIT, page-diff:D,\n"
-	"                  split-2gib:0, span-2gib:BELOW, far:0 (README \"Placements\")\n"
+	"                  split-2gib:0, span-2gib:BELOW, far:0 (docs/placements.md)\n"
 	"  --seed=N        fill seed (default 0)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"

@@ -31,7 +31,7 @@
  * starts `align` bytes after the guard page before it (flush at align 0). */
 enum mg_place { MG_PLACE_AFTER, MG_PLACE_BEFORE };
 
-/* Where the buffers go beyond the guard pages (README "Placements"), each
+/* Where the buffers go beyond the guard pages (docs/placements.md), each
  * for a class of bug that guard-page placement never meets. `spot_arg` is
  * the spot's number:
  * - straddle-*: the named buffer(s) cross a boundary between two mapped

@@ -140,30 +140,39 @@ void mg_json_null(struct mg_json *j, const char *key)
 	put(j, "null");
 }
 
-void mg_json_open_object(struct mg_json *j, const char *key)
+/* An object or an array: its first member takes no comma before it; what
+ * follows the container does. */
+static void open_container(struct mg_json *j, const char *key, char bracket)
 {
 	member(j, key);
-	put(j, "{");
+	put(j, "%c", bracket);
 	j->comma = 0;
+}
+
+static void close_container(struct mg_json *j, char bracket)
+{
+	put(j, "%c", bracket);
+	j->comma = 1;
+}
+
+void mg_json_open_object(struct mg_json *j, const char *key)
+{
+	open_container(j, key, '{');
 }
 
 void mg_json_close_object(struct mg_json *j)
 {
-	put(j, "}");
-	j->comma = 1;
+	close_container(j, '}');
 }
 
 void mg_json_open_array(struct mg_json *j, const char *key)
 {
-	member(j, key);
-	put(j, "[");
-	j->comma = 0;
+	open_container(j, key, '[');
 }
 
 void mg_json_close_array(struct mg_json *j)
 {
-	put(j, "]");
-	j->comma = 1;
+	close_container(j, ']');
 }
 
 int mg_json_write(struct mg_json *j, FILE *out)

@@ -1,5 +1,5 @@
 /* Placements outside the sandbox, where pointer arithmetic goes wrong
- * (README "Placements"): buffers on both sides of 0x80000000 and a memmove
+ * (docs/placements.md): buffers on both sides of 0x80000000 and a memmove
  * whose buffer crosses it (i386: signed pointer compares), and buffers more
  * than 4 GiB apart (64-bit: distances truncated to 32 bits). These spots
  * have their own mappings; the cases are judged exactly as sandbox cases

@@ -22,7 +22,7 @@
  *	seed      8 bytes  the fill seed
  *	spot      1 byte   where the buffers go (mod 8): 0-3 at guard pages,
  *	                   4 src, 5 dst, 6 both straddling a page boundary,
- *	                   7 page-diff (README "Placements")
+ *	                   7 page-diff (docs/placements.md)
  *	spotarg   4 bytes  the straddle's split (1 + spotarg mod (len - 1)) or
  *	                   (dst - src) mod 4096
  *

@@ -1,4 +1,4 @@
-/* The placements stage's cases (README "Placements"): straddles, page-diff
+/* The placements stage's cases (docs/placements.md): straddles, page-diff
  * and the remote spots (placements.h) this address space allows. */
 #include "spots.h"
 #include "placements.h"

@@ -1,7 +1,7 @@
 /* The placements stage of `verify`: page straddles at every split point up
  * to 64 bytes and sampled ones beyond, (dst - src) mod 4096 over its whole
  * range for lengths of a page and more, and the remote spots of
- * placements.h (README "Placements"). */
+ * placements.h (docs/placements.md). */
 #ifndef MG_SPOTS_H
 #define MG_SPOTS_H
 

@@ -23,15 +23,14 @@ import shutil
 import sys
 import tempfile
 
-from . import procs
+from . import cli, procs
 from .records import CouldNotJudge, of_kind, read
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPTIONS = "--target, --variant, --case, --into"
 
 
-class Usage(Exception):
-    pass
+Usage = cli.Usage
 
 
 def parse(argv):
@@ -135,45 +134,35 @@ def replay(flags, path, tmp):
 
 
 def main(argv):
-    try:
-        parsed = parse(argv)
-        if parsed is None:
-            try:
-                sys.stdout.write(__doc__.split("\n\n", 1)[1].rstrip() + "\n")
-                sys.stdout.flush()
-            except BrokenPipeError:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 0
-        flags, path, case, into = parsed
-        os.chdir(ROOT)
-        run_quiet(["make", "--no-print-directory", "-s", "build/memgate", "build/replay"], "building build/memgate and build/replay")
-        with tempfile.TemporaryDirectory(prefix="add-regression-") as tmp:
-            if case is not None:
-                if path:
-                    raise Usage("give an input file or --case, not both")
-                path = encode_case(case, flags, tmp)
-            if not path:
-                raise Usage("no input given (see --help)")
-            if not any(f.startswith("--variant=") for f in flags) and pinned_by_record(path):
-                flags.append(f"--variant={pinned_by_record(path)}")
-            finding = replay(flags, path, tmp)
-            if finding is None:
-                print(f"add-regression: {path} does not reproduce: build/replay passes it", file=sys.stderr)
-                return 1
-            directory = os.path.join(into, family(finding["op"]), finding["variant"])
-            os.makedirs(directory, exist_ok=True)
-            with open(path, "rb") as f:
-                data = f.read()
-            dest = os.path.join(directory, f"{finding['class']}-{cksum(data)}.in")
-            shutil.copyfile(path, dest)
-            print(f"filed {dest} ({finding['signature']})")
-            return 0
-    except Usage as e:
-        print(f"add-regression: {e}", file=sys.stderr)
-        return 2
-    except CouldNotJudge as e:
-        print(f"add-regression: could not judge: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"add-regression: could not judge: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""), file=sys.stderr)
-        return 2
+    return cli.run_main("add-regression", lambda: add(argv))
+
+
+def add(argv):
+    parsed = parse(argv)
+    if parsed is None:
+        cli.print_help(__doc__.split("\n\n", 1)[1])
+        return 0
+    flags, path, case, into = parsed
+    os.chdir(ROOT)
+    run_quiet(["make", "--no-print-directory", "-s", "build/memgate", "build/replay"], "building build/memgate and build/replay")
+    with tempfile.TemporaryDirectory(prefix="add-regression-") as tmp:
+        if case is not None:
+            if path:
+                raise Usage("give an input file or --case, not both")
+            path = encode_case(case, flags, tmp)
+        if not path:
+            raise Usage("no input given (see --help)")
+        if not any(f.startswith("--variant=") for f in flags) and pinned_by_record(path):
+            flags.append(f"--variant={pinned_by_record(path)}")
+        finding = replay(flags, path, tmp)
+        if finding is None:
+            print(f"add-regression: {path} does not reproduce: build/replay passes it", file=sys.stderr)
+            return 1
+        directory = os.path.join(into, family(finding["op"]), finding["variant"])
+        os.makedirs(directory, exist_ok=True)
+        with open(path, "rb") as f:
+            data = f.read()
+        dest = os.path.join(directory, f"{finding['class']}-{cksum(data)}.in")
+        shutil.copyfile(path, dest)
+        print(f"filed {dest} ({finding['signature']})")
+        return 0

@@ -1,6 +1,6 @@
 """The qemu-user CPU models aarch64 code runs under, and the CPU facts each
 gives a program. qemu 7.2's models, measured with a program that reads
-DCZID_EL0, CTR_EL0 and the HWCAPs (README, "CPU parameters"):
+DCZID_EL0, CTR_EL0 and the HWCAPs (docs/placements.md, "CPU models"):
 
     model        DC ZVA block  D-cache line  SVE  MOPS
     max          512 bytes     32 bytes      yes  no   (qemu's default)

@@ -29,7 +29,7 @@ import signal
 import sys
 import time
 
-from . import procs
+from . import cli, procs
 from .fuzz_engines import ENGINES
 from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, saved_inputs, take_inflight
 from .fuzz_report import Report
@@ -60,8 +60,7 @@ Exit status: 0 no findings, 1 findings, 2 bad usage or could not judge,
 130 interrupted.""".format(overhead=OVERHEAD_SECONDS)
 
 
-class Usage(Exception):
-    """Bad usage: one line, exit 2."""
+Usage = cli.Usage  # bad usage: one line, exit 2
 
 
 class Interrupted(Exception):
@@ -302,11 +301,7 @@ class Session:
     def setup(self):
         opts, given = parse_args(self.argv)
         if opts is None:
-            try:
-                sys.stdout.write(USAGE + "\n")
-                sys.stdout.flush()
-            except BrokenPipeError:  # `scripts/fuzz --help | head`
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            cli.print_help(USAGE)
             return False
         resume = opts["resume"]
         if resume:

@@ -7,10 +7,9 @@ findings.tsv). Every output is written durably and read back
 import json
 import os
 import re
-import sys
 import urllib.parse
 
-from . import records
+from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
@@ -287,15 +286,14 @@ def rule(kind, level):
             "properties": {"tags": tags, "precision": "very-high", "problem.severity": level}}
 
 
+def labelled(f, labels, indent):
+    """The finding's fields named in `labels` ((key, label), in order), one
+    line each, as the report kind words them; those it lacks are left out."""
+    return "".join(f"\n{indent}{label}: {f[key]}" for key, label in labels if f.get(key))
+
+
 def message(f):
-    text = f["detail"]
-    if f.get("fuzz_command"):
-        text += f"\nSeen by: {f['fuzz_command']}"
-    if f.get("repro"):
-        text += f"\nReplay: {f['repro']}"
-    if f.get("input"):
-        text += f"\nInput: {f['input']}"
-    return text
+    return f["detail"] + labelled(f, (("fuzz_command", "Seen by"), ("repro", "Replay"), ("input", "Input")), "")
 
 
 def to_sarif(report):
@@ -368,14 +366,9 @@ def plural(n, word):
 
 
 def finding_text(f):
-    text = f"{f['kind']}: {f['detail']}"
-    if f.get("input"):
-        text += f"\n  input: {f['input']}"
-    if f.get("fuzz_command"):
-        text += f"\n  seen by: {f['fuzz_command']}"
-    if f.get("repro"):
-        text += f"\n  replay: {f['repro']}"
-    return text + f"\n  signature: {f['signature']}"
+    return (f"{f['kind']}: {f['detail']}"
+            + labelled(f, (("input", "input"), ("fuzz_command", "seen by"), ("repro", "replay")), "  ")
+            + f"\n  signature: {f['signature']}")
 
 
 def testcase(report, check):
@@ -439,15 +432,23 @@ def to_json_text(report):
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
+def sarif_text(log):
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_each(paths, makers):
+    """Each report asked for (its path given), made by its maker and written;
+    CouldNotJudge if one cannot be written (or read back)."""
+    for path, make in zip(paths, makers):
+        if path:
+            records.write_text(path, make())
+
+
 def write(report, json_path=None, sarif_path=None, junit_path=None):
     """Writes the reports asked for; CouldNotJudge if one cannot be written
     (or read back)."""
-    if json_path:
-        records.write_text(json_path, to_json_text(report))
-    if sarif_path:
-        records.write_text(sarif_path, json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n")
-    if junit_path:
-        records.write_text(junit_path, to_junit(report))
+    write_each((json_path, sarif_path, junit_path),
+               (lambda: to_json_text(report), lambda: sarif_text(to_sarif(report)), lambda: to_junit(report)))
 
 
 RUN_SCHEMA = "memgate-gate-run/1"
@@ -485,19 +486,16 @@ def combined_junit(reports):
 def write_combined(reports, json_path=None, sarif_path=None, junit_path=None):
     """The reports of several entry points of one submission, one file of
     each kind; CouldNotJudge if one cannot be written (or read back)."""
-    if json_path:
-        records.write_text(json_path, to_json_text(combined_json(reports)))
-    if sarif_path:
-        records.write_text(sarif_path, json.dumps(combined_sarif(reports), indent=2, ensure_ascii=False) + "\n")
-    if junit_path:
-        records.write_text(junit_path, combined_junit(reports))
+    write_each((json_path, sarif_path, junit_path),
+               (lambda: to_json_text(combined_json(reports)), lambda: sarif_text(combined_sarif(reports)),
+                lambda: combined_junit(reports)))
 
 
 USAGE = """\
 scripts/gate-report WORKDIR [--json FILE] [--sarif FILE] [--junit FILE]
 
 Turns what scripts/gate wrote into WORKDIR (gate.json, or meta.tsv,
-checks.tsv and findings.tsv; see the README's "Reports") into reports:
+checks.tsv and findings.tsv; see docs/gate.md, "Reports") into reports:
   --json FILE    memgate's own report, schema memgate-gate-report/1
   --sarif FILE   SARIF 2.1.0 for GitHub code scanning (one result per finding)
   --junit FILE   JUnit XML (one testcase per check)
@@ -507,45 +505,49 @@ files is missing or malformed, or an output cannot be written."""
 
 
 def main(argv):
-    def die(text):
-        print(f"gate-report: {text}", file=sys.stderr)
-        return 2
+    return cli.run_main("gate-report", lambda: make_reports(argv))
 
+
+def die(text):
+    raise cli.Usage(text)
+
+
+def make_reports(argv):
     directory, outputs = None, {}
     i = 0
     while i < len(argv):
         arg = argv[i]
         if arg in ("-h", "--help"):
-            print(USAGE)
+            cli.print_help(USAGE)
             return 0
         opt, eq, value = arg.partition("=")
         if opt in ("--json", "--sarif", "--junit"):
             if not eq:
                 if i + 1 >= len(argv) or argv[i + 1] == "":
-                    return die(f"{opt} needs a file name")
+                    die(f"{opt} needs a file name")
                 value = argv[i + 1]
                 i += 1
             if value == "":
-                return die(f"{opt} needs a file name")
+                die(f"{opt} needs a file name")
             outputs[opt[2:]] = value
         elif arg.startswith("-"):
-            return die(f"unknown option '{arg}' (valid: --json, --sarif, --junit)")
+            die(f"unknown option '{arg}' (valid: --json, --sarif, --junit)")
         elif directory is not None:
-            return die(f"one work directory at a time (got '{directory}' and '{arg}')")
+            die(f"one work directory at a time (got '{directory}' and '{arg}')")
         else:
             directory = arg
         i += 1
     if not directory:
-        return die("no work directory given (usage: scripts/gate-report WORKDIR [--json FILE] [--sarif FILE] [--junit FILE])")
+        die("no work directory given (usage: scripts/gate-report WORKDIR [--json FILE] [--sarif FILE] [--junit FILE])")
     if directory != "/":
         directory = directory.rstrip("/")
     try:
         report = load(directory)
     except BadWorkdir as e:
-        return die(str(e))
+        die(str(e))
     for kind, path in outputs.items():
         try:
             write(report, **{f"{kind}_path": path})
         except CouldNotJudge as e:
-            return die(f"cannot write '{path}': {str(e).split(': ', 1)[-1]}")
+            die(f"cannot write '{path}': {str(e).split(': ', 1)[-1]}")
     return 0

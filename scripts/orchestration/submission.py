@@ -26,7 +26,7 @@ MEMBER = re.compile(r"^(?P<archive>.+\.a)\((?P<member>[^()/]+)\)$")
 # member references them; the gate defines each one it is not given with
 # --extern, weakly (a submission's own definition wins), with the value
 # glibc 2.36 computes for a CPU with a 32 KiB L1 data cache and 1 MiB of L3
-# per thread. The README's "Real code" section lists them. Nothing else may
+# per thread. docs/gate.md's "Real code" section lists them. Nothing else may
 # stay undefined: these are data the code reads, never code it calls.
 GLIBC_X86_DEFAULTS = (
     ("__x86_data_cache_size", 32 * 1024),

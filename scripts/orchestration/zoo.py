@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import procs, records
+from . import cli, procs, records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
@@ -91,8 +91,7 @@ ARCHES = ("x86_64", "i386", "aarch64")
 CHK_ONLY_CALLS = ("__chk_fail",)
 
 
-class Usage(Exception):
-    pass
+Usage = cli.Usage
 
 
 class Unit:
@@ -733,10 +732,7 @@ def parse(argv):
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):
-            try:
-                print(USAGE, flush=True)
-            except BrokenPipeError:  # `| head`: what was read is enough
-                pass
+            cli.print_help(USAGE)
             sys.exit(0)
         if arg in ("--list", "--quick"):
             opts[arg[2:]] = True
@@ -784,20 +780,16 @@ def version():
 
 
 def main(argv):
-    try:
-        opts = parse(argv)
-    except Usage as e:
-        print(f"zoo: {e}", file=sys.stderr)
-        return 2
+    return cli.run_main("zoo", lambda: gate_all(argv))
+
+
+def gate_all(argv):
+    opts = parse(argv)
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     clock = time.monotonic()
     notes = []
-    try:
-        os.makedirs(opts["out"], exist_ok=True)
-        units = discover(opts["sources"], opts["arches"], opts["out"], notes)
-    except (records.CouldNotJudge, OSError) as e:
-        print(f"zoo: could not judge: {e}", file=sys.stderr)
-        return 2
+    os.makedirs(opts["out"], exist_ok=True)
+    units = discover(opts["sources"], opts["arches"], opts["out"], notes)
     if opts["only"]:
         units = [u for u in units if opts["only"].search(u.name)]
     if opts["list"]:

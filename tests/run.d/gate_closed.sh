@@ -24,27 +24,48 @@ gc_never_accepted() {
 	fi
 }
 
+# gc_refused WHAT FILE PATTERN: the gate refuses tests/gate/FILE at build
+# time, with one line matching PATTERN and exit 2.
+gc_refused() {
+	usage_error "gate: $1" "$3" scripts/gate --op memcpy "${GC_FAST[@]}" "tests/gate/$2"
+}
+
+# gc_ended_within WHAT BOUND: the gate started at $gc_start ended within
+# BOUND seconds.
+gc_ended_within() {
+	local took=$(($(date +%s) - gc_start))
+	if [ "$took" -le "$2" ]; then
+		pass "gate: $1 in $took s (bound $2)"
+	else
+		fail "gate: $1 within $2 s" "it took $took s"
+	fi
+}
+
+# gc_concurrent NAME RC WANT PATTERN OUT: one of the two concurrent gates
+# exited WANT and printed a line matching PATTERN into OUT.
+gc_concurrent() {
+	if [ "$2" -eq "$3" ] && grep -q "$4" "$5"; then
+		pass "gate: $1"
+	else
+		fail "gate: $1" "exit $2: $(tail -n 2 "$5")"
+	fi
+}
+
 echo "-- build-time rules"
-usage_error "gate: an extern write into a harness global is refused, naming it" \
-	"^gate: tests/gate/writes_harness_global.c references symbols it does not define: mg_check_timeout_ms " \
-	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/writes_harness_global.c
-usage_error "gate: a call to mprotect is refused, naming it" \
-	"^gate: tests/gate/calls_mprotect.c references symbols it does not define: mprotect " \
-	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/calls_mprotect.c
-usage_error "gate: a call to _exit is refused, naming it" \
-	"^gate: tests/gate/calls_exit.c references symbols it does not define: _exit " \
-	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/calls_exit.c
-usage_error "gate: a routine that hides its over-read with a SIGSEGV handler is refused, naming the calls" \
-	"^gate: tests/gate/hides_overread.c references symbols it does not define: .*signal " \
-	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/hides_overread.c
+gc_refused "an extern write into a harness global is refused, naming it" writes_harness_global.c \
+	"^gate: tests/gate/writes_harness_global.c references symbols it does not define: mg_check_timeout_ms "
+gc_refused "a call to mprotect is refused, naming it" calls_mprotect.c \
+	"^gate: tests/gate/calls_mprotect.c references symbols it does not define: mprotect "
+gc_refused "a call to _exit is refused, naming it" calls_exit.c \
+	"^gate: tests/gate/calls_exit.c references symbols it does not define: _exit "
+gc_refused "a routine that hides its over-read with a SIGSEGV handler is refused, naming the calls" \
+	hides_overread.c "^gate: tests/gate/hides_overread.c references symbols it does not define: .*signal "
 if [ "$(uname -m)" = x86_64 ]; then
-	usage_error "gate: a syscall instruction is refused: makes system calls" \
-		"^gate: tests/gate/raw_syscall.S makes system calls: syscall at raw_syscall\+0x" \
-		scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/raw_syscall.S
+	gc_refused "a syscall instruction is refused: makes system calls" raw_syscall.S \
+		"^gate: tests/gate/raw_syscall.S makes system calls: syscall at raw_syscall\+0x"
 fi
-usage_error "gate: a data symbol not given with --extern is refused" \
-	"references symbols it does not define: copy_threshold " \
-	scripts/gate --op memcpy "${GC_FAST[@]}" tests/gate/extern_threshold.c
+gc_refused "a data symbol not given with --extern is refused" extern_threshold.c \
+	"references symbols it does not define: copy_threshold "
 expect "gate: --extern NAME=VALUE defines the data symbol; the routine is accepted" 0 "^ACCEPTED .*: extern_threshold " \
 	scripts/gate --op memcpy "${GC_FAST[@]}" --extern copy_threshold=64 tests/gate/extern_threshold.c
 expect "gate: a weak entry point and a hidden helper build and pass" 0 "^ACCEPTED .*: weak_hidden " \
@@ -66,16 +87,10 @@ wait "$gc_wrong"
 gc_wrong_rc=$?
 wait "$gc_right"
 gc_right_rc=$?
-if [ "$gc_wrong_rc" -eq 1 ] && grep -q "^REJECTED: my_copy, " "$TMP/gc-wrong.out"; then
-	pass "gate: of two concurrent gates on my_copy.c, the one that copies nothing is REJECTED"
-else
-	fail "gate: the concurrent wrong my_copy is REJECTED" "exit $gc_wrong_rc: $(tail -n 2 "$TMP/gc-wrong.out")"
-fi
-if [ "$gc_right_rc" -eq 0 ] && grep -q "^ACCEPTED .*: my_copy " "$TMP/gc-right.out"; then
-	pass "gate: of two concurrent gates on my_copy.c, the correct one is ACCEPTED"
-else
-	fail "gate: the concurrent correct my_copy is ACCEPTED" "exit $gc_right_rc: $(tail -n 2 "$TMP/gc-right.out")"
-fi
+gc_concurrent "of two concurrent gates on my_copy.c, the one that copies nothing is REJECTED" \
+	"$gc_wrong_rc" 1 "^REJECTED: my_copy, " "$TMP/gc-wrong.out"
+gc_concurrent "of two concurrent gates on my_copy.c, the correct one is ACCEPTED" \
+	"$gc_right_rc" 0 "^ACCEPTED .*: my_copy " "$TMP/gc-right.out"
 gc_dirs=$(grep -h "^results: " "$TMP/gc-wrong.out" "$TMP/gc-right.out" | sort -u | wc -l)
 if [ "$gc_dirs" -eq 2 ]; then
 	pass "gate: the two runs have results directories of their own"
@@ -130,23 +145,13 @@ gc_start=$(date +%s)
 gc_never_accepted "gate: a child that blocks signals and forks is killed at the deadline: could not judge" 2 \
 	"could not judge: .*valgrind.*deadline" env PATH="$TMP/stubborn:$PATH" scripts/gate --op memcpy --quick \
 	--skip=fuzz,huge,regressions --no-bench --seconds=8 tests/gate/bytecopy.c
-gc_took=$(($(date +%s) - gc_start))
 # --seconds, the 2 s between SIGTERM and SIGKILL, the (warm) build and a
 # generous margin.
-if [ "$gc_took" -le 40 ]; then
-	pass "gate: with --seconds=8 it ended in $gc_took s (bound 40)"
-else
-	fail "gate: with --seconds=8 it ended within 40 s" "it took $gc_took s"
-fi
+gc_ended_within "with --seconds=8 it ended" 40
 gc_start=$(date +%s)
 gc_never_accepted "gate: a routine that never returns at one length is a timeout finding" 1 \
 	"^[0-9]+\. \[sweep\] timeout: " scripts/gate --op memcpy "${GC_FAST[@]}" --seconds=30 tests/gate/spins_forever.c
-gc_took=$(($(date +%s) - gc_start))
-if [ "$gc_took" -le 70 ]; then
-	pass "gate: the routine that spins ended with its gate in $gc_took s (bound 70)"
-else
-	fail "gate: the routine that spins ended with its gate within 70 s" "it took $gc_took s"
-fi
+gc_ended_within "the routine that spins ended with its gate" 70
 
 if [ "$(uname -m)" = x86_64 ]; then
 	echo "-- the DF routine's reports"
@@ -165,8 +170,6 @@ print(s["version"], len(s["runs"][0]["results"]) >= len(r["findings"]) > 0)' "$T
 	expect "gate: the DF routine's JUnit XML is well-formed, with a failure" 0 "^abi-violation" \
 		python3 -c 'import sys, xml.etree.ElementTree as E
 print(E.parse(sys.argv[1]).find(".//testcase[@name=\"abi\"]/failure").get("type"))' "$TMP/df.xml"
-fi
-if [ "$(uname -m)" = x86_64 ]; then
 	gc_df=$(sed -n 's/^results: //p' "$TMP/df.out")
 	expect "gate-report makes the DF routine's reports again from its results directory (gate.json)" 0 "^$" \
 		scripts/gate-report "$gc_df" --json "$TMP/df2.json" --sarif "$TMP/df2.sarif" --junit "$TMP/df2.xml"
