@@ -20,6 +20,9 @@ AFTER_FUZZ_VALGRIND = 4
 # length and as many of the profile's other cases as fit, at the speed it
 # measures (native or under qemu), and says how many that was.
 SWEEP_SHARE = 0.4
+# Under a further CPU model (aarch64) only the quick sweep and the
+# regressions run, so the sweep may take most of that model's share.
+FURTHER_MODEL_SWEEP_SHARE = 0.8
 
 
 class Context:
@@ -27,6 +30,7 @@ class Context:
 
     def __init__(self, opts):
         self.opts = opts
+        self.primary = True  # every check runs (not a further CPU model's run)
         self.op = opts["op"]
         self.family = OPS[self.op][1]
         self.symbol = opts["symbol"]
@@ -80,7 +84,7 @@ class Context:
         at the hard deadline, which adds the fuzz driver's overhead."""
         seconds = self.seconds if seconds is None else seconds
         self.deadline = procs.Deadline(seconds)
-        extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign else 0
+        extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign and self.primary else 0
         self.hard_deadline = procs.Deadline(seconds + extra)
 
     def fuzz_budget(self):
@@ -96,7 +100,7 @@ class Context:
 
     def sweep_budget(self):
         """Seconds the sweep may take (see SWEEP_SHARE)."""
-        return max(1, int(self.seconds * SWEEP_SHARE))
+        return max(1, int(self.seconds * (SWEEP_SHARE if self.primary else FURTHER_MODEL_SWEEP_SHARE)))
 
     def skipped(self, check):
         return check in self.skip

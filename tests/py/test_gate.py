@@ -45,6 +45,36 @@ class Options(unittest.TestCase):
         self.assertEqual((o["symbol"], o["seconds"], o["returns"], o["extern"]), ("bytecopy", 60, "dst", [("t", 64)]))
 
 
+class Budget(unittest.TestCase):
+    """--seconds bounds the checks of every run together: CPU models,
+    --extern value sets and entry points divide it, never multiply it."""
+
+    def ctx(self, seconds, entries=1):
+        from orchestration import gate_runs
+        c = gate.Context(gate.validate(gate.parse(["--op=memcpy", f"--seconds={seconds}", FILE])))
+        c.entries = [{}] * entries
+        return c, gate_runs.share_of
+
+    def test_cpu_models_divide_the_budget(self):
+        ctx, share_of = self.ctx(60)
+        runs = [(m, []) for m in ("max", "cortex-a57", "a64fx")]
+        shares = [share_of(ctx, m, e, runs) for m, e in runs]
+        self.assertEqual([s for s, _ in shares], [30, 15, 15])
+        self.assertLessEqual(sum(s for s, _ in shares), 60)
+        self.assertIn("15 s of --seconds 60, divided over 3 CPU models", shares[1][1])
+
+    def test_one_run_is_not_divided(self):
+        ctx, share_of = self.ctx(60)
+        self.assertEqual(share_of(ctx, "", [], [("", [])]), (60, ""))
+
+    def test_every_division_together(self):
+        ctx, share_of = self.ctx(120, entries=2)
+        runs = [(m, e) for e in ([("t", 1)], [("t", 2)]) for m in ("max", "cortex-a57")]
+        total = sum(share_of(ctx, m, e, runs)[0] for m, e in runs) * len(ctx.entries)
+        self.assertLessEqual(total, 120)
+        self.assertEqual(share_of(ctx, "max", [("t", 1)], runs)[0], 20)  # 60 per set, 40 of it for max, 2 entries
+
+
 class Verdict(unittest.TestCase):
     def test_verdicts(self):
         ok, bad, err = Check("sweep", "pass"), Check("sweep", "fail"), Check("huge", "error", note="x")
