@@ -75,7 +75,10 @@ def label_of(model, externs, runs):
 # set's part over its CPU models (the first, which runs every check, gets
 # PRIMARY_MODEL_WEIGHT parts, each further model one), and each model's
 # part evenly over the entry points. So the runs' checks together stay
-# within --seconds (each at least 1 s) on every arch.
+# within --seconds (each at least 1 s) on every arch. Without --seconds the
+# default (60 s per entry point) is the first model's part, and each
+# further model adds its part on top: the default run checks as much as
+# before under the first model.
 PRIMARY_MODEL_WEIGHT = 2
 
 
@@ -89,6 +92,8 @@ def share_of(ctx, model, externs, runs):
     if len(models) > 1:
         weight = PRIMARY_MODEL_WEIGHT if model == models[0] else 1
         parts = PRIMARY_MODEL_WEIGHT + len(models) - 1
+        if not ctx.opts.get("seconds_given", True):
+            total = total * parts // PRIMARY_MODEL_WEIGHT
     seconds = max(1, total // sets * weight // parts // len(ctx.entries))
     how = []
     if sets > 1:
@@ -98,7 +103,8 @@ def share_of(ctx, model, externs, runs):
                    "which runs every check, 1 for each other)")
     if len(ctx.entries) > 1:
         how.append(f"{len(ctx.entries)} entry points")
-    return seconds, (f"{seconds} s of --seconds {total}, divided over " + ", ".join(how)) if how else ""
+    budget = f"--seconds {total}" if ctx.opts.get("seconds_given", True) else f"the default {total} s"
+    return seconds, (f"{seconds} s of {budget}, divided over " + ", ".join(how)) if how else ""
 
 
 def enter_run(ctx, model, externs, runs, base_env, top_results):

@@ -63,6 +63,17 @@ class Budget(unittest.TestCase):
         self.assertLessEqual(sum(s for s, _ in shares), 60)
         self.assertIn("15 s of --seconds 60, divided over 3 CPU models", shares[1][1])
 
+    def test_the_default_grows_with_cpu_models(self):
+        """No --seconds: the first model keeps the default 60 s, each
+        further model adds its part (120 s in all for three models)."""
+        from orchestration import gate_runs
+        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", FILE])))
+        ctx.entries = [{}]
+        runs = [(m, []) for m in ("max", "cortex-a57", "a64fx")]
+        shares = [gate_runs.share_of(ctx, m, e, runs) for m, e in runs]
+        self.assertEqual([s for s, _ in shares], [60, 30, 30])
+        self.assertIn("30 s of the default 120 s, divided over 3 CPU models", shares[1][1])
+
     def test_one_run_is_not_divided(self):
         ctx, share_of = self.ctx(60)
         self.assertEqual(share_of(ctx, "", [], [("", [])]), (60, ""))
