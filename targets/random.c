@@ -38,7 +38,7 @@ static const char help[] =
 	"usage: random [OPTIONS]\n"
 	"  --target=FAMILY|all  memcpy, memmove, memset, page, or all in turn (default all)\n"
 	"  --variant=NAME   run only this variant (known-bad ones too)\n"
-	"  --seconds=S      time budget (default 60)\n"
+	"  --seconds=S      time budget, 1 or more (default 60)\n"
 	"  --cases=N        stop after N cases (default: no limit)\n"
 	"  --seed=N         run seed (default: from the clock; printed either way)\n"
 	"  --max-len=N      fold lengths below N (default 4 MiB)\n"
@@ -298,6 +298,9 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* A year: past that a budget is a typo, not a plan. */
+#define MG_MAX_SECONDS (365u * 86400u)
+
 static void parse(int argc, char **argv)
 {
 	int c, have_seed = 0;
@@ -307,9 +310,14 @@ static void parse(int argc, char **argv)
 		case O_TARGET: opt.family = optarg; break;
 		case O_VARIANT: opt.variant = mg_parse_variant("random", optarg)->name; break;
 		case O_SECONDS:
-			opt.seconds = (double)mg_parse_u64("random", "seconds", optarg);
+			opt.seconds = (double)mg_parse_positive("random", "seconds", optarg,
+								MG_MAX_SECONDS);
 			break;
-		case O_CASES: opt.cases = mg_parse_u64("random", "cases", optarg); break;
+		case O_CASES:
+			opt.cases = mg_parse_u64("random", "cases", optarg);
+			if (opt.cases == 0) /* not "no limit": leave the flag out for that */
+				mg_usage_error("random", "--cases=%s: want 1 or more", optarg);
+			break;
 		case O_SEED:
 			opt.seed = mg_parse_u64("random", "seed", optarg);
 			have_seed = 1;

@@ -26,7 +26,7 @@ static const char help[] =
 	"                  straddle-src|straddle-dst|straddle-both:SPLIT, page-diff:D,\n"
 	"                  split-2gib:0, span-2gib:BELOW, far:0 (docs/placements.md)\n"
 	"  --seed=N        fill seed (default 0)\n"
-	"  --timeout-ms=N  per-call watchdog (default 1000)\n"
+	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
 	"                        the default) or a failure (strict)\n"
@@ -131,7 +131,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_OVERREAD: mg_parse_overread(cmd, optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
-				mg_parse_uint(cmd, "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
+				mg_parse_positive(cmd, "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
 			break;
 		case O_ABOVE: c->src_above = 1; break;
 		case O_HIDE: mg_parse_hidden_features(cmd, optarg); break;

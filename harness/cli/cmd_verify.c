@@ -15,15 +15,17 @@
 static const char help[] =
 	"usage: memgate verify [OPTIONS]\n"
 	"  --profile=quick|full  how much to sweep (default quick)\n"
-	"  --sweep-seconds=S     each variant's sweep within about S seconds: every\n"
-	"                        length, and as many of the other cases as fit\n"
+	"  --sweep-seconds=S     each variant's sweep within about S seconds (1 to\n"
+	"                        86400): every length, and as many of the other\n"
+	"                        cases as fit (default: no budget, the whole profile)\n"
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
 	"  --variant=A,B,...     only these variants\n"
 	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
 	"  --jobs=N              variants swept at once (default: the CPU count)\n"
 	"  --max-failures=N      stop a variant's sweep after N failing cases (default 3)\n"
 	"  --hide-feature=LIST   act as if the CPU lacked these features\n"
-	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000)\n"
+	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000,\n"
+	"                        at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
 	"                        the default) or a failure (strict)\n"
@@ -143,7 +145,7 @@ int mg_cmd_verify(int argc, char **argv)
 		case O_OVERREAD: mg_parse_overread("verify", optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
-				mg_parse_uint("verify", "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
+				mg_parse_positive("verify", "timeout-ms", optarg, MG_MAX_TIMEOUT_MS);
 			break;
 		case O_DIR:
 			if (!*optarg)
@@ -152,8 +154,8 @@ int mg_cmd_verify(int argc, char **argv)
 			break;
 		case O_HUGE: o.huge = parse_huge(optarg); break;
 		case O_SWEEP_SECONDS:
-			o.sweep_seconds = (double)mg_parse_uint("verify", "sweep-seconds", optarg,
-								 86400);
+			o.sweep_seconds = (double)mg_parse_positive("verify", "sweep-seconds",
+								     optarg, 86400);
 			break;
 		case O_EXPECT:
 			o.override_expect = 1;

@@ -5,6 +5,7 @@
 #include "record.h"
 #include "table.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,8 +54,10 @@ uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text)
 
 	errno = 0;
 	v = strtoull(text, &end, 0);
-	if (end == text || *end || text[0] == '-' || (errno && errno != ERANGE))
-		mg_usage_error(cmd, "bad value '%s' for --%s (want a non-negative number)", text,
+	/* strtoull skips blanks and takes a sign ("-1" is UINT64_MAX): a
+	 * number here starts with a digit. */
+	if (end == text || *end || !isdigit((unsigned char)text[0]) || (errno && errno != ERANGE))
+		mg_usage_error(cmd, "bad value '%s' for --%s (want a whole number, digits only)", text,
 			       flag);
 	if (errno == ERANGE)
 		mg_usage_error(cmd, "--%s=%s is out of range (at most %llu)", flag, text,
@@ -68,6 +71,15 @@ unsigned mg_parse_uint(const char *cmd, const char *flag, const char *text, unsi
 
 	if (v > max)
 		mg_usage_error(cmd, "--%s=%s is out of range (at most %u)", flag, text, max);
+	return (unsigned)v;
+}
+
+unsigned mg_parse_positive(const char *cmd, const char *flag, const char *text, unsigned max)
+{
+	uint64_t v = mg_parse_u64(cmd, flag, text);
+
+	if (v == 0 || v > max)
+		mg_usage_error(cmd, "--%s=%s is out of range (want 1 to %u)", flag, text, max);
 	return (unsigned)v;
 }
 

@@ -21,6 +21,9 @@ int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text);
 /* The same for a value that must be at most `max`: a larger one is exit 2
  * naming the range, never cut to fit an unsigned. */
 unsigned mg_parse_uint(const char *cmd, const char *flag, const char *text, unsigned max);
+/* A budget, a timeout or a count that must be at least 1 (0 would mean "check
+ * nothing", or an instant timeout): 1..max, or exit 2 naming the range. */
+unsigned mg_parse_positive(const char *cmd, const char *flag, const char *text, unsigned max);
 
 /* The largest --timeout-ms: a day, so that the per-length additions of
  * mg_timeout_for cannot wrap. */

@@ -153,9 +153,10 @@ static uint64_t input_hash(const uint8_t *data, size_t size)
 }
 
 /* Cost-aware lengths: a case of `len` bytes costs about 1 + len /
- * MG_COST_UNIT short cases, so a long length is kept with probability
- * 1/cost, by a hash of the whole input (replays agree; any mutation draws
- * again), and otherwise becomes a short one. Each length class then gets
+ * MG_COST_UNIT short cases, and past MG_COST_FAR one more per
+ * MG_COST_FAR_UNIT bytes (decode.h), so a long length is kept with
+ * probability 1/cost, by a hash of the whole input (replays agree; any
+ * mutation draws again), and otherwise becomes a short one. Each length class then gets
  * about the same share of the time as of the draws, instead of the
  * multi-MiB ones taking nearly all of it: the sweep covers long lengths
  * systematically, and the fuzzer's time goes where its coverage grows.
@@ -164,6 +165,8 @@ static bool len_kept(size_t len, const uint8_t *data, size_t size)
 {
 	uint64_t cost = 1 + len / MG_COST_UNIT;
 
+	if (len > MG_COST_FAR)
+		cost += (len - MG_COST_FAR) / MG_COST_FAR_UNIT;
 	return cost == 1 || mg_below(mg_mix64(input_hash(data, size)), cost) == 0;
 }
 

@@ -4,7 +4,9 @@ finish, or whose records are missing, cut short or say the harness failed,
 makes its checks "could not judge" (status error), never a pass and never a
 finding against the routine."""
 
+import math
 import os
+import re
 import shlex
 import shutil
 import signal as signals
@@ -505,25 +507,59 @@ def run_fuzz(ctx):
 
 # --- speed -----------------------------------------------------------------------
 
-def worst_ratio(tsv, name):
-    """The largest (ours / best incumbent) over every row of the speed data
-    (variant, mode, len, align, cycles)."""
-    ours, best = {}, {}
+SPEED_END = re.compile(r"# end: ([0-9]+) rows")
+
+
+def speed_rows(tsv):
+    """The rows of memgate speed --data as (variant, key, cycles), key =
+    (cache, align, len). Fails closed: a row that does not parse, or a file
+    without its closing "# end: N rows" line for exactly its N rows (cut
+    short, or not memgate speed's), raises CouldNotJudge, since a row left
+    out could be the one that is slower."""
+    rows, end = [], None
     with open(tsv, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 5:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if end is not None:
+                raise CouldNotJudge(f"{tsv}: line {number} follows the closing '# end' line")
+            match = SPEED_END.fullmatch(line)
+            if match:
+                end = int(match.group(1))
                 continue
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
             try:
-                value = float(fields[4])
+                cycles = float(fields[4]) if len(fields) >= 5 and fields[0] else None
             except ValueError:
-                continue
-            key = tuple(fields[1:4])
-            if fields[0] == name:
-                ours[key] = value
-            elif key not in best or value < best[key]:
-                best[key] = value
-    ratios = [ours[k] / best[k] for k in ours if k in best and best[k] > 0]
+                cycles = None
+            if cycles is None or not math.isfinite(cycles) or cycles < 0:
+                raise CouldNotJudge(f"{tsv}: line {number} is not a speed row: {line[:80]!r}")
+            rows.append((fields[0], tuple(fields[1:4]), cycles))
+    if end is None:
+        raise CouldNotJudge(f"{tsv}: no closing '# end: N rows' line (cut short?)")
+    if end != len(rows):
+        raise CouldNotJudge(f"{tsv}: {len(rows)} rows, but its last line says {end}")
+    return rows
+
+
+def worst_ratio(tsv, name, incumbents=None):
+    """The largest (ours / best incumbent) over every point (cache, align,
+    len) that both measured. Raises CouldNotJudge when the data is damaged
+    (see speed_rows), has no row of `name`, or, with incumbents named, no
+    point where one of them was measured next to it."""
+    ours, best = {}, {}
+    for variant, key, cycles in speed_rows(tsv):
+        if variant == name:
+            ours[key] = cycles
+        elif key not in best or cycles < best[key]:
+            best[key] = cycles
+    if not ours:
+        raise CouldNotJudge(f"{tsv}: no row of {name}")
+    shared = [k for k in ours if k in best]
+    if incumbents and not shared:
+        raise CouldNotJudge(f"{tsv}: no point where {name} and an incumbent were both measured")
+    ratios = [ours[k] / best[k] for k in shared if best[k] > 0]
     return max(ratios) if ratios else 0.0
 
 
@@ -543,7 +579,7 @@ def run_bench(ctx):
         ran_to_end(result, "memgate speed")
         if result.returncode != 0:
             raise CouldNotJudge(f"memgate speed exited with status {result.returncode}")
-        worst = worst_ratio(tsv, ctx.name)
+        worst = worst_ratio(tsv, ctx.name, incumbents)
     except (CouldNotJudge, OSError) as e:
         return cannot("bench", str(e)), []
     ctx.plot_speed(tsv, incumbents)

@@ -21,6 +21,9 @@ AFTER_FUZZ_BENCH = 8
 # length and as many of the profile's other cases as fit, at the speed it
 # measures (native or under qemu), and says how many that was.
 SWEEP_SHARE = 0.4
+# Under a further CPU model (aarch64) only the quick sweep and the
+# regressions run, so the sweep may take most of that model's share.
+FURTHER_MODEL_SWEEP_SHARE = 0.8
 
 
 class Context:
@@ -28,6 +31,7 @@ class Context:
 
     def __init__(self, opts):
         self.opts = opts
+        self.primary = True  # every check runs (not a further CPU model's run)
         self.op = opts["op"]
         self.family = OPS[self.op][1]
         self.symbol = opts["symbol"]
@@ -84,7 +88,7 @@ class Context:
         seconds = self.seconds if seconds is None else seconds
         self.share = seconds
         self.deadline = procs.Deadline(seconds)
-        extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign else 0
+        extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign and self.primary else 0
         self.hard_deadline = procs.Deadline(seconds + extra)
 
     def fuzz_budget(self):
@@ -106,7 +110,7 @@ class Context:
         """Seconds the sweep may take (see SWEEP_SHARE): a part of this
         entry's share of --seconds, not of the whole run's, or the sweep of
         one entry would eat the fuzz time of the others."""
-        return max(1, int(self.share * SWEEP_SHARE))
+        return max(1, int(self.share * (SWEEP_SHARE if self.primary else FURTHER_MODEL_SWEEP_SHARE)))
 
     def skipped(self, check):
         return check in self.skip

@@ -203,10 +203,12 @@ def validate(opts):
     opts["dst_align"] = power_of_two("dst-align", opts.get("dst_align", "1"))
     opts["len_multiple"] = whole("len-multiple", opts.get("len_multiple", "1"))
     # The default budget is 60 s per entry point; --seconds bounds them all.
+    # Without --seconds, several CPU models (gate_runs.share_of) add to it.
+    opts["seconds_given"] = "seconds" in opts
     opts["seconds"] = whole("seconds", opts.get("seconds", str(60 * len(opts["entries"]))))
     slow = opts.get("max_slowdown")
-    if slow is not None and not re.match(r"^[0-9]+(\.[0-9]+)?$", slow):
-        die(f"--max-slowdown '{slow}' is not a number (e.g. 1.10)")
+    if slow is not None and (not re.fullmatch(r"[0-9]+(\.[0-9]+)?", slow) or float(slow) <= 0):
+        die(f"--max-slowdown '{slow}' is not a number above 0 (e.g. 1.10)")
     skip = [c for c in (opts.get("skip") or "").split(",") if c]
     for c in skip:
         if c in ("abi", "sweep"):

@@ -71,14 +71,50 @@ def label_of(model, externs, runs):
     return ", ".join(parts)
 
 
+# How --seconds is divided: evenly over the sets of --extern values, each
+# set's part over its CPU models (the first, which runs every check, gets
+# PRIMARY_MODEL_WEIGHT parts, each further model one), and each model's
+# part evenly over the entry points. So the runs' checks together stay
+# within --seconds (each at least 1 s) on every arch. Without --seconds the
+# default (60 s per entry point) is the first model's part, and each
+# further model adds its part on top: the default run checks as much as
+# before under the first model.
+PRIMARY_MODEL_WEIGHT = 2
+
+
+def share_of(ctx, model, externs, runs):
+    """(seconds, how) for one entry point's checks in one run: its part of
+    --seconds, and what was divided to get it ("" when nothing was)."""
+    total = ctx.opts["seconds"]
+    sets = len({tuple(e) for _, e in runs})
+    models = [m for m, e in runs if e == externs]
+    weight, parts = 1, 1
+    if len(models) > 1:
+        weight = PRIMARY_MODEL_WEIGHT if model == models[0] else 1
+        parts = PRIMARY_MODEL_WEIGHT + len(models) - 1
+        if not ctx.opts.get("seconds_given", True):
+            total = total * parts // PRIMARY_MODEL_WEIGHT
+    seconds = max(1, total // sets * weight // parts // len(ctx.entries))
+    how = []
+    if sets > 1:
+        how.append(f"{sets} sets of --extern values")
+    if len(models) > 1:
+        how.append(f"{len(models)} CPU models ({PRIMARY_MODEL_WEIGHT} parts for the first, "
+                   "which runs every check, 1 for each other)")
+    if len(ctx.entries) > 1:
+        how.append(f"{len(ctx.entries)} entry points")
+    budget = f"--seconds {total}" if ctx.opts.get("seconds_given", True) else f"the default {total} s"
+    return seconds, (f"{seconds} s of {budget}, divided over " + ", ".join(how)) if how else ""
+
+
 def enter_run(ctx, model, externs, runs, base_env, top_results):
     """Points ctx at one run: its label, CPU model (QEMU_CPU, which
     qemu-user reads as -cpu and the repro commands carry), results folder
-    and share of --seconds."""
+    and share of --seconds (share_of)."""
     ctx.label = label_of(model, externs, runs)
     ctx.cpu_model = model
     ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
-    ctx.seconds = max(1, ctx.opts["seconds"] // len({tuple(e) for _, e in runs}))
+    ctx.seconds, ctx.share_note = share_of(ctx, model, externs, runs)
     if len(runs) > 1:
         safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
         ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
@@ -116,12 +152,16 @@ def run_all(ctx, runs, opts):
                 results.append(check)
                 seconds += build_seconds
             ctx.quick = quick or not primary
-            # Each entry its share of this set of values' --seconds.
-            ctx.start_clock(max(1, ctx.seconds // len(ctx.entries)))
+            ctx.primary = primary
+            ctx.start_clock()
+            if ctx.share_note:
+                ctx.progress(f"{ctx.label or 'checks'}: {ctx.share_note}")
             t = time.monotonic()
             found_results, found, warned = run_checks(ctx, primary)
             for c in found_results:
                 c.run = ctx.label
+                if c.name == "sweep" and ctx.share_note:
+                    c.note += f"; budget {ctx.share_note}"
             for f in found:
                 f["run"] = ctx.label
                 if model:
@@ -131,7 +171,7 @@ def run_all(ctx, runs, opts):
             findings += found
             warnings += warned
             per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
-    ctx.env, ctx.seconds, ctx.quick = base_env, opts["seconds"], quick
+    ctx.env, ctx.seconds, ctx.quick, ctx.primary = base_env, opts["seconds"], quick, True
     ctx.label, ctx.cpu_model = "", ""
     for entry in ctx.entries:
         ctx.select(entry)

@@ -234,13 +234,61 @@ class Valgrind(unittest.TestCase):
 
 
 class Speed(unittest.TestCase):
-    def test_worst_ratio(self):
-        d = tmpdir(self)
-        path = os.path.join(d, "s.tsv")
+    ROWS = ("bytecopy\thot\t0/0\t8\t20.0\t5.00\nmemcpy_erms\thot\t0/0\t8\t10.0\t2.50\n"
+            "memcpy_avx2\thot\t0/0\t8\t5.0\t1.25\nbytecopy\thot\t0/0\t64\t10.0\t2.50\n"
+            "memcpy_erms\thot\t0/0\t64\t10.0\t2.50\n")
+    HEAD = "# variant\tcache\talign\tlen\tcycles\tns\n# under test: bytecopy\n"
+
+    def tsv(self, text):
+        path = os.path.join(tmpdir(self), "s.tsv")
         with open(path, "w") as f:
-            f.write("bytecopy\thot\t8\t0/0\t20\nmemcpy_erms\thot\t8\t0/0\t10\nmemcpy_avx2\thot\t8\t0/0\t5\n"
-                    "bytecopy\thot\t64\t0/0\t10\nmemcpy_erms\thot\t64\t0/0\t10\n")
-        self.assertEqual(checks.worst_ratio(path, "bytecopy"), 4.0)
+            f.write(text)
+        return path
+
+    def test_worst_ratio(self):
+        path = self.tsv(self.HEAD + self.ROWS + "# end: 5 rows\n")
+        self.assertEqual(checks.worst_ratio(path, "bytecopy", ["memcpy_erms", "memcpy_avx2"]), 4.0)
+
+    def test_damaged_data_cannot_be_judged(self):
+        """A short or garbled file could hide the slower point: never a pass."""
+        damaged = {
+            "cut short": self.HEAD + self.ROWS.split("memcpy_avx2")[0],
+            "count wrong": self.HEAD + self.ROWS + "# end: 7 rows\n",
+            "a garbled row": self.HEAD + self.ROWS.replace("\t5.0\t", "\tfive\t") + "# end: 5 rows\n",
+            "a short row": self.HEAD + self.ROWS.replace("memcpy_avx2\thot\t0/0\t8\t5.0\t1.25", "memcpy_avx2\thot")
+            + "# end: 5 rows\n",
+            "not a number": self.HEAD + self.ROWS.replace("\t5.0\t", "\tnan\t") + "# end: 5 rows\n",
+            "rows after the end": self.HEAD + self.ROWS + "# end: 5 rows\nbytecopy\thot\t0/0\t8\t99.0\t9.0\n",
+            "empty": "",
+            "no row of ours": self.HEAD + "memcpy_erms\thot\t0/0\t8\t10.0\t2.50\n# end: 1 rows\n",
+            "no shared point": self.HEAD + "bytecopy\thot\t0/0\t8\t20.0\t5.0\nmemcpy_erms\tcold\t0/0\t8\t10.0\t2.5\n"
+            "# end: 2 rows\n",
+        }
+        for what, text in damaged.items():
+            with self.assertRaises(checks.CouldNotJudge, msg=what):
+                checks.worst_ratio(self.tsv(text), "bytecopy", ["memcpy_erms"])
+
+    def test_no_incumbent_is_no_ratio(self):
+        path = self.tsv(self.HEAD + "bytecopy\thot\t0/0\t8\t20.0\t5.0\n# end: 1 rows\n")
+        self.assertEqual(checks.worst_ratio(path, "bytecopy", []), 0.0)
+
+    def test_bench_check_is_could_not_judge_on_damaged_data(self):
+        """run_bench with --max-slowdown on a memgate speed that writes a
+        file cut short: the bench check is an error, with the reason."""
+        d = tmpdir(self)
+        fake = os.path.join(d, "memgate")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\nfor a; do case $a in --data=*) printf '%s' '" + self.HEAD + self.ROWS[:60]
+                    + "' > \"${a#--data=}\";; esac; done\n")
+        os.chmod(fake, 0o755)
+        ctx = context(d, W=d, seconds=30)
+        ctx.bench, ctx.emulated, ctx.max_slowdown, ctx.max_slowdown_text = True, None, 1.1, "1.1"
+        ctx.start_clock()
+        with mock.patch.object(type(ctx), "incumbents", lambda self: ["memcpy_erms"]), \
+                mock.patch.object(type(ctx), "plot_speed", lambda self, tsv, inc: None):
+            check, found = checks.run_bench(ctx)
+        self.assertEqual((check.status, found), ("error", []))
+        self.assertIn("cut short", check.note)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,11 @@ class Options(unittest.TestCase):
             ("--op", "memcpy", "--skip=sweep", FILE): "the sweep and its ABI checks always run",
             ("--op", "memcpy", "--extern", "x", FILE): "--extern 'x' is not NAME=VALUE",
             ("--op", "memcpy", "--extern=x=1", "--extern=x=2", FILE): "--extern names one symbol twice",
+            ("--op", "memcpy", "--seconds=0", FILE): "--seconds '0' is not a positive whole number",
+            ("--op", "memcpy", "--seconds=-5", FILE): "--seconds '-5' is not a positive whole number",
+            ("--op", "memcpy", "--seconds=1.5", FILE): "--seconds '1.5' is not a positive whole number",
+            ("--op", "memcpy", "--max-slowdown=0", FILE): "--max-slowdown '0' is not a number above 0",
+            ("--op", "memcpy", "--max-slowdown=1.1x", FILE): "--max-slowdown '1.1x' is not a number above 0",
         }
         for argv, want in cases.items():
             self.assertIn(want, usage(list(argv)) or "accepted", argv)
@@ -38,6 +43,47 @@ class Options(unittest.TestCase):
     def test_defaults(self):
         o = gate.validate(gate.parse(["--op=memcpy", "--extern", "t=0x40", FILE]))
         self.assertEqual((o["symbol"], o["seconds"], o["returns"], o["extern"]), ("bytecopy", 60, "dst", [("t", 64)]))
+
+
+class Budget(unittest.TestCase):
+    """--seconds bounds the checks of every run together: CPU models,
+    --extern value sets and entry points divide it, never multiply it."""
+
+    def ctx(self, seconds, entries=1):
+        from orchestration import gate_runs
+        c = gate.Context(gate.validate(gate.parse(["--op=memcpy", f"--seconds={seconds}", FILE])))
+        c.entries = [{}] * entries
+        return c, gate_runs.share_of
+
+    def test_cpu_models_divide_the_budget(self):
+        ctx, share_of = self.ctx(60)
+        runs = [(m, []) for m in ("max", "cortex-a57", "a64fx")]
+        shares = [share_of(ctx, m, e, runs) for m, e in runs]
+        self.assertEqual([s for s, _ in shares], [30, 15, 15])
+        self.assertLessEqual(sum(s for s, _ in shares), 60)
+        self.assertIn("15 s of --seconds 60, divided over 3 CPU models", shares[1][1])
+
+    def test_the_default_grows_with_cpu_models(self):
+        """No --seconds: the first model keeps the default 60 s, each
+        further model adds its part (120 s in all for three models)."""
+        from orchestration import gate_runs
+        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", FILE])))
+        ctx.entries = [{}]
+        runs = [(m, []) for m in ("max", "cortex-a57", "a64fx")]
+        shares = [gate_runs.share_of(ctx, m, e, runs) for m, e in runs]
+        self.assertEqual([s for s, _ in shares], [60, 30, 30])
+        self.assertIn("30 s of the default 120 s, divided over 3 CPU models", shares[1][1])
+
+    def test_one_run_is_not_divided(self):
+        ctx, share_of = self.ctx(60)
+        self.assertEqual(share_of(ctx, "", [], [("", [])]), (60, ""))
+
+    def test_every_division_together(self):
+        ctx, share_of = self.ctx(120, entries=2)
+        runs = [(m, e) for e in ([("t", 1)], [("t", 2)]) for m in ("max", "cortex-a57")]
+        total = sum(share_of(ctx, m, e, runs)[0] for m, e in runs) * len(ctx.entries)
+        self.assertLessEqual(total, 120)
+        self.assertEqual(share_of(ctx, "max", [("t", 1)], runs)[0], 20)  # 60 per set, 40 of it for max, 2 entries
 
 
 class Verdict(unittest.TestCase):

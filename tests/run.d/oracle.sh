@@ -29,6 +29,16 @@ r = [json.loads(l) for l in sys.stdin if l.startswith(\"{\")]
 v = [x for x in r if x[\"record\"] == \"variant\"][0]
 ok = v[\"status\"] == \"pass\" and v[\"planned\"] > v[\"cases\"] > 0 and r[-1][\"record\"] == \"summary\"
 print(\"ok\" if ok else \"bad\", \"planned\", v[\"planned\"], \">\", \"cases\", v[\"cases\"], end=\"\")'; echo ', lengths all'"
+for bad in 0 -1 " 5" 1.5 abc 86401; do
+	usage_error "--sweep-seconds='$bad' is refused" "(bad value '$bad' for|--sweep-seconds=$bad is out of range)" \
+		$MG verify --variant=memcpy_libc --sweep-seconds="$bad"
+done
+usage_error "--timeout-ms=0 is refused (an instant timeout)" "--timeout-ms=0 is out of range \(want 1 to " \
+	$MG verify --variant=memcpy_libc --timeout-ms=0
+usage_error "run --timeout-ms=0 is refused" "--timeout-ms=0 is out of range" $MG run --variant=memcpy_libc --len=8 --timeout-ms=0
+usage_error "random --seconds=0 is refused (a run that checks nothing)" "--seconds=0 is out of range" build/random --seconds=0
+usage_error "random --cases=0 is refused" "--cases=0: want 1 or more" build/random --cases=0
+usage_error "a signed count is refused, not wrapped" "bad value '-1' for --jobs" $MG verify --jobs=-1
 expect "a budget still finds a wrong routine" 1 "bad_memmove_always_forward" \
 	$MG verify --set=all --variant=bad_memmove_always_forward --expect=pass --profile=full --sweep-seconds=1 \
 	--huge=off --findings="$TMP/budget"

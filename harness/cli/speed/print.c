@@ -139,8 +139,12 @@ void mg_speed_print_summary(const struct speed *s)
 	}
 }
 
+/* The last line counts the rows: a reader (the gate's --max-slowdown) can
+ * tell a whole file from one cut short. */
 void mg_speed_write_data(const struct speed *s, FILE *out)
 {
+	size_t rows = 0;
+
 	fprintf(out, "# variant\tcache\talign\tlen\t%s\tns\n", CLOCK_UNIT);
 	/* Named even when skipped here: a plot must not draw another in its place. */
 	fprintf(out, "# under test: %s\n", s->v[0]->name);
@@ -154,7 +158,9 @@ void mg_speed_write_data(const struct speed *s, FILE *out)
 					fprintf(out, "%s\t%s\t%s\t%zu\t%.1f\t%.2f\n", s->v[i]->name,
 						cache_name[c], s->aligns[a].label, s->lens[l], t,
 						t / mg_speed_ticks_per_ns);
+					rows++;
 				}
+	fprintf(out, "# end: %zu rows\n", rows);
 }
 
 static const char *align_notes(enum mg_op op)
