@@ -226,7 +226,8 @@ int mg_cmd_run(int argc, char **argv)
 	if (mg_case_is_huge(&c) && !mg_huge_possible(needs, sizeof needs)) {
 		snprintf(text, sizeof text, "lengths over %zu cannot run here: %s",
 			 (size_t)MG_MAX_LEN, needs);
-		return not_judged(&c, text);
+		/* n/a: a 32-bit address space without the room */
+		return mg_huge_na() ? skip(text) : not_judged(&c, text);
 	}
 	if (mg_format == MG_FORMAT_TEXT) {
 		mg_case_describe(&c, text, sizeof text);

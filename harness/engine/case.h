@@ -21,6 +21,11 @@
 #define MG_HUGE_LENGTHS (SIZE_MAX > 0xffffffffu)
 #define MG_HUGE_4GIB	((size_t)((uint64_t)1 << 32))
 #define MG_HUGE_MAX_LEN (MG_HUGE_LENGTHS ? MG_HUGE_4GIB + ((size_t)1 << 20) : SIZE_MAX)
+/* The overlapping memmove past the sandbox (huge.c, "one buffer"): lengths
+ * up to 2 GiB + 1 MiB, distances up to MG_SPOT_MAX_LEN, in one mapping a
+ * 32-bit address space can hold. */
+#define MG_HUGE_ONE_MAX_LEN  (((size_t)1 << 31) + ((size_t)1 << 20))
+#define MG_HUGE_ONE_MAX_SPAN (MG_HUGE_ONE_MAX_LEN + MG_SPOT_MAX_LEN)
 /* How much of each buffer an oracle case maps: the rest faults. */
 #define MG_ORACLE_MAPPED ((size_t)64 << 10)
 
