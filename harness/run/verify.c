@@ -653,6 +653,7 @@ static void run_all(struct runner *rn)
 static void print_details(const struct runner *rn)
 {
 	char path[512], title[160];
+	const char *check = MG_HUGE_LENGTHS ? "the 4 GiB+ check" : "the 2 GiB+ memmove check";
 
 	for (size_t i = 0; i < rn->o->count; i++) {
 		const struct mg_variant *v = rn->o->variants[i];
@@ -663,13 +664,13 @@ static void print_details(const struct runner *rn)
 		mg_tally_print(&rn->results[i].huge, title, path);
 	}
 	if (rn->huge->why[0] && !rn->huge->na)
-		printf("\nthe 4 GiB+ check: could not judge: %s\n", rn->huge->why);
+		printf("\n%s: could not judge: %s\n", check, rn->huge->why);
 	else if (rn->huge->why[0])
-		printf("\nthe 4 GiB+ check was skipped (n/a): %s\n", rn->huge->why);
+		printf("\n%s was skipped (n/a): %s\n", check, rn->huge->why);
 	else if (rn->huge->seconds > 0)
-		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process%s\n",
+		printf("\n%s: %llu cases in %.1f s, in one process%s\n", check,
 		       rn->huge->cases, rn->huge->seconds,
-		       !MG_HUGE_LENGTHS ? " (32-bit: overlapping memmove of 2 GiB and more, one mapping)"
+		       !MG_HUGE_LENGTHS ? " (an overlapping move in one mapping)"
 		       : rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (mid-size lengths, and guard-oracle cases only at 2 GiB+)" : "");
 }
 
