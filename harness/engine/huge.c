@@ -495,7 +495,7 @@ static void check_one_buffer(const struct mg_case *c, int clean_int, struct mg_v
 	unsigned lower_align = c->dist > 0 ? c->src_align : c->dst_align;
 	struct mg_outcome o = {.c = c};
 	struct window w[MAX_WINDOWS];
-	struct expect e = {.c = c, .base = one.base};
+	struct expect e = {.c = c};
 	struct windows ws = {&e, w, 0};
 	const struct mg_judge_checks checks = {NULL, red_zones_of, bytes_of, NULL, &ws};
 	unsigned char *lower, *src;
@@ -505,6 +505,7 @@ static void check_one_buffer(const struct mg_case *c, int clean_int, struct mg_v
 			       one.why);
 		return;
 	}
+	e.base = one.base; /* mapped on first use */
 	lower = mg_place_buffer(one.base, one.base + one.size, 0, span, lower_align, c->place);
 	src = c->dist > 0 ? lower : lower + d;
 	e.src_off = (size_t)(src - one.base);
