@@ -1,0 +1,271 @@
+"""Building a submission into the harness: the shared build, the run's
+own build and results directories, the copies of the submitted files, the
+build-time rules on the compiled object, and the link."""
+
+import datetime
+import fcntl
+import os
+import re
+import shutil
+import tempfile
+import time
+
+from . import checks, procs, submission
+from .gate_options import FEATURE_BITS, OPS, die
+from .records import CouldNotJudge
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+BUILD_TIMEOUT = 900
+
+
+class Lock:
+    """An exclusive lock on build/gate/.lock while shared objects are
+    built, so concurrent gates never write the same file at once."""
+
+    def __enter__(self):
+        os.makedirs("build/gate", exist_ok=True)
+        self.f = open("build/gate/.lock", "w")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.f, fcntl.LOCK_UN)
+        self.f.close()
+
+
+def make(ctx, targets, log, extra=()):
+    argv = ["make", "--no-print-directory", "-s"] + ctx.make_arch + list(extra) + targets
+    with open(log, "ab") as out:
+        result = procs.run(argv, stdout=out, stderr=out, timeout=BUILD_TIMEOUT)
+    if result.timed_out:
+        die(f"the build did not finish in {BUILD_TIMEOUT} s (see {log})")
+    return result.returncode == 0
+
+
+def list_table(ctx):
+    rc, out = submission.capture(ctx.runner + [f"{ctx.B}/memgate", "list", "--set=all", "--tsv"], timeout=120)
+    if rc != 0:
+        die(f"{ctx.B}/memgate list failed: {out.strip()[-200:]}")
+    return [line.split("\t") for line in out.splitlines() if line]
+
+
+def stamp():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+def prepare(ctx, opts):
+    """The shared build, the variant's name, and this run's own build and
+    results directories (unique, whatever else runs at the same time)."""
+    with Lock():
+        if not make(ctx, ["all"], os.devnull):
+            die(f"memgate itself does not build: run make{' ARCH=' + ctx.foreign if ctx.foreign else ''}")
+    ctx.table = list_table(ctx)
+    names = {row[0]: row for row in ctx.table}
+    for e in ctx.entries:
+        e["name"] = e["symbol"] if e["symbol"] not in names else f"{e['symbol']}_submitted"
+    ctx.name = ctx.entries[0]["name"]
+    if ctx.baseline:
+        row = names.get(ctx.baseline)
+        if row is None:
+            die(f"unknown --baseline variant '{ctx.baseline}' (see {ctx.B}/memgate list)")
+        if row[1] != ctx.op:
+            die(f"--baseline {ctx.baseline} is a {row[1]}, not a {ctx.op}")
+    parent = os.path.join("build", "gate", *([ctx.foreign] if ctx.foreign else []))
+    results = os.environ.get("MEMGATE_GATE_RESULTS") or os.path.join("findings", "gate")
+    try:
+        os.makedirs(parent, exist_ok=True)
+        ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
+    except OSError as e:
+        die(f"cannot create a build directory under {parent}: {e.strerror or e}")
+    try:
+        os.makedirs(results, exist_ok=True)
+        ctx.R = tempfile.mkdtemp(prefix=f"{ctx.name}-{stamp()}-", dir=results)
+        if not os.path.isabs(results):
+            ctx.R = os.path.relpath(ctx.R)
+        ctx.root_R = ctx.R
+        for e in ctx.entries:
+            # One entry: its results are the run's; several: a folder each.
+            e["R"] = ctx.R if len(ctx.entries) == 1 else os.path.join(ctx.R, e["name"])
+            os.makedirs(e["R"], exist_ok=True)
+    except OSError as e:
+        raise CouldNotJudge(f"cannot create the results directory under {results}: {e.strerror or e}") from None
+
+
+def copy_checked(src, dst):
+    """Copies a file into the results and reads it back: the evidence is
+    there, or the run could not be judged."""
+    try:
+        shutil.copyfile(src, dst)
+        with open(src, "rb") as a, open(dst, "rb") as b:
+            same = a.read() == b.read()
+    except OSError as e:
+        raise CouldNotJudge(f"cannot copy {src} into {dst}: {e.strerror or e}") from None
+    if not same:
+        raise CouldNotJudge(f"{dst}: what was read back differs from {src}")
+
+
+def copy_sources(ctx, given):
+    """Each file twice: into the build under a name make and the shell take
+    as it is, and (when it is outside the tree) into the results, so the
+    evidence is complete and the reports name it by a path in the tree."""
+    src_dir = os.path.join(ctx.W, "src")
+    os.makedirs(src_dir)
+    ctx.sources, ctx.files = [], []
+    for index, path in enumerate(given):
+        build_copy = os.path.join(src_dir, submission.safe_name(index, path))
+        member = submission.split_member(path)
+        if member and not build_copy.endswith(".o"):
+            # An object all the same (musl's libc.a members are .lo).
+            build_copy = os.path.splitext(build_copy)[0] + ".o"
+        if member:
+            extract_member(member, build_copy)
+        else:
+            shutil.copyfile(path, build_copy)
+        ctx.sources.append(build_copy)
+        rel = os.path.relpath(os.path.abspath(path), ROOT)
+        if rel.startswith("..") or member:
+            os.makedirs(os.path.join(ctx.root_R, "sources"), exist_ok=True)
+            base = os.path.basename(build_copy)[len(f"{index}-"):] if member else os.path.basename(path)
+            kept = os.path.join(ctx.root_R, "sources", base)
+            if os.path.exists(kept):  # two files of one name
+                kept = os.path.join(ctx.root_R, "sources", f"{index}-{base}")
+            copy_checked(build_copy if member else path, kept)
+            rel = os.path.relpath(os.path.abspath(kept), ROOT)
+        ctx.files.append(rel)
+    if ctx.externs:
+        path = os.path.join(src_dir, "externs.c")
+        with open(path, "w") as f:
+            f.write(submission.extern_source(ctx.externs))
+        ctx.sources.append(path)
+    if ctx.arch in ("x86_64", "i386"):
+        path = os.path.join(src_dir, "glibc-x86-defaults.c")
+        with open(path, "w") as f:
+            f.write(submission.defaults_source({n for n, _ in ctx.opts["extern"]}))
+        ctx.sources.append(path)
+
+
+def extract_member(member, out):
+    """ARCHIVE.a(MEMBER.o) into `out` (ar p: the first member of that name)."""
+    archive, name = member
+    with open(out, "wb") as f:
+        result = procs.run(["ar", "p", archive, name], stdout=f, stderr=os.devnull, timeout=120)
+    if result.returncode != 0 or os.path.getsize(out) == 0:
+        die(f"{archive}({name}): ar cannot extract it")
+
+
+def contract_macro(ctx, entry):
+    """The entry's struct mg_contract, as harness/variant.h spells it."""
+    o = ctx.opts
+    if entry["contract"] == "kernel":
+        flags = "MG_KERNEL" + (" | MG_KERNEL_USES_FPU" if "fpu" in ctx.requires else "")
+        if entry["family"] == "page":
+            return f"MG_CONTRACT_KERNEL(4096, 4096, 4096, 4096, {flags})"
+        return f"MG_CONTRACT_KERNEL({o['src_align']}, {o['dst_align']}, {o['len_multiple']}, 0, {flags})"
+    if entry["family"] == "page":
+        return "MG_CONTRACT_PAGE"
+    return f"MG_CONTRACT({o['src_align']}, {o['dst_align']}, {o['len_multiple']})"
+
+
+def write_build_files(ctx):
+    features = 0
+    for f in ctx.requires:
+        features |= 1 << FEATURE_BITS[f] if f in FEATURE_BITS else 0  # fpu: a declaration
+    about = submission.c_string("submitted: " + " ".join(ctx.files))
+    lines = []
+    for e in ctx.entries:
+        ret = {"memcpy": "MG_RET_DST", "mempcpy": "MG_RET_DST_END"}.get(
+            e["op"], "MG_RET_VOID" if e["family"] == "page" else "MG_RET_DST")
+        lines.append(f"MG_SUBMITTED({ctx.arch}, {e['name']}, mg_gate_{e['symbol']}, {OPS[e['op']][0]}, {ret}, "
+                     f"{contract_macro(ctx, e)}, {features}, {about})\n")
+    families = sorted({e["family"] for e in ctx.entries})
+    files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ",".join(e["symbol"] for e in ctx.entries) + "\n",
+             "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}
+    # The submitter's tree flags go to scripts/gate-compile (`cflags`); the
+    # contract's flags to the Makefile (`contract-cflags`): each once.
+    if ctx.opts["tree_flags"]:
+        files["cflags"] = "".join(flag + "\n" for flag in ctx.opts["tree_flags"])
+    # Kernel code is built without vector or x87 registers, so that the
+    # compiler's own vectorising is not blamed on the routine's author (one
+    # build for every entry: any kernel entry asks it).
+    x86_64 = ctx.arch == "x86_64" or (ctx.arch == "generic" and ctx.host == "x86_64")
+    kernel = any(e["contract"] == "kernel" for e in ctx.entries)
+    no_fpu = kernel and "fpu" not in ctx.requires and x86_64
+    files["contract-cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
+    for name, text in files.items():
+        with open(os.path.join(ctx.W, name), "w") as f:
+            f.write(text)
+
+
+def show_compiler(ctx, log, given):
+    """The compiler's messages, with the build's copies named as given."""
+    try:
+        text = open(log, encoding="utf-8", errors="replace").read()
+    except OSError:
+        text = ""
+    for src, name in zip(ctx.sources, given):
+        text = text.replace(src, name)
+    lines = [l for l in text.splitlines() if re.search(r"error|Error|undefined reference", l)]
+    return "\n".join(lines[:20])
+
+
+def build(ctx, given):
+    """Compiles the submission, checks the build-time rules on it, then
+    links this run's programs. Usage (exit 2) on any problem."""
+    copy_sources(ctx, given)
+    write_build_files(ctx)
+    log = os.path.join(ctx.W, "build.log")
+    fuzz = "no" if ctx.skipped("fuzz") or ctx.foreign else "yes"
+    gate = [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
+    names = " ".join(given)
+    t = time.monotonic()
+    symbols = [e["symbol"] for e in ctx.entries]
+    if not make(ctx, [f"{ctx.W}/plain.o"], log, gate):
+        merged = os.path.join(ctx.W, "plain.parts", "merged.o")
+        if os.path.exists(merged):
+            cc = gate_cc(ctx)
+            problems = submission.inspect(merged, cc, symbols, [n for n, _ in ctx.opts["extern"]], f" in {names}")
+            if problems and problems[0].startswith("symbol "):
+                die(problems[0])
+        die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    try:
+        problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), symbols,
+                                      [n for n, _ in ctx.opts["extern"]])
+    except submission.BuildProblem as e:
+        die(str(e))
+    if problems:
+        # One line each; main() puts "gate: " before the first.
+        die("\ngate: ".join(f"{names} {p}" for p in problems))
+    with Lock():
+        if not make(ctx, ["gate-shared"], log, gate):
+            die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    if not make(ctx, ["gate-build"], log, gate):
+        die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    local = local_entries(ctx)
+    for e in ctx.entries:
+        e["binding"] = "local" if e["symbol"] in local else "global"
+    return time.monotonic() - t
+
+
+def local_entries(ctx):
+    """The entry points that were local symbols (scripts/gate-compile made
+    them global and listed them)."""
+    try:
+        with open(os.path.join(ctx.W, "plain.parts", "locals"), encoding="utf-8") as f:
+            return {line.strip() for line in f if line.strip()}
+    except FileNotFoundError:
+        return set()
+
+
+def build_check(ctx, seconds):
+    local = ctx.binding == "local"
+    note = (f"variant {ctx.name}, entry point {ctx.symbol}"
+            + (" (a local symbol, made global for the harness)" if local else "")
+            + (f", built for {ctx.foreign}" if ctx.foreign else ""))
+    return checks.Check("build", "pass", 0, seconds, note)
+
+
+def gate_cc(ctx):
+    rc, out = submission.capture(["make", "--no-print-directory", "-s"] + ctx.make_arch + ["print-cc"], timeout=60)
+    cc = out.strip().splitlines()[-1] if rc == 0 and out.strip() else "cc"
+    return cc

@@ -1,0 +1,161 @@
+"""One gate run's state (gate_context.Context): its options, arch,
+directories, deadlines and budgets, and the arch it builds for."""
+
+import datetime
+import os
+import re
+import sys
+import time
+
+from . import procs, submission
+from .gate_options import OPS, die
+
+# What the fuzz driver may add to its share after fuzzing (replaying,
+# minimising and deduplicating what it found), and what the other checks
+# after fuzzing are kept back for.
+FUZZ_OVERHEAD = 20
+AFTER_FUZZ_REGRESSIONS = 2
+AFTER_FUZZ_VALGRIND = 4
+# The sweep's part of --seconds: memgate verify --sweep-seconds runs every
+# length and as many of the profile's other cases as fit, at the speed it
+# measures (native or under qemu), and says how many that was.
+SWEEP_SHARE = 0.4
+
+
+class Context:
+    """One gate run: its options, arch, directories and deadline."""
+
+    def __init__(self, opts):
+        self.opts = opts
+        self.op = opts["op"]
+        self.family = OPS[self.op][1]
+        self.symbol = opts["symbol"]
+        self.requires = opts["requires"]
+        self.label, self.cpu_model = "", ""
+        self.externs = opts["extern"]
+        self.builds = []
+        self.quick = opts["quick"]
+        self.bench = opts["bench"]
+        self.skip = opts["skip"]
+        self.overread = opts.get("overread", "classify")
+        self.seconds = opts["seconds"]
+        slow = opts.get("max_slowdown")
+        self.max_slowdown = float(slow) if slow is not None else None
+        self.max_slowdown_text = slow
+        self.baseline = opts.get("baseline")
+        self.env = dict(os.environ)
+        self.t0 = time.monotonic()
+        self.started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.deadline = None
+        self.hard_deadline = None
+        self.runner, self.foreign, self.emulated = [], "", ""
+        self.valgrind_argv = []
+        self.speed_plot = None
+        # One dict per entry point: op, symbol, family, name, R (its results).
+        self.entries = [{"op": o, "symbol": s, "family": OPS[o][1],
+                         "contract": opts.get("contract") or ("kernel" if OPS[o][1] == "page" else "user")}
+                        for o, s in opts["entries"]]
+        self.contract = self.entries[0]["contract"]
+
+    def select(self, entry):
+        """Makes `entry` the one the checks look at."""
+        self.op, self.symbol, self.family = entry["op"], entry["symbol"], entry["family"]
+        self.contract = entry["contract"]
+        self.binding = entry.get("binding", "global")
+        self.name, self.R = entry["name"], entry["R"]
+        self.speed_plot = None
+
+    # how much is left, and where we are
+    def elapsed(self, since=None):
+        return time.monotonic() - (since if since is not None else self.t0)
+
+    def progress(self, stage):
+        left = self.deadline.remaining() if self.deadline else self.seconds
+        print(f"[gate {self.name}] {stage} ({self.elapsed():.1f} s in, {int(left)} s of the budget left)",
+              file=sys.stderr, flush=True)
+
+    def start_clock(self, seconds=None):
+        """The checks' deadline starts after the build (with several entry
+        points, each gets its share of what is left). Children are killed
+        at the hard deadline, which adds the fuzz driver's overhead."""
+        seconds = self.seconds if seconds is None else seconds
+        self.deadline = procs.Deadline(seconds)
+        extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign else 0
+        self.hard_deadline = procs.Deadline(seconds + extra)
+
+    def fuzz_budget(self):
+        """What is left for fuzzing: the rest of --seconds but what the
+        checks after it are kept back (valgrind, when it runs here, and the
+        regressions)."""
+        later = 0
+        if not self.skipped("regressions"):
+            later += AFTER_FUZZ_REGRESSIONS
+        if not self.skipped("valgrind") and not self.foreign:
+            later += AFTER_FUZZ_VALGRIND
+        return int(self.deadline.remaining() - later)
+
+    def sweep_budget(self):
+        """Seconds the sweep may take (see SWEEP_SHARE)."""
+        return max(1, int(self.seconds * SWEEP_SHARE))
+
+    def skipped(self, check):
+        return check in self.skip
+
+    def huge_applies(self):
+        """i386 has the overlapping memmove of 2 GiB and more alone (one mapping)."""
+        return self.family != "page" and (self.arch != "i386" or self.op == "memmove")
+
+    def huge_na_reason(self):
+        if self.family == "page":
+            return "page routines take one page"
+        return "lengths of 4 GiB and more need a 64-bit size_t (i386 has only memmove's 2 GiB+ overlapping move)"
+
+    def huge_off(self):
+        return self.skipped("huge") or not self.huge_applies()
+
+    def abi_rules(self):
+        arch = self.foreign or self.host
+        kernel = self.contract == "kernel"
+        if arch == "i386":
+            return "ebx, esi, edi, ebp, esp, the caller's frame, direction flag, MXCSR, x87 control word"
+        if arch == "aarch64":
+            return "x19-x29, d8-d15, sp, nothing written above sp, FPCR" + (", x18 (kernel)" if kernel else "")
+        return ("callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
+                + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
+
+    def incumbents(self):
+        if self.baseline:
+            return [self.baseline]
+        return [row[0] for row in self.table if len(row) >= 7 and row[1] == self.op and row[0] != self.name
+                and row[5] == "runs" and row[6] == "pass"]
+
+    def plot_speed(self, tsv, incumbents):
+        where = os.path.dirname(self.opts.get("report") or os.path.join(self.R, "x")) or "."
+        svg = os.path.join(where, f"{self.name}-speed.svg")
+        rc, _ = submission.capture(["scripts/speed-plot", tsv, svg, f"{self.name} vs {','.join(incumbents) or 'nothing'}"],
+                                   timeout=60)
+        if rc == 0:
+            self.speed_plot = svg
+
+
+def setup_arch(ctx, opts):
+    ctx.host = "i386" if re.match(r"^i.86$", os.uname().machine) else os.uname().machine
+    arch = opts.get("arch")
+    if not arch:
+        arch = ctx.host
+        first = "/" + opts["files"][0]
+        for a in ("x86_64", "i386", "aarch64", "generic"):
+            if f"/impls/{a}/" in first or f"/tests/bad/{a}/" in first:
+                arch = a
+    if arch not in ("x86_64", "i386", "aarch64", "generic"):
+        die(f"unknown arch '{arch}' (valid: x86_64, i386, aarch64, generic)")
+    ctx.arch = arch
+    if arch not in (ctx.host, "generic"):
+        ctx.foreign = arch
+        rc, out = submission.capture(["scripts/arch-probe", arch], timeout=120)
+        if rc != 0:
+            die(f"--arch {arch}: this machine ({ctx.host}) cannot run it: {out.strip()}")
+        ctx.runner = out.split()
+        ctx.emulated = ctx.runner[0] if ctx.runner else ""
+    ctx.B = "build" + (f"/{ctx.foreign}" if ctx.foreign else "")
+    ctx.make_arch = [f"ARCH={ctx.foreign}"] if ctx.foreign else []

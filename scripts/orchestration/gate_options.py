@@ -1,0 +1,267 @@
+"""The gate's options: its --help text, what each option may say, and the
+checks on them (bad usage is one line, exit 2, through Usage)."""
+
+import os
+import re
+import sys
+
+from . import submission
+
+USAGE = """\
+scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
+             [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"]
+             [--src-align N] [--dst-align N] [--len-multiple N]
+             [--requires FEATURE,...] [--returns dst|void] [--contract kernel|user]
+             [--extern NAME=VALUE[,VALUE...]]...
+             [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
+             [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
+             [--skip=CHECK,...] [--overread=classify|strict]
+             FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
+
+Builds the files into the harness as a new variant and runs every check on
+it: build, abi, sweep, huge, fuzz, valgrind, regressions, bench. --seconds
+(default 60) bounds the checks; the build before them and the fuzz driver's
+minimisation (at most 20 s) come on top. --quick runs the quick sweep.
+--skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
+verdict line says so. --extern NAME=VALUE defines a data symbol (an
+integer) the routine may reference; it may reference nothing else
+(glibc's x86 cache and threshold variables have defaults; see the README).
+-I, -D and --cflags are the submitter's tree's build flags, for .c and .S
+files. --entry OP=SYMBOL (repeatable) gates several entry points of one
+submission in one run (OP: memcpy, mempcpy, memmove, memset, copy_page,
+clear_page): one verdict per entry and one overall verdict.
+--overread=strict makes an over-read that stays in an aligned block holding
+a buffer byte (the aligned-over-read warning) a failure.
+--extern NAME=V1,V2,... runs every check once per value (a build each),
+with a verdict per value and one overall verdict.
+
+--contract kernel (the default for copy_page and clear_page) holds the
+routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
+touches no vector or x87 state unless it says --requires fpu. --requires
+also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
+code runs under every qemu -cpu model that has them (max, cortex-a57,
+a64fx), with a verdict per model, and is a SKIP when none has them.
+
+Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
+or build-time rule, or "could not judge: REASON"."""
+VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
+                 "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
+                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")
+FLAG_OPTIONS = ("--no-bench", "--quick")
+# --requires names, and their bits in enum mg_feature (harness/variant.h):
+# x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.
+FEATURE_BITS = {"sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
+                "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12,
+                "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
+                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26}
+FEATURES = tuple(FEATURE_BITS)
+# "fpu" is no CPU feature but the kernel contract's declaration.
+DECLARATIONS = ("fpu",)
+OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
+       "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page")}
+SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
+
+
+class Usage(Exception):
+    """Bad usage or a build problem: one line (or more, for a compiler's
+    messages) on stderr, exit 2."""
+
+
+def die(text):
+    raise Usage(text)
+
+
+# --- options -------------------------------------------------------------------
+
+def parse(argv):
+    opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            try:
+                print(USAGE, flush=True)
+            except BrokenPipeError:  # `| head`: what was read is enough
+                pass
+            sys.exit(0)
+        if arg == "--":
+            opts["files"] += argv[i + 1:]
+            break
+        if arg[:2] in ("-I", "-D"):
+            # The submitter's tree's flags, as a compiler takes them: -IDIR or -I DIR.
+            value = arg[2:]
+            if not value:
+                if i + 1 >= len(argv):
+                    die(f"{arg} needs a value")
+                value = argv[i + 1]
+                i += 1
+            opts["tree_flags"].append(arg[:2] + value)
+        elif arg in FLAG_OPTIONS:
+            opts["bench" if arg == "--no-bench" else "quick"] = arg == "--quick"
+        elif arg.split("=", 1)[0] in VALUE_OPTIONS:
+            opt, eq, value = arg.partition("=")
+            if not eq:
+                if i + 1 >= len(argv):
+                    die(f"{opt} needs a value")
+                value = argv[i + 1]
+                i += 1
+            key = opt[2:].replace("-", "_")
+            if key in ("extern", "entry"):
+                opts[key].append(value)
+            else:
+                opts[key] = value
+        elif arg.startswith("-"):
+            die(f"unknown option '{arg}' (valid: {', '.join(VALUE_OPTIONS + FLAG_OPTIONS)})")
+        else:
+            opts["files"].append(arg)
+        i += 1
+    return opts
+
+
+def whole(name, text):
+    if not re.match(r"^[1-9][0-9]*$", text or ""):
+        die(f"--{name} '{text}' is not a positive whole number")
+    value = int(text)
+    if value >= 2**32:
+        die(f"--{name} {text} is too large")
+    return value
+
+
+def power_of_two(name, text):
+    value = whole(name, text)
+    if value & (value - 1):
+        die(f"--{name} {value} is not a power of two")
+    if value > 4096:
+        die(f"--{name} {value} is over 4096")
+    return value
+
+
+VALID_OPS = "memcpy, mempcpy, memmove, memset, copy_page or clear_page"
+
+
+def validate_file(f):
+    member = submission.split_member(f)
+    path = member[0] if member else f
+    if not os.path.exists(path):
+        die(f"{path}: no such file")
+    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+        die(f"{path}: not a readable file")
+    if member:
+        rc, out = submission.capture(["ar", "t", path], timeout=60)
+        if rc != 0:
+            die(f"{path}: not an archive ar can read")
+        if member[1] not in out.split():
+            die(f"{path} has no member {member[1]}")
+    elif not f.endswith((".c", ".S", ".s", ".o")):
+        die(f"{f}: not a C (.c), assembly (.S, .s) or object (.o) file, or an archive member ARCHIVE.a(MEMBER.o)")
+
+
+def default_symbol(first):
+    member = submission.split_member(first)
+    return os.path.splitext(member[1] if member else os.path.basename(first))[0]
+
+
+def entries_of(opts):
+    """[(op, symbol)]: the --entry pairs, or --op with --symbol."""
+    if opts["entry"]:
+        if opts.get("op") or opts.get("symbol"):
+            die("--entry OP=SYMBOL names each entry point: give it instead of --op and --symbol")
+        pairs = []
+        for text in opts["entry"]:
+            op, eq, symbol = text.partition("=")
+            if not eq or op not in OPS:
+                die(f"--entry '{text}' is not OP=SYMBOL with OP one of {VALID_OPS}")
+            pairs.append((op, symbol))
+    else:
+        op = opts.get("op", "")
+        if not op:
+            die(f"--op is required ({VALID_OPS})")
+        if op not in OPS:
+            die(f"unknown op '{op}' (valid: {VALID_OPS.replace(' or ', ', ')})")
+        pairs = [(op, opts.get("symbol") or default_symbol(opts["files"][0]))]
+    for _, symbol in pairs:
+        if not submission.IDENTIFIER.match(symbol):
+            die(f"--symbol '{symbol}' is not a C identifier")
+    if len({s for _, s in pairs}) != len(pairs):
+        die("--entry names one symbol twice")
+    return pairs
+
+
+def validate(opts):
+    if not opts["files"]:
+        die("no source file given (FILE.c, FILE.S, FILE.o or ARCHIVE.a(MEMBER.o))")
+    for f in opts["files"]:
+        validate_file(f)
+    opts["entries"] = entries_of(opts)
+    op, symbol = opts["entries"][0]
+    opts["op"], opts["symbol"] = op, symbol
+    extra = opts.get("cflags")
+    if extra is not None:
+        import shlex
+        try:
+            opts["tree_flags"] += shlex.split(extra)
+        except ValueError as e:
+            die(f"--cflags '{extra}': {e}")
+    opts["src_align"] = power_of_two("src-align", opts.get("src_align", "1"))
+    opts["dst_align"] = power_of_two("dst-align", opts.get("dst_align", "1"))
+    opts["len_multiple"] = whole("len-multiple", opts.get("len_multiple", "1"))
+    # The default budget is 60 s per entry point; --seconds bounds them all.
+    opts["seconds"] = whole("seconds", opts.get("seconds", str(60 * len(opts["entries"]))))
+    slow = opts.get("max_slowdown")
+    if slow is not None and not re.match(r"^[0-9]+(\.[0-9]+)?$", slow):
+        die(f"--max-slowdown '{slow}' is not a number (e.g. 1.10)")
+    skip = [c for c in (opts.get("skip") or "").split(",") if c]
+    for c in skip:
+        if c in ("abi", "sweep"):
+            die(f"--skip {c}: the sweep and its ABI checks always run")
+        if c not in SKIPPABLE:
+            die(f"unknown check '{c}' in --skip (valid: {', '.join(SKIPPABLE)})")
+    opts["skip"] = skip
+    overread = opts.get("overread") or "classify"
+    if overread not in ("classify", "strict"):
+        die(f"--overread must be classify or strict, not '{overread}'")
+    opts["overread"] = overread
+    requires = [f for f in (opts.get("requires") or "").split(",") if f]
+    for f in requires:
+        if f not in FEATURE_BITS and f not in DECLARATIONS:
+            die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURE_BITS) + list(DECLARATIONS))})")
+    opts["requires"] = requires
+    # Without --contract, each entry's own default: kernel for page routines.
+    contract = opts.get("contract")
+    if contract is not None and contract not in ("kernel", "user"):
+        die(f"--contract must be kernel or user, not '{contract}'")
+    opts["contract"] = contract
+    returns = opts.get("returns") or ""
+    if returns and len(opts["entries"]) > 1:
+        die("--returns applies to one entry point; with --entry each op returns what it must")
+    if op == "mempcpy":
+        if returns not in ("", "dst+n"):
+            die(f"--returns {returns}: mempcpy returns dst+n")
+        opts["returns"] = "dst+n"
+    elif OPS[op][1] == "page":
+        if returns not in ("", "void"):
+            die(f"--returns {returns}: page routines return void")
+        opts["returns"] = "void"
+    else:
+        if returns == "void":
+            die(f"--returns void: {op} must return dst")
+        if returns not in ("", "dst"):
+            die(f"--returns must be dst or void, not '{returns}'")
+        opts["returns"] = "dst"
+    lists = []
+    for text in opts["extern"]:
+        try:
+            lists.append(submission.parse_extern_values(text))
+        except ValueError as e:
+            die(str(e))
+    if len({n for n, _ in lists}) != len(lists):
+        die("--extern names one symbol twice")
+    # One run per combination of values; opts["extern"] is the first.
+    sets = [[]]
+    for name, values in lists:
+        sets = [done + [(name, v)] for done in sets for v in values]
+    if len(sets) > 16:
+        die(f"--extern: {len(sets)} combinations of values (at most 16)")
+    opts["extern_sets"] = sets
+    opts["extern"] = sets[0]
+    return opts

@@ -1,0 +1,138 @@
+"""The runs of the checks: one per CPU model and set of --extern values,
+for every entry point, each with its share of --seconds."""
+
+import os
+import re
+import tempfile
+import time
+
+from . import checks, cpu_models
+from .gate_build import build, build_check
+from .gate_options import die
+
+# --- runs: CPU models and --extern values ------------------------------------
+
+def dedupe(findings):
+    """One finding per check and signature: the first input that shows it."""
+    seen, out = set(), []
+    for f in findings:
+        key = (f["check"], f.get("run", ""), f["signature"])
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def run_checks(ctx, primary=True):
+    """Every check; under a further CPU model (not primary) the sweep (quick
+    profile), its ABI checks, the 4 GiB+ guard-oracle cases and the
+    regressions only: fuzzing, valgrind and bench ran under the first."""
+    results, findings, warnings = [], [], []
+    abi_sweep_huge, found, warned = checks.run_verify(ctx)
+    results += abi_sweep_huge
+    findings += found
+    warnings += warned
+    steps = (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench)
+    for step in steps if primary else (checks.run_regressions,):
+        check, found = step(ctx)
+        results.append(check)
+        findings += found
+    if primary:  # valgrind ran in this run only
+        warnings += getattr(ctx, "valgrind_warnings", [])
+    return results, dedupe(findings), warnings
+
+
+def plan_runs(ctx):
+    """[(cpu model or "", extern values)], one per run of the checks; None
+    when the routine needs CPU facts no model here has."""
+    facts = cpu_models.facts_of(ctx.requires)
+    if facts and ctx.arch != "aarch64":
+        die(f"--requires {','.join(facts)}: aarch64 CPU facts, and this routine is for {ctx.arch}")
+    models = [""]
+    if ctx.arch == "aarch64" and ctx.emulated:
+        models = cpu_models.models_for(ctx.requires)
+        if not models:
+            return None
+    return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
+
+
+def cannot_run_anywhere(ctx):
+    """Nothing could be checked, so never accepted: exit 2."""
+    print(f"SKIP ({cpu_models.none_has(ctx.requires)}): {ctx.symbol} was not run")
+    return 2
+
+
+def label_of(model, externs, runs):
+    parts = []
+    if model:
+        parts.append(f"cpu {model}")
+    if len({tuple(e) for _, e in runs}) > 1:
+        parts += [f"{name}={value:#x}" if abs(value) >= 4096 else f"{name}={value}" for name, value in externs]
+    return ", ".join(parts)
+
+
+def enter_run(ctx, model, externs, runs, base_env, top_results):
+    """Points ctx at one run: its label, CPU model (QEMU_CPU, which
+    qemu-user reads as -cpu and the repro commands carry), results folder
+    and share of --seconds."""
+    ctx.label = label_of(model, externs, runs)
+    ctx.cpu_model = model
+    ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
+    ctx.seconds = max(1, ctx.opts["seconds"] // len({tuple(e) for _, e in runs}))
+    if len(runs) > 1:
+        safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
+        ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
+        os.makedirs(ctx.R, exist_ok=True)
+
+
+def new_build_dir(ctx):
+    parent = os.path.dirname(ctx.W)
+    ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
+
+
+def run_all(ctx, runs, opts):
+    """Every run, entry by entry: one build per set of --extern values (all
+    entries in it), then each entry's checks under each CPU model. Returns
+    [(entry, results, findings, warnings, seconds)], one per entry."""
+    per_entry = [([], [], [], 0.0) for _ in ctx.entries]
+    base_env = dict(ctx.env)
+    built, quick = None, ctx.quick
+    for model, externs in runs:
+        primary = built != externs
+        if primary:
+            if built is not None:
+                new_build_dir(ctx)
+            ctx.externs = externs
+            ctx.builds.append(ctx.W)
+            build_seconds = build(ctx, opts["files"])
+            built = externs
+        for index, entry in enumerate(ctx.entries):
+            results, findings, warnings, seconds = per_entry[index]
+            ctx.select(entry)
+            enter_run(ctx, model, externs, runs, base_env, entry["R"])
+            if primary:
+                check = build_check(ctx, build_seconds)
+                check.run = label_of("", externs, runs)
+                results.append(check)
+                seconds += build_seconds
+            ctx.quick = quick or not primary
+            # Each entry its share of this set of values' --seconds.
+            ctx.start_clock(max(1, ctx.seconds // len(ctx.entries)))
+            t = time.monotonic()
+            found_results, found, warned = run_checks(ctx, primary)
+            for c in found_results:
+                c.run = ctx.label
+            for f in found:
+                f["run"] = ctx.label
+                if model:
+                    f["cpu_model"] = model
+                    f["repro"] = f"QEMU_CPU={model} MEMGATE_CPU_MODEL={model} {f['repro']}"
+            results += found_results
+            findings += found
+            warnings += warned
+            per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
+    ctx.env, ctx.seconds, ctx.quick = base_env, opts["seconds"], quick
+    ctx.label, ctx.cpu_model = "", ""
+    for entry in ctx.entries:
+        ctx.select(entry)
+    return [(e,) + per_entry[i] for i, e in enumerate(ctx.entries)]

@@ -1,0 +1,256 @@
+"""The gate's verdict: per check, per run and per entry point; the table
+and findings it prints; gate.json and the reports, each read back."""
+
+import os
+import sys
+
+from . import records, report, submission
+from .records import CouldNotJudge
+
+# --- verdict, table, reports ---------------------------------------------------
+
+def verdict_of(results, findings):
+    """accepted, rejected or could-not-judge."""
+    if findings:
+        return "rejected"
+    if any(c.status == "error" for c in results):
+        return "could-not-judge"
+    return "accepted"
+
+
+def qualifiers(results):
+    parts = list(dict.fromkeys(f"{c.name} n/a: {c.note}" for c in results if c.status == "n/a"))
+    skipped = list(dict.fromkeys(c.name for c in results if c.status == "skip"))
+    if skipped:
+        parts.append("skipped: " + ", ".join(skipped))
+    return "; ".join(parts)
+
+
+def by_reason(results):
+    """'check, check: reason' for each reason, in the order first seen."""
+    groups = {}
+    for c in results:
+        names = groups.setdefault(c.note, [])
+        if c.name not in names:
+            names.append(c.name)
+    return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
+
+
+def table(ctx, results):
+    lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
+             + f", {ctx.contract} contract), from {' '.join(ctx.files)}"]
+    runs = any(c.run for c in results)
+    width = max([len(c.run) for c in results] + [3])
+    run = (lambda text: "%-*s  " % (width, text)) if runs else (lambda text: "")
+    lines.append("%-12s %-7s %12s %9s  %s%s" % ("check", "status", "cases", "seconds", run("run"), "note"))
+    for c in results:
+        note = {"n/a": f"n/a ({c.note})", "error": f"could not judge: {c.note}"}.get(c.status, c.note)
+        lines.append("%-12s %-7s %12s %9s  %s%s" % (c.name, c.status.upper(), c.cases, f"{c.seconds:.1f}"
+                                                     if c.seconds else "0", run(c.run), note))
+    return "\n".join(lines)
+
+
+def run_verdicts(results, findings):
+    """One line per run (a CPU model, a set of --extern values) when there
+    are several: its own verdict, before the overall one."""
+    labels = []
+    for c in results:
+        if c.run and c.run not in labels:
+            labels.append(c.run)
+    lines = []
+    for label in labels:
+        mine = [c for c in results if c.run in (label, "")]
+        found = [f for f in findings if f.get("run") == label]
+        verdict = verdict_of(mine, found)
+        text = {"rejected": f"REJECTED, {len(found)} finding(s)", "accepted": "ACCEPTED",
+                "could-not-judge": "COULD NOT JUDGE: " + "; ".join(by_reason([c for c in mine if c.status == "error"]))}
+        lines.append(f"  {label}: {text[verdict]}")
+    return lines
+
+
+def describe_finding(n, f):
+    out = [f"{n}. [{f['check']}] {f['kind']}: {f['detail']}" + (f" ({f['run']})" if f.get("run") else "")]
+    if f.get("input"):
+        out.append(f"   input: {f['input']}")
+    if f.get("fuzz_command"):
+        out.append(f"   seen by: {f['fuzz_command']}")
+    if f.get("repro"):
+        out.append(f"   repro: {f['repro']}")
+    return "\n".join(out)
+
+
+def version():
+    rc, out = submission.capture(["git", "describe", "--always", "--dirty"], timeout=30)
+    return out.strip() if rc == 0 and out.strip() else "unknown"
+
+
+def document(ctx, results, findings, warnings, verdict):
+    doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
+           "symbol_binding": getattr(ctx, "binding", "global"), "contract": ctx.contract, "requires": ctx.requires,
+           "files": ctx.files, "verdict": verdict, "seconds": round(ctx.elapsed(), 1), "memgate": version(),
+           "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
+           "warnings": warnings,
+           "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
+           "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],
+           "skipped": [c.name for c in results if c.status == "skip"]}
+    return doc
+
+
+def record(ctx, results, findings, warnings):
+    """Writes the entry's gate.json and reads it back: (doc, problems)."""
+    doc = document(ctx, results, findings, warnings, verdict_of(results, findings))
+    problems = []
+    try:
+        records.write_json(os.path.join(ctx.R, "gate.json"), doc)
+        doc = report.load(ctx.R)
+    except (CouldNotJudge, report.BadWorkdir) as e:
+        problems.append(f"the results were not written: {e}")
+    return doc, problems
+
+
+def write_reports(ctx, docs):
+    """The reports asked for: one entry's as they always were; several
+    entries' as one report each kind (report.combine). Problems, if any."""
+    o = ctx.opts
+    if not (o.get("report") or o.get("sarif") or o.get("junit")):
+        return []
+    try:
+        if len(docs) == 1:
+            report.write(docs[0], o.get("report"), o.get("sarif"), o.get("junit"))
+        else:
+            report.write_combined(docs, o.get("report"), o.get("sarif"), o.get("junit"))
+    except CouldNotJudge as e:
+        return [f"the reports were not written: {e}"]
+    return []
+
+
+def show(ctx, results, findings, warnings):
+    """The entry's table, speed, warnings and findings."""
+    print()
+    print(table(ctx, results))
+    speed = os.path.join(ctx.R, "speed.txt")
+    if any(c.name == "bench" and c.status in ("pass", "fail") for c in results) and os.path.exists(speed):
+        print()
+        print(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n"))
+    if ctx.speed_plot:
+        print(f"speed plot: {ctx.speed_plot}")
+    for w in warnings:
+        print(f"warning [{w['check']}] {w['name']}: {w['text']}")
+    per_run = run_verdicts(results, findings)
+    if len(per_run) > 1:
+        print()
+        print("verdict per run:")
+        for line in per_run:
+            print(line)
+    if findings:
+        print()
+        print(f"{len(findings)} finding(s):")
+        for n, f in enumerate(findings, 1):
+            print(describe_finding(n, f))
+
+
+def warned(warnings):
+    """'1 warning: dirty-upper', '2 warnings: aligned-over-read (16-byte
+    block), dirty-upper', or ''."""
+    if not warnings:
+        return ""
+    names = [w["name"] + (f" ({w['width']}-byte block)" if w.get("width") else "") for w in warnings]
+    return f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: {', '.join(names)}"
+
+
+def verdict_line(ctx, results, findings, took, warnings=()):
+    """(status, line, reasons for stderr) of one entry's verdict. Warnings
+    are named on the line, whatever the verdict."""
+    verdict = verdict_of(results, findings)
+    cannot = [c for c in results if c.status == "error"]
+    quals = "; ".join(q for q in (qualifiers(results), warned(warnings)) if q)
+    if verdict == "rejected":
+        extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
+        extra += f"; {warned(warnings)}" if warnings else ""
+        return 1, f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})", []
+    if verdict == "could-not-judge":
+        reasons = by_reason(cannot)
+        return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})", reasons
+    if quals:
+        other = " other" if qualifiers(results) else ""
+        return 0, f"ACCEPTED ({quals}): {ctx.name} passed every{other} check ({took})", []
+    return 0, f"ACCEPTED: {ctx.name} passed every check ({took})", []
+
+
+def finish(ctx, results, findings, warnings):
+    """Writes gate.json and the reports (each read back), prints the table
+    and the verdict; returns the exit status."""
+    doc, problems = record(ctx, results, findings, warnings)
+    problems += write_reports(ctx, [doc])
+    o = ctx.opts
+    try:
+        show(ctx, results, findings, warnings)
+        if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
+            print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
+        print(f"results: {ctx.R}")
+        print()
+        took = f"{ctx.elapsed():.1f} s"
+        if problems:
+            for p in problems:
+                print(f"gate: could not judge: {p}", file=sys.stderr)
+            print(f"COULD NOT JUDGE: {ctx.name}: could not judge: {problems[0]} ({took})")
+            return 2
+        status, line, reasons = verdict_line(ctx, results, findings, took, warnings)
+        for r in reasons:
+            print(f"gate: could not judge: {r}", file=sys.stderr)
+        print(line)
+        return status
+    except OSError as e:
+        print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+def finish_entries(ctx, outcomes):
+    """Several entry points: each one's table and verdict, then one report
+    of each kind and the overall verdict: rejected if any entry has a
+    finding, else could not judge if any could not be judged, else
+    accepted. `outcomes`: (entry, results, findings, warnings, seconds)."""
+    docs, problems, rows = [], [], []
+    o = ctx.opts
+    try:
+        for entry, results, findings, warnings, seconds in outcomes:
+            ctx.select(entry)
+            doc, trouble = record(ctx, results, findings, warnings)
+            docs.append(doc)
+            problems += trouble
+            show(ctx, results, findings, warnings)
+            status, line, reasons = verdict_line(ctx, results, findings, f"{seconds:.1f} s", warnings)
+            for r in reasons:
+                print(f"gate: could not judge: {ctx.name}: {r}", file=sys.stderr)
+            rows.append((entry, status, line))
+        problems += write_reports(ctx, docs)
+        print()
+        if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
+            print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
+        print(f"results: {ctx.root_R}")
+        print()
+        for entry, status, line in rows:
+            print(f"{entry['op']}={entry['symbol']}: {line}")
+        took = f"{ctx.elapsed():.1f} s"
+        n = len(rows)
+        if problems:
+            for p in problems:
+                print(f"gate: could not judge: {p}", file=sys.stderr)
+            print(f"COULD NOT JUDGE: {n} entry points: could not judge: {problems[0]} ({took})")
+            return 2
+        rejected = [e["name"] for e, status, _ in rows if status == 1]
+        unjudged = [e["name"] for e, status, _ in rows if status == 2]
+        if rejected:
+            print(f"REJECTED: {len(rejected)} of {n} entry points ({', '.join(rejected)}) ({took})")
+            return 1
+        if unjudged:
+            print(f"COULD NOT JUDGE: {len(unjudged)} of {n} entry points ({', '.join(unjudged)}) ({took})")
+            return 2
+        every = [w for _, _, _, warnings, _ in outcomes for w in warnings]
+        names = sorted({w["name"] for w in every})
+        said = f" ({len(every)} warning{'s' if len(every) != 1 else ''}: {', '.join(names)})" if every else ""
+        print(f"ACCEPTED{said}: all {n} entry points ({took})")
+        return 0
+    except OSError as e:
+        print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
+        return 2
