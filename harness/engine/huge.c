@@ -485,7 +485,8 @@ static size_t one_windows(size_t lower_off, size_t span, struct window *w)
 		add_window(w, &n, at > WINDOW / 2 ? at - WINDOW / 2 : 0, at + WINDOW / 2, one.size);
 	}
 	if ((uintptr_t)one.base < 0x80000000u && at_2gib < one.size)
-		add_window(w, &n, at_2gib - WINDOW / 2, at_2gib + WINDOW / 2, one.size);
+		add_window(w, &n, at_2gib > WINDOW / 2 ? at_2gib - WINDOW / 2 : 0,
+			   at_2gib + WINDOW / 2, one.size);
 	return n;
 }
 
@@ -668,29 +669,51 @@ static int sweep_midsize(const struct mg_case *base, int full, uint64_t seed, mg
 	return 0;
 }
 
+/* One one-buffer case, flush against the guard page after, if the
+ * variant's contract allows it: at the alignment that makes it flush, else
+ * at alignment 0. Returns -1 if neither is valid, else what `fn` says. */
+static int emit_one_buffer(const struct mg_case *base, size_t len, long dist, uint64_t seed,
+			   mg_case_fn fn, void *ctx)
+{
+	const unsigned aligns[] = {(unsigned)(-len & (MG_ALIGN_MOD - 1)), 0};
+	char why[160];
+
+	for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++) {
+		struct mg_case c = *base;
+		c.len = len;
+		c.seed = mg_mix64(seed ^ len ^ (uint64_t)dist);
+		c.place = MG_PLACE_AFTER;
+		c.src_align = aligns[a];
+		mg_case_set_overlap(&c, dist);
+		if (mg_case_valid(&c, why, sizeof why))
+			return fn(&c, ctx);
+	}
+	return -1;
+}
+
 /* The overlapping memmove of 2 GiB and more, both directions: a length
  * that is negative as a 32-bit int, and distances of a byte, a cache line
- * and a page and a byte (the quick profile: 2 GiB + 65 at +-1). */
+ * and a page and a byte. The quick profile: the first length the contract
+ * allows (2 GiB + 65, else 2 GiB) at +-1. */
 static int sweep_one_buffer(const struct mg_case *base, int full, uint64_t seed, mg_case_fn fn,
 			    void *ctx)
 {
 	static const size_t lens[] = {MG_HUGE_2GIB + 65, MG_HUGE_2GIB, MG_HUGE_2GIB + 4097};
 	static const long dists[] = {1, 64, 4097};
-	size_t n_lens = full ? sizeof lens / sizeof lens[0] : 1;
 	size_t n_dists = full ? sizeof dists / sizeof dists[0] : 1;
 
-	for (size_t i = 0; i < n_lens; i++)
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		int ran = 0;
 		for (size_t k = 0; k < n_dists; k++)
 			for (long sign = 1; sign >= -1; sign -= 2) {
-				struct mg_case c = *base;
-				c.len = lens[i];
-				c.seed = mg_mix64(seed ^ lens[i] ^ (uint64_t)(sign * dists[k]));
-				c.place = MG_PLACE_AFTER;
-				c.src_align = (unsigned)(-lens[i] & (MG_ALIGN_MOD - 1));
-				mg_case_set_overlap(&c, sign * dists[k]);
-				if (fn(&c, ctx))
+				int r = emit_one_buffer(base, lens[i], sign * dists[k], seed, fn, ctx);
+				if (r > 0)
 					return 1;
+				ran |= r == 0;
 			}
+		if (ran && !full)
+			return 0;
+	}
 	return 0;
 }
 
