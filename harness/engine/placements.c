@@ -92,11 +92,11 @@ static int map_far_apart(struct area *a)
  * 4 GiB, and below the 47-bit user space of x86-64 and the 48-bit one of
  * aarch64). The reservation is 4 GiB and more of address space; only the
  * regions are mapped read-write. */
-static const uint64_t span4_candidates[] = {0x4000000000ull, 0x1000000000ull, 0x200000000ull};
-
 static int map_four_gib(struct area *a)
 {
 #if UINTPTR_MAX > 0xffffffffu && defined(MAP_FIXED_NOREPLACE)
+	static const uint64_t span4_candidates[] = {0x4000000000ull, 0x1000000000ull,
+						    0x200000000ull};
 	size_t four = (size_t)((uint64_t)1 << 32);
 	size_t size = four + 2 * REGION + 2 * MG_PAGE;
 
