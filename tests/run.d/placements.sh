@@ -52,6 +52,16 @@ usage_error "run: a 2 GiB spot on a 64-bit build" "split-2gib is for 32-bit addr
 	$MG run --variant=memcpy_libc --len=17 --spot=split-2gib
 usage_error "run: a span-4gib split outside the length" "span-4gib: 1..17 bytes below" \
 	$MG run --variant=memcpy_libc --len=17 --spot=span-4gib:18
+# Without 4 GiB of address space (ulimit -v) span-4gib cannot be mapped:
+# run cannot judge (exit 2, the reason named); verify leaves its cases out
+# and says so, so a self-test only it finds is no pass.
+expect "run: span-4gib without the address space could not judge, with the reason" 2 \
+	"^could not judge: spot span-4gib cannot run here: cannot map around 0x4000000000" \
+	bash -c "ulimit -v 2000000; $MG run --variant=memcpy_libc --len=100 --spot=span-4gib:7"
+expect_all "verify: span-4gib n/a without the address space, and bad_memcpy_wrap32 is not passed" 1 \
+	"^memgate: placements: span-4gib n/a here: cannot map around" \
+	"^bad_memcpy_wrap32 .*PASS \(known-bad: expected FAIL\)" -- \
+	bash -c "ulimit -v 2000000; $MG verify --huge=off --set=selftest --variant=bad_memcpy_wrap32 --findings=$TMP/findings-nomap"
 usage_error "run: an overlapping move over 16 MiB takes short distances" "takes distances 1..16384" \
 	$MG run --variant=memmove_libc --len=2147483713 --overlap=20000
 
