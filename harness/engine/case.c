@@ -25,10 +25,14 @@ const char *mg_place_name(enum mg_place place)
 }
 
 static const char *const spot_names[MG_SPOT_COUNT] = {
-	[MG_SPOT_GUARD] = "guard",		[MG_SPOT_STRADDLE_SRC] = "straddle-src",
-	[MG_SPOT_STRADDLE_DST] = "straddle-dst", [MG_SPOT_STRADDLE_BOTH] = "straddle-both",
-	[MG_SPOT_PAGE_DIFF] = "page-diff",	[MG_SPOT_SPLIT_2GIB] = "split-2gib",
-	[MG_SPOT_SPAN_2GIB] = "span-2gib",	[MG_SPOT_FAR] = "far",
+	[MG_SPOT_GUARD] = "guard",
+	[MG_SPOT_STRADDLE_SRC] = "straddle-src",
+	[MG_SPOT_STRADDLE_DST] = "straddle-dst",
+	[MG_SPOT_STRADDLE_BOTH] = "straddle-both",
+	[MG_SPOT_PAGE_DIFF] = "page-diff",
+	[MG_SPOT_SPLIT_2GIB] = "split-2gib",
+	[MG_SPOT_SPAN_2GIB] = "span-2gib",
+	[MG_SPOT_FAR] = "far",
 	[MG_SPOT_SPAN_4GIB] = "span-4gib",
 };
 
@@ -240,9 +244,9 @@ static bool span4_valid(const struct mg_case *c, char *why, size_t size)
 	if (c->overlap && c->src_align != span_src_align(c->dist, c->spot_arg))
 		return fail(why, size, "src%%64 %u does not follow from span-4gib %zu",
 			    c->src_align, c->spot_arg);
-	if (!c->overlap && (c->dst_align != straddle_align(c->spot_arg) ||
-			    (mg_op_has_src(c->variant->op) &&
-			     c->src_align != straddle_align(c->spot_arg))))
+	if (!c->overlap &&
+	    (c->dst_align != straddle_align(c->spot_arg) ||
+	     (mg_op_has_src(c->variant->op) && c->src_align != straddle_align(c->spot_arg))))
 		return fail(why, size, "the buffers do not start %zu bytes below a 4 GiB multiple",
 			    c->spot_arg);
 	return true;
@@ -358,17 +362,18 @@ static int describe_spot(const struct mg_case *c, char *out, size_t size)
 				c->dist > 0 ? "src" : "dst", k);
 	case MG_SPOT_SPAN_4GIB:
 		if (c->overlap)
-			return snprintf(out, size,
-					"the buffer crosses a multiple of 4 GiB above 4 GiB, %s %zu "
-					"bytes below it",
-					c->dist > 0 ? "src" : "dst", k);
-		return snprintf(out, size,
-				"%s a multiple of 4 GiB above 4 GiB, %zu byte%s below it%s",
-				mg_op_has_src(c->variant->op) ? "src and dst each cross" : "dst crosses", k,
-				k == 1 ? "" : "s",
-				!mg_op_has_src(c->variant->op) ? ""
-				: c->src_above		       ? ", src 4 GiB above dst"
-							       : ", src 4 GiB below dst");
+			return snprintf(
+				out, size,
+				"the buffer crosses a multiple of 4 GiB above 4 GiB, %s %zu "
+				"bytes below it",
+				c->dist > 0 ? "src" : "dst", k);
+		return snprintf(
+			out, size, "%s a multiple of 4 GiB above 4 GiB, %zu byte%s below it%s",
+			mg_op_has_src(c->variant->op) ? "src and dst each cross" : "dst crosses", k,
+			k == 1 ? "" : "s",
+			!mg_op_has_src(c->variant->op) ? ""
+			: c->src_above		       ? ", src 4 GiB above dst"
+						       : ", src 4 GiB below dst");
 	default:
 		return snprintf(out, size, "src and dst more than 4 GiB apart, src %s dst",
 				c->src_above ? "above" : "below");

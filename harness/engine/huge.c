@@ -326,12 +326,12 @@ static int check_window(const struct expect *e, const struct window *w, int outs
 			mg_verdict_say(out, ": changed 0x%02x -> 0x%02x", want, region[x]);
 		} else {
 			mg_verdict_start(out, MG_WRONG_RESULT);
-			mg_verdict_byte(out, (long long)(x - e->dst_off), region[x], (unsigned)want);
+			mg_verdict_byte(out, (long long)(x - e->dst_off), region[x],
+					(unsigned)want);
 			mg_verdict_say(out,
 				       "dst[%zu] (0x%zx) got 0x%02x want 0x%02x; the copy did not "
 				       "reach this far, or not right, for a length of %zu",
-				       x - e->dst_off, x - e->dst_off, region[x], want,
-				       e->c->len);
+				       x - e->dst_off, x - e->dst_off, region[x], want, e->c->len);
 		}
 		return 1;
 	}
@@ -435,8 +435,8 @@ static int one_reserve(void)
 		return one.reserved > 0;
 	one.reserved = -1;
 	one.size = (MG_HUGE_ONE_MAX_SPAN + MG_ALIGN_MOD + CHUNK - 1) / CHUNK * CHUNK;
-	p = mmap(NULL, one.size + 2 * GUARD, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	p = mmap(NULL, one.size + 2 * GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
 	if (p == MAP_FAILED) {
 		one.na = 1;
 		snprintf(one.why, sizeof one.why,
@@ -706,7 +706,8 @@ static int sweep_one_buffer(const struct mg_case *base, int full, uint64_t seed,
 		int ran = 0;
 		for (size_t k = 0; k < n_dists; k++)
 			for (long sign = 1; sign >= -1; sign -= 2) {
-				int r = emit_one_buffer(base, lens[i], sign * dists[k], seed, fn, ctx);
+				int r = emit_one_buffer(base, lens[i], sign * dists[k], seed, fn,
+							ctx);
 				if (r > 0)
 					return 1;
 				ran |= r == 0;

@@ -125,14 +125,15 @@ static int map_four_gib(struct area *a)
 	return area_fail(a, "cannot map around 0x4000000000, 0x1000000000 or 0x200000000 and "
 			    "4 GiB above (MAP_FIXED_NOREPLACE)");
 #else
-	snprintf(a->why, sizeof a->why, "span-4gib needs a 64-bit address space and MAP_FIXED_NOREPLACE");
+	snprintf(a->why, sizeof a->why,
+		 "span-4gib needs a 64-bit address space and MAP_FIXED_NOREPLACE");
 	return 0;
 #endif
 }
 
 static struct area *area_of(enum mg_spot spot)
 {
-	struct area *a = spot == MG_SPOT_FAR	   ? &far_apart
+	struct area *a = spot == MG_SPOT_FAR	     ? &far_apart
 			 : spot == MG_SPOT_SPAN_4GIB ? &four_gib
 						     : &two_gib;
 

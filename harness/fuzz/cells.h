@@ -3,8 +3,9 @@
  * be blind to what a case exercises inside them. Each case instead marks a
  * cell: variant x length class x source and destination alignment class x
  * overlap class x placement x spot (guard pages, straddle of dst, src or
- * both, page-diff), so coverage tells which spots the inputs reached. A cell the fuzzer has not seen before counts as
- * new coverage, so it keeps and mutates the inputs that reach it. */
+ * both, page-diff), so coverage tells which spots the inputs reached. A
+ * cell the fuzzer has not seen before counts as new coverage, so it keeps
+ * and mutates the inputs that reach it. */
 #ifndef MG_CELLS_H
 #define MG_CELLS_H
 

@@ -612,6 +612,17 @@ static void print_ready_rows(struct runner *rn)
 	fflush(stdout);
 }
 
+/* A row's huge stage: left out (options, op, a CPU it cannot run on), to
+ * run, or n/a in this build (huge_na_why). */
+static enum mg_stage_state huge_plan(const struct runner *rn, size_t row)
+{
+	const struct mg_variant *v = rn->o->variants[row];
+
+	if (rn->skipped[row] || !huge_applies(rn->o, v))
+		return MG_STAGE_NONE;
+	return mg_huge_applies(v->op) ? MG_STAGE_PENDING : MG_STAGE_NA;
+}
+
 static void plan_rows(struct runner *rn)
 {
 	char needs[96];
@@ -620,9 +631,7 @@ static void plan_rows(struct runner *rn)
 		const struct mg_variant *v = rn->o->variants[i];
 		rn->skipped[i] = mg_cpu_missing(v->features, needs, sizeof needs) != 0;
 		rn->results[i].sweep.state = rn->skipped[i] ? MG_STAGE_NONE : MG_STAGE_PENDING;
-		rn->results[i].huge.state = rn->skipped[i] || !huge_applies(rn->o, v) ? MG_STAGE_NONE
-					    : mg_huge_applies(v->op)		      ? MG_STAGE_PENDING
-										      : MG_STAGE_NA;
+		rn->results[i].huge.state = huge_plan(rn, i);
 	}
 }
 
@@ -668,10 +677,12 @@ static void print_details(const struct runner *rn)
 	else if (rn->huge->why[0])
 		printf("\n%s was skipped (n/a): %s\n", check, rn->huge->why);
 	else if (rn->huge->seconds > 0)
-		printf("\n%s: %llu cases in %.1f s, in one process%s\n", check,
-		       rn->huge->cases, rn->huge->seconds,
+		printf("\n%s: %llu cases in %.1f s, in one process%s\n", check, rn->huge->cases,
+		       rn->huge->seconds,
 		       !MG_HUGE_LENGTHS ? " (an overlapping move in one mapping)"
-		       : rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (mid-size lengths, and guard-oracle cases only at 2 GiB+)" : "");
+		       : rn->o->huge == MG_HUGE_ORACLE_ONLY
+			       ? " (mid-size lengths, and guard-oracle cases only at 2 GiB+)"
+			       : "");
 }
 
 static void *shared(size_t bytes)
