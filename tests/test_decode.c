@@ -1,6 +1,8 @@
 /* The fuzz input decoder: every byte string decodes to a valid case of its
  * target, every case it decodes encodes back to an input that decodes to
- * the same case, and the lengths it picks put weight on the edges. */
+ * the same case, and the lengths it picks put weight on the edges. And the
+ * coverage cells (cells.c) tell the spots apart. */
+#include "cells.h"
 #include "cpu.h"
 #include "decode.h"
 #include "rng.h"
@@ -48,6 +50,21 @@ static size_t random_input(struct mg_rng *rng, uint8_t *buf, size_t cap)
 	return size;
 }
 
+/* A spot case's coverage cell is not the one it would have at the guard
+ * pages: coverage shows which placements the inputs reached. */
+static void check_spot_cell(const struct mg_target *t, const struct mg_case *c)
+{
+	struct mg_case at_guard = *c;
+
+	if (c->spot == MG_SPOT_GUARD)
+		return;
+	at_guard.spot = MG_SPOT_GUARD;
+	at_guard.spot_arg = 0;
+	if (mg_cell_of(t, c) == mg_cell_of(t, &at_guard))
+		failure("%s: a %s case shares its coverage cell with the guard-page case: %s",
+			t->family, mg_spot_name(c->spot), describe(c));
+}
+
 static void check_one(const struct mg_target *t, const uint8_t *buf, size_t size,
 		      unsigned long *lengths)
 {
@@ -67,6 +84,7 @@ static void check_one(const struct mg_target *t, const uint8_t *buf, size_t size
 		failure("%s: encoding does not round-trip: %s", t->family, describe(&c));
 	if (c.len <= 65536)
 		lengths[c.len]++;
+	check_spot_cell(t, &c);
 }
 
 /* The edges get weight: each must come up often, far above uniform. */

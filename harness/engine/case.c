@@ -25,10 +25,15 @@ const char *mg_place_name(enum mg_place place)
 }
 
 static const char *const spot_names[MG_SPOT_COUNT] = {
-	[MG_SPOT_GUARD] = "guard",		[MG_SPOT_STRADDLE_SRC] = "straddle-src",
-	[MG_SPOT_STRADDLE_DST] = "straddle-dst", [MG_SPOT_STRADDLE_BOTH] = "straddle-both",
-	[MG_SPOT_PAGE_DIFF] = "page-diff",	[MG_SPOT_SPLIT_2GIB] = "split-2gib",
-	[MG_SPOT_SPAN_2GIB] = "span-2gib",	[MG_SPOT_FAR] = "far",
+	[MG_SPOT_GUARD] = "guard",
+	[MG_SPOT_STRADDLE_SRC] = "straddle-src",
+	[MG_SPOT_STRADDLE_DST] = "straddle-dst",
+	[MG_SPOT_STRADDLE_BOTH] = "straddle-both",
+	[MG_SPOT_PAGE_DIFF] = "page-diff",
+	[MG_SPOT_SPLIT_2GIB] = "split-2gib",
+	[MG_SPOT_SPAN_2GIB] = "span-2gib",
+	[MG_SPOT_FAR] = "far",
+	[MG_SPOT_SPAN_4GIB] = "span-4gib",
 };
 
 const char *mg_spot_name(enum mg_spot spot)
@@ -68,8 +73,10 @@ void mg_case_set_spot(struct mg_case *c, enum mg_spot spot, size_t arg)
 	c->spot_arg = arg;
 	if (mg_spot_straddles_src(spot))
 		c->src_align = straddle_align(arg);
-	if (c->overlap && spot == MG_SPOT_SPAN_2GIB)
+	if (c->overlap && (spot == MG_SPOT_SPAN_2GIB || spot == MG_SPOT_SPAN_4GIB))
 		c->src_align = span_src_align(c->dist, arg);
+	if (!c->overlap && spot == MG_SPOT_SPAN_4GIB)
+		c->src_align = c->dst_align = straddle_align(arg);
 	if (c->overlap && spot == MG_SPOT_STRADDLE_DST)
 		c->src_align = (unsigned)(((long)straddle_align(arg) - c->dist % (long)MG_ALIGN_MOD +
 					   (long)MG_ALIGN_MOD) %
@@ -115,6 +122,23 @@ static bool contract_allows(const struct mg_case *c, char *why, size_t size)
 	return true;
 }
 
+/* The overlapping memmove past the sandbox: one mapping (huge.c). */
+static bool one_buffer_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->variant->op != MG_MEMMOVE)
+		return fail(why, size, "overlap is for memmove only");
+	if (c->oracle)
+		return fail(why, size, "--oracle takes separate buffers, not --overlap");
+	if (c->len > MG_HUGE_ONE_MAX_LEN)
+		return fail(why, size, "an overlapping move over %zu takes lengths up to %zu",
+			    MG_MAX_LEN, MG_HUGE_ONE_MAX_LEN);
+	if (c->dist == 0 || (size_t)labs(c->dist) > MG_SPOT_MAX_LEN)
+		return fail(why, size,
+			    "an overlapping move over %zu takes distances 1..%zu either way",
+			    MG_MAX_LEN, MG_SPOT_MAX_LEN);
+	return contract_allows(c, why, size);
+}
+
 static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	enum mg_op op = c->variant->op;
@@ -126,7 +150,11 @@ static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
 		return fail(why, size, "length %zu is over the maximum %zu", c->len,
 			    MG_HUGE_MAX_LEN);
 	if (c->overlap)
-		return fail(why, size, "lengths over %zu take separate buffers, not --overlap",
+		return one_buffer_valid(c, why, size);
+	if (!MG_HUGE_LENGTHS)
+		return fail(why, size,
+			    "lengths over %zu in a 32-bit build are for an overlapping memmove "
+			    "(--overlap)",
 			    MG_MAX_LEN);
 	if (c->oracle && c->len <= MG_ORACLE_MAPPED)
 		return fail(why, size, "--oracle needs a length over %zu", MG_ORACLE_MAPPED);
@@ -137,8 +165,9 @@ static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
 static bool spot_keeps_contract(const struct mg_case *c)
 {
 	const struct mg_contract *k = &c->variant->contract;
-	bool src_moved = mg_spot_straddles_src(c->spot) || c->overlap;
-	bool dst_moved = mg_spot_straddles_dst(c->spot) || c->spot == MG_SPOT_PAGE_DIFF;
+	bool span4 = c->spot == MG_SPOT_SPAN_4GIB;
+	bool src_moved = mg_spot_straddles_src(c->spot) || c->overlap || span4;
+	bool dst_moved = mg_spot_straddles_dst(c->spot) || c->spot == MG_SPOT_PAGE_DIFF || span4;
 
 	return (!src_moved || k->src_align <= MG_ALIGN_MOD) &&
 	       (!dst_moved || k->dst_align <= MG_ALIGN_MOD);
@@ -199,6 +228,30 @@ static bool span_valid(const struct mg_case *c, char *why, size_t size)
 	return true;
 }
 
+/* span-4gib: at least one byte below the multiple of 4 GiB; a separate
+ * buffer may end at it, memmove's span (len + |dist|) too. */
+static bool span4_valid(const struct mg_case *c, char *why, size_t size)
+{
+	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
+
+	if (UINTPTR_MAX <= 0xffffffffu)
+		return fail(why, size, "spot span-4gib needs a 64-bit address space");
+	if (c->overlap && c->dist == 0)
+		return fail(why, size, "spot span-4gib takes --overlap=D with D != 0");
+	if (c->spot_arg < 1 || c->spot_arg > span)
+		return fail(why, size, "span-4gib: 1..%zu bytes below the 4 GiB multiple, not %zu",
+			    span, c->spot_arg);
+	if (c->overlap && c->src_align != span_src_align(c->dist, c->spot_arg))
+		return fail(why, size, "src%%64 %u does not follow from span-4gib %zu",
+			    c->src_align, c->spot_arg);
+	if (!c->overlap &&
+	    (c->dst_align != straddle_align(c->spot_arg) ||
+	     (mg_op_has_src(c->variant->op) && c->src_align != straddle_align(c->spot_arg))))
+		return fail(why, size, "the buffers do not start %zu bytes below a 4 GiB multiple",
+			    c->spot_arg);
+	return true;
+}
+
 static bool spot_valid(const struct mg_case *c, char *why, size_t size)
 {
 	if (c->spot >= MG_SPOT_COUNT)
@@ -219,6 +272,7 @@ static bool spot_valid(const struct mg_case *c, char *why, size_t size)
 	case MG_SPOT_STRADDLE_DST:
 	case MG_SPOT_STRADDLE_BOTH: return straddle_valid(c, why, size);
 	case MG_SPOT_SPAN_2GIB: return span_valid(c, why, size);
+	case MG_SPOT_SPAN_4GIB: return span4_valid(c, why, size);
 	default: return separate_spot_valid(c, why, size);
 	}
 }
@@ -306,6 +360,20 @@ static int describe_spot(const struct mg_case *c, char *out, size_t size)
 	case MG_SPOT_SPAN_2GIB:
 		return snprintf(out, size, "the buffer crosses 0x80000000, %s at 0x80000000 - %zu",
 				c->dist > 0 ? "src" : "dst", k);
+	case MG_SPOT_SPAN_4GIB:
+		if (c->overlap)
+			return snprintf(
+				out, size,
+				"the buffer crosses a multiple of 4 GiB above 4 GiB, %s %zu "
+				"bytes below it",
+				c->dist > 0 ? "src" : "dst", k);
+		return snprintf(
+			out, size, "%s a multiple of 4 GiB above 4 GiB, %zu byte%s below it%s",
+			mg_op_has_src(c->variant->op) ? "src and dst each cross" : "dst crosses", k,
+			k == 1 ? "" : "s",
+			!mg_op_has_src(c->variant->op) ? ""
+			: c->src_above		       ? ", src 4 GiB above dst"
+						       : ", src 4 GiB below dst");
 	default:
 		return snprintf(out, size, "src and dst more than 4 GiB apart, src %s dst",
 				c->src_above ? "above" : "below");

@@ -21,6 +21,11 @@
 #define MG_HUGE_LENGTHS (SIZE_MAX > 0xffffffffu)
 #define MG_HUGE_4GIB	((size_t)((uint64_t)1 << 32))
 #define MG_HUGE_MAX_LEN (MG_HUGE_LENGTHS ? MG_HUGE_4GIB + ((size_t)1 << 20) : SIZE_MAX)
+/* The overlapping memmove past the sandbox (huge.c, "one buffer"): lengths
+ * up to 2 GiB + 1 MiB, distances up to MG_SPOT_MAX_LEN, in one mapping a
+ * 32-bit address space can hold. */
+#define MG_HUGE_ONE_MAX_LEN  (((size_t)1 << 31) + ((size_t)1 << 20))
+#define MG_HUGE_ONE_MAX_SPAN (MG_HUGE_ONE_MAX_LEN + MG_SPOT_MAX_LEN)
 /* How much of each buffer an oracle case maps: the rest faults. */
 #define MG_ORACLE_MAPPED ((size_t)64 << 10)
 
@@ -45,7 +50,13 @@ enum mg_place { MG_PLACE_AFTER, MG_PLACE_BEFORE };
  *   pointer `spot_arg` bytes below it;
  * - far (64-bit): separate buffers more than 4 GiB apart (32-bit
  *   distances). src_above gives the order.
- * The last three have their own mappings (placements.h). */
+ * - span-4gib (64-bit): buffers above 4 GiB that cross a multiple of 4 GiB
+ *   (2^32), `spot_arg` bytes of each below it (pointers truncated to 32
+ *   bits, 32-bit pointer increments and compares that wrap): separate
+ *   buffers each cross their own multiple, exactly 4 GiB apart, src_above
+ *   giving the order; memmove's one buffer crosses one, its lower pointer
+ *   `spot_arg` bytes below it.
+ * The last four have their own mappings (placements.h). */
 enum mg_spot {
 	MG_SPOT_GUARD,
 	MG_SPOT_STRADDLE_SRC,
@@ -55,6 +66,7 @@ enum mg_spot {
 	MG_SPOT_SPLIT_2GIB,
 	MG_SPOT_SPAN_2GIB,
 	MG_SPOT_FAR,
+	MG_SPOT_SPAN_4GIB,
 	MG_SPOT_COUNT
 };
 
@@ -128,7 +140,8 @@ static inline bool mg_spot_straddles_dst(enum mg_spot s)
 /* The spots with their own mappings, outside the sandbox (placements.c). */
 static inline bool mg_spot_is_remote(enum mg_spot s)
 {
-	return s == MG_SPOT_SPLIT_2GIB || s == MG_SPOT_SPAN_2GIB || s == MG_SPOT_FAR;
+	return s == MG_SPOT_SPLIT_2GIB || s == MG_SPOT_SPAN_2GIB || s == MG_SPOT_FAR ||
+	       s == MG_SPOT_SPAN_4GIB;
 }
 
 /* Puts the case's buffers at `spot` and derives the alignments the spot

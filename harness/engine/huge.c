@@ -13,7 +13,10 @@
  * The first pass over a fresh mapping costs microseconds per page (page
  * table accessed/dirty bits, in a VM), so setting up touches every region
  * once: about 8 s, paid once per process, after which a 4 GiB copy takes a
- * fraction of a second. */
+ * fraction of a second.
+ *
+ * The overlapping memmove of 2 GiB and more has its own mapping (section
+ * "one buffer" below): the only huge case a 32-bit address space can hold. */
 #include "huge.h"
 #include "outcome.h"
 #include "rng.h"
@@ -213,22 +216,6 @@ static int reserve(void)
 	return space.ready;
 }
 
-int mg_huge_possible(char *why, size_t size)
-{
-	if (!reserve() && why)
-		snprintf(why, size, "%s", space.why);
-	return space.ready;
-}
-
-int mg_huge_available(char *why, size_t size)
-{
-	int ready = reserve() && map_regions();
-
-	if (!ready && why)
-		snprintf(why, size, "%s", space.why);
-	return ready;
-}
-
 /* ---- mapped mode -------------------------------------------------------- */
 
 static size_t page_down(size_t x)
@@ -274,39 +261,47 @@ static unsigned char poison_at(size_t x, uint64_t seed)
 	return sb->pool[(x + seed) % sb->pool_size];
 }
 
-static int map_windows(const struct window *w, size_t n, uint64_t seed)
+/* Real pages over the scratch at `base`'s windows, filled with the bytes
+ * poison_at gives. */
+static int map_windows(unsigned char *base, const struct window *w, size_t n, uint64_t seed)
 {
 	for (size_t i = 0; i < n; i++) {
-		unsigned char *at = space.dst + w[i].lo;
+		unsigned char *at = base + w[i].lo;
 		if (mmap(at, w[i].hi - w[i].lo, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 			return 0;
 		for (size_t x = w[i].lo; x < w[i].hi; x++)
-			space.dst[x] = poison_at(x, seed);
+			base[x] = poison_at(x, seed);
 	}
 	return 1;
 }
 
-static void unmap_windows(const struct window *w, size_t n)
+static void unmap_windows(unsigned char *base, int fd, const struct window *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		map_repeated(space.dst, w[i].lo, w[i].hi, space.scratch_fd, PROT_READ | PROT_WRITE);
+		map_repeated(base, w[i].lo, w[i].hi, fd, PROT_READ | PROT_WRITE);
 }
 
 struct expect {
 	const struct mg_case *c;
+	unsigned char *base;	 /* the region holding dst (and, overlapping, src) */
 	size_t dst_off, src_off; /* region offsets of the buffers */
 };
 
-static unsigned char expected_at(const struct expect *e, size_t x)
+/* What byte x of the region should hold, or -1 if it cannot be known: an
+ * overlapping move's byte whose source lies outside the window `in` (in
+ * the aliased scratch). */
+static int expected_at(const struct expect *e, const struct window *in, size_t x)
 {
-	size_t i = x - e->dst_off;
+	size_t i = x - e->dst_off, from = e->src_off + i;
 
 	if (x < e->dst_off || i >= e->c->len)
 		return poison_at(x, e->c->seed);
 	if (e->c->variant->op == MG_MEMSET)
 		return (unsigned char)e->c->value;
-	return space.pattern[(e->src_off + i) % CHUNK];
+	if (e->c->overlap)
+		return from >= in->lo && from < in->hi ? poison_at(from, e->c->seed) : -1;
+	return space.pattern[from % CHUNK];
 }
 
 /* The first byte in window w, outside the buffer (`outside`) or in it, that
@@ -314,29 +309,29 @@ static unsigned char expected_at(const struct expect *e, size_t x)
 static int check_window(const struct expect *e, const struct window *w, int outside,
 			struct mg_verdict *out)
 {
-	const unsigned char *dst = space.dst + e->dst_off;
+	const unsigned char *region = e->base, *dst = region + e->dst_off;
 
 	for (size_t x = w->lo; x < w->hi; x++) {
-		unsigned char want = expected_at(e, x);
+		int want = expected_at(e, w, x);
 		int in_buffer = x >= e->dst_off && x - e->dst_off < e->c->len;
-		if (in_buffer == outside || space.dst[x] == want)
+		if (in_buffer == outside || want < 0 || region[x] == want)
 			continue;
 		if (outside) {
 			mg_verdict_start(out, MG_OOB_WRITE);
 			out->has |= MG_HAS_ACCESS;
 			out->access = MG_ACCESS_WRITE;
-			mg_verdict_byte(out, (long long)x - (long long)e->dst_off, space.dst[x],
-					want);
-			mg_verdict_locate(out, MG_BUFFER_DST, dst, e->c->len, space.dst + x);
-			mg_verdict_say(out, ": changed 0x%02x -> 0x%02x", want, space.dst[x]);
+			mg_verdict_byte(out, (long long)x - (long long)e->dst_off, region[x],
+					(unsigned)want);
+			mg_verdict_locate(out, MG_BUFFER_DST, dst, e->c->len, region + x);
+			mg_verdict_say(out, ": changed 0x%02x -> 0x%02x", want, region[x]);
 		} else {
 			mg_verdict_start(out, MG_WRONG_RESULT);
-			mg_verdict_byte(out, (long long)(x - e->dst_off), space.dst[x], want);
+			mg_verdict_byte(out, (long long)(x - e->dst_off), region[x],
+					(unsigned)want);
 			mg_verdict_say(out,
 				       "dst[%zu] (0x%zx) got 0x%02x want 0x%02x; the copy did not "
 				       "reach this far, or not right, for a length of %zu",
-				       x - e->dst_off, x - e->dst_off, space.dst[x], want,
-				       e->c->len);
+				       x - e->dst_off, x - e->dst_off, region[x], want, e->c->len);
 		}
 		return 1;
 	}
@@ -380,7 +375,7 @@ static void check_mapped(const struct mg_case *c, int clean_int, struct mg_verdi
 	unsigned char *src_region = space.src[c->src_above];
 	struct mg_outcome o = {.c = c};
 	struct window w[MAX_WINDOWS];
-	struct expect e = {.c = c};
+	struct expect e = {.c = c, .base = space.dst};
 	struct windows ws = {&e, w, 0};
 	const struct mg_judge_checks checks = {NULL, red_zones_of, bytes_of, NULL, &ws};
 	unsigned char *src = mg_place_buffer(src_region, src_region + space.region, 0, c->len,
@@ -396,14 +391,169 @@ static void check_mapped(const struct mg_case *c, int clean_int, struct mg_verdi
 	e.dst_off = (size_t)(dst - space.dst);
 	e.src_off = (size_t)(src - src_region);
 	ws.n = choose_windows(e.dst_off, c->len, w);
-	if (!map_windows(w, ws.n, c->seed)) {
+	if (!map_windows(space.dst, w, ws.n, c->seed)) {
 		mg_verdict_set(out, MG_ERROR, "the harness could not map its check windows: %s",
 			       strerror(errno));
 		return;
 	}
 	mg_outcome_call(&o, dst, mg_op_has_src(c->variant->op) ? src : NULL, clean_int);
 	mg_judge(&o, o.faulted && in_space(o.fault.addr), &checks, out);
-	unmap_windows(w, ws.n);
+	unmap_windows(space.dst, space.scratch_fd, w, ws.n);
+}
+
+/* ---- one buffer: the overlapping memmove of 2 GiB and more --------------- */
+
+/* One region holds the move's whole span (len + |dist|): the scratch memfd
+ * mapped over and over, with real pages for the windows around the checked
+ * points (both ends, 2 GiB into the span, the quarters, and 0x80000000
+ * where the region crosses it). A dst byte in a window is checked when its
+ * source byte lies in the same window: a correct memmove reads each source
+ * byte before anything overwrites it, and nothing but the move writes a
+ * window, so those hold the pattern whatever the aliased scratch holds.
+ * About 130 mappings and 16 MiB of memory; the address space it needs, one
+ * piece of 2 GiB and more, is what a 32-bit process may lack. */
+static struct one_region {
+	unsigned char *base;
+	size_t size;
+	int fd;
+	int reserved, mapped; /* 0 not yet, 1 done, -1 failed */
+	int na;		      /* the failure is the address space's: n/a */
+	char why[160];
+} one = {.fd = -1};
+
+static int one_fail(const char *what)
+{
+	snprintf(one.why, sizeof one.why, "%s: %s", what, strerror(errno));
+	return 0;
+}
+
+static int one_reserve(void)
+{
+	unsigned char *p;
+
+	if (one.reserved)
+		return one.reserved > 0;
+	one.reserved = -1;
+	one.size = (MG_HUGE_ONE_MAX_SPAN + MG_ALIGN_MOD + CHUNK - 1) / CHUNK * CHUNK;
+	p = mmap(NULL, one.size + 2 * GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		one.na = 1;
+		snprintf(one.why, sizeof one.why,
+			 "this address space has no free %zu MiB in one piece for a move of "
+			 "2 GiB and more: %s",
+			 (one.size + 2 * GUARD) >> 20, strerror(errno));
+		return 0;
+	}
+	one.base = p + GUARD;
+	one.reserved = 1;
+	return 1;
+}
+
+static int one_map(void)
+{
+	if (!one_reserve())
+		return 0;
+	if (one.mapped)
+		return one.mapped > 0;
+	one.mapped = -1;
+	one.fd = memfd_of("memgate-huge-one", CHUNK, 0);
+	if (one.fd < 0)
+		return one_fail("memfd_create (one buffer)");
+	if (!map_repeated(one.base, 0, one.size, one.fd, PROT_READ | PROT_WRITE))
+		return one_fail("mmap (one-buffer scratch)");
+	one.mapped = 1;
+	return 1;
+}
+
+static int in_one(const void *addr)
+{
+	const unsigned char *a = addr;
+	return one.base && a >= one.base - GUARD && a < one.base + one.size + GUARD;
+}
+
+/* The windows: around the span's ends (and the bytes only src or dst
+ * cover), 2 GiB into it, its quarters, and 0x80000000. */
+static size_t one_windows(size_t lower_off, size_t span, struct window *w)
+{
+	const size_t points[] = {0, MG_HUGE_2GIB, span / 4, span / 2, span / 4 * 3, span};
+	uintptr_t at_2gib = (uintptr_t)0x80000000u - (uintptr_t)one.base;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+		size_t at = lower_off + (points[i] < span ? points[i] : span);
+		add_window(w, &n, at > WINDOW / 2 ? at - WINDOW / 2 : 0, at + WINDOW / 2, one.size);
+	}
+	if ((uintptr_t)one.base < 0x80000000u && at_2gib < one.size)
+		add_window(w, &n, at_2gib > WINDOW / 2 ? at_2gib - WINDOW / 2 : 0,
+			   at_2gib + WINDOW / 2, one.size);
+	return n;
+}
+
+static void check_one_buffer(const struct mg_case *c, int clean_int, struct mg_verdict *out)
+{
+	size_t d = (size_t)labs(c->dist), span = c->len + d;
+	unsigned lower_align = c->dist > 0 ? c->src_align : c->dst_align;
+	struct mg_outcome o = {.c = c};
+	struct window w[MAX_WINDOWS];
+	struct expect e = {.c = c};
+	struct windows ws = {&e, w, 0};
+	const struct mg_judge_checks checks = {NULL, red_zones_of, bytes_of, NULL, &ws};
+	unsigned char *lower, *src;
+
+	if (!one_map()) {
+		mg_verdict_set(out, MG_ERROR, "the harness could not map the 2 GiB+ region: %s",
+			       one.why);
+		return;
+	}
+	e.base = one.base; /* mapped on first use */
+	lower = mg_place_buffer(one.base, one.base + one.size, 0, span, lower_align, c->place);
+	src = c->dist > 0 ? lower : lower + d;
+	e.src_off = (size_t)(src - one.base);
+	e.dst_off = e.src_off + (size_t)c->dist; /* wraps to below src when dist < 0 */
+	ws.n = one_windows((size_t)(lower - one.base), span, w);
+	if (!map_windows(one.base, w, ws.n, c->seed)) {
+		mg_verdict_set(out, MG_ERROR, "the harness could not map its check windows: %s",
+			       strerror(errno));
+		return;
+	}
+	mg_outcome_call(&o, one.base + e.dst_off, src, clean_int);
+	mg_judge(&o, o.faulted && in_one(o.fault.addr), &checks, out);
+	unmap_windows(one.base, one.fd, w, ws.n);
+}
+
+/* ---- whether it can run -------------------------------------------------- */
+
+/* A 32-bit build has only the one-buffer cases: their region is its huge
+ * space. */
+int mg_huge_possible(char *why, size_t size)
+{
+	int ready = MG_HUGE_LENGTHS ? reserve() : one_reserve();
+
+	if (!ready && why)
+		snprintf(why, size, "%s", MG_HUGE_LENGTHS ? space.why : one.why);
+	return ready;
+}
+
+int mg_huge_available(char *why, size_t size)
+{
+	int ready = MG_HUGE_LENGTHS ? reserve() && map_regions() : one_map();
+
+	if (!ready && why)
+		snprintf(why, size, "%s", MG_HUGE_LENGTHS ? space.why : one.why);
+	return ready;
+}
+
+int mg_huge_na(void)
+{
+	return !MG_HUGE_LENGTHS && one.na;
+}
+
+int mg_huge_applies(enum mg_op op)
+{
+	if (!MG_HUGE_LENGTHS)
+		return op == MG_MEMMOVE;
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_MEMSET || op == MG_MEMPCPY;
 }
 
 /* ---- oracle mode -------------------------------------------------------- */
@@ -457,13 +607,17 @@ static void check_oracle(const struct mg_case *c, int clean_int, struct mg_verdi
 
 void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
+	char why[160];
+
 	out->warnings = 0;
-	if (!reserve()) {
+	if (!mg_huge_possible(why, sizeof why)) {
 		mg_verdict_set(out, MG_ERROR, "lengths over %zu cannot run here: %s", MG_MAX_LEN,
-			       space.why);
+			       why);
 		return;
 	}
-	if (c->oracle)
+	if (c->overlap)
+		check_one_buffer(c, clean_int, out);
+	else if (c->oracle)
 		check_oracle(c, clean_int, out);
 	else
 		check_mapped(c, clean_int, out);
@@ -515,6 +669,55 @@ static int sweep_midsize(const struct mg_case *base, int full, uint64_t seed, mg
 	return 0;
 }
 
+/* One one-buffer case, flush against the guard page after, if the
+ * variant's contract allows it: at the alignment that makes it flush, else
+ * at alignment 0. Returns -1 if neither is valid, else what `fn` says. */
+static int emit_one_buffer(const struct mg_case *base, size_t len, long dist, uint64_t seed,
+			   mg_case_fn fn, void *ctx)
+{
+	const unsigned aligns[] = {(unsigned)(-len & (MG_ALIGN_MOD - 1)), 0};
+	char why[160];
+
+	for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++) {
+		struct mg_case c = *base;
+		c.len = len;
+		c.seed = mg_mix64(seed ^ len ^ (uint64_t)dist);
+		c.place = MG_PLACE_AFTER;
+		c.src_align = aligns[a];
+		mg_case_set_overlap(&c, dist);
+		if (mg_case_valid(&c, why, sizeof why))
+			return fn(&c, ctx);
+	}
+	return -1;
+}
+
+/* The overlapping memmove of 2 GiB and more, both directions: a length
+ * that is negative as a 32-bit int, and distances of a byte, a cache line
+ * and a page and a byte. The quick profile: the first length the contract
+ * allows (2 GiB + 65, else 2 GiB) at +-1. */
+static int sweep_one_buffer(const struct mg_case *base, int full, uint64_t seed, mg_case_fn fn,
+			    void *ctx)
+{
+	static const size_t lens[] = {MG_HUGE_2GIB + 65, MG_HUGE_2GIB, MG_HUGE_2GIB + 4097};
+	static const long dists[] = {1, 64, 4097};
+	size_t n_dists = full ? sizeof dists / sizeof dists[0] : 1;
+
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		int ran = 0;
+		for (size_t k = 0; k < n_dists; k++)
+			for (long sign = 1; sign >= -1; sign -= 2) {
+				int r = emit_one_buffer(base, lens[i], sign * dists[k], seed, fn,
+							ctx);
+				if (r > 0)
+					return 1;
+				ran |= r == 0;
+			}
+		if (ran && !full)
+			return 0;
+	}
+	return 0;
+}
+
 void mg_huge_sweep(const struct mg_variant *v, int full, uint64_t seed, enum mg_huge_mode mode,
 		   mg_case_fn fn, void *ctx)
 {
@@ -523,11 +726,17 @@ void mg_huge_sweep(const struct mg_variant *v, int full, uint64_t seed, enum mg_
 	static const size_t oracle[] = {MG_HUGE_2GIB + 16, MG_HUGE_4GIB + 16};
 	struct mg_case base;
 
-	if (!MG_HUGE_LENGTHS || (v->op != MG_MEMCPY && v->op != MG_MEMMOVE && v->op != MG_MEMSET && v->op != MG_MEMPCPY))
+	if (!mg_huge_applies(v->op))
 		return;
 	memset(&base, 0, sizeof base);
 	base.variant = v;
 	base.value = 0x5a;
+	/* 32-bit: the one-buffer cases are all there is, and cheap enough
+	 * under emulation (a 2 GiB move takes about 3 s under qemu-i386). */
+	if (!MG_HUGE_LENGTHS) {
+		sweep_one_buffer(&base, full, seed, fn, ctx);
+		return;
+	}
 	for (size_t i = 0; i < sizeof oracle / sizeof oracle[0]; i++)
 		if (emit_huge(&base, oracle[i], 1, seed, fn, ctx))
 			return;
@@ -536,4 +745,6 @@ void mg_huge_sweep(const struct mg_variant *v, int full, uint64_t seed, enum mg_
 	for (size_t i = 0; mode == MG_HUGE_ALL && i < sizeof mapped / sizeof mapped[0]; i++)
 		if (emit_huge(&base, mapped[i], 0, seed, fn, ctx))
 			return;
+	if (mode == MG_HUGE_ALL && v->op == MG_MEMMOVE)
+		sweep_one_buffer(&base, full, seed, fn, ctx);
 }

@@ -19,9 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The check is about lengths of 4 GiB and more, which only a 64-bit size_t
- * holds: elsewhere it cannot run (mg_huge_possible says so), and the 4 GiB
- * constants (case.h) are never used. */
+/* The check is about lengths of 2 GiB, 4 GiB and more. Only a 64-bit
+ * size_t holds 4 GiB: a 32-bit build has just the overlapping memmove of
+ * 2 GiB and more in one mapping (the one-buffer cases, mg_huge_applies),
+ * and the 4 GiB constants (case.h) are never used there. */
 #define MG_HUGE_2GIB ((size_t)1 << 31)
 
 /* Whether this process can reserve the huge-length space (cheap); if not,
@@ -30,6 +31,15 @@ int mg_huge_possible(char *why, size_t size);
 /* The same, and maps and warms up the regions of the mapped cases (seconds):
  * for a process about to run many of them. */
 int mg_huge_available(char *why, size_t size);
+
+/* Whether the last failure of the two above is one of the address space
+ * (a 32-bit process without 2 GiB in one piece): the check is n/a, not an
+ * error. */
+int mg_huge_na(void);
+
+/* Whether this build has huge cases for `op`: memcpy, mempcpy, memmove and
+ * memset with a 64-bit size_t, memmove alone with a 32-bit one. */
+int mg_huge_applies(enum mg_op op);
 
 /* Runs one huge case (mg_case_is_huge). */
 void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out);
@@ -40,11 +50,12 @@ void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *ou
  * signed count, which returns instead of faulting. */
 enum mg_huge_mode { MG_HUGE_OFF, MG_HUGE_ALL, MG_HUGE_ORACLE_ONLY };
 
-/* Feeds `fn` the huge cases for a memcpy, memmove or memset variant: the
+/* Feeds `fn` the huge cases for a variant mg_huge_applies to: the
  * guard-oracle ones, mid-size lengths from 16 MiB to 1 GiB (sparse; more of
  * them with `full`, the full profile; in every mode, as they take well under a second
  * even under emulation), and with MG_HUGE_ALL the mapped 2 GiB and 4 GiB
- * ones. */
+ * ones and, for memmove, the one-buffer ones (overlapping, 2 GiB and more).
+ * A 32-bit build feeds only the one-buffer cases, in every mode. */
 void mg_huge_sweep(const struct mg_variant *v, int full, uint64_t seed, enum mg_huge_mode mode,
 		   mg_case_fn fn, void *ctx);
 

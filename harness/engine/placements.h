@@ -1,7 +1,9 @@
 /* Placements outside the sandbox, where pointer arithmetic goes wrong
  * (docs/placements.md): buffers on both sides of 0x80000000 and a memmove
- * whose buffer crosses it (i386: signed pointer compares), and buffers more
- * than 4 GiB apart (64-bit: distances truncated to 32 bits). These spots
+ * whose buffer crosses it (i386: signed pointer compares), buffers more
+ * than 4 GiB apart (64-bit: distances truncated to 32 bits), and buffers
+ * above 4 GiB across a multiple of 4 GiB (64-bit: pointers whose low 32
+ * bits wrap). These spots
  * have their own mappings; the cases are judged exactly as sandbox cases
  * (check.c, mg_judge), only their buffers live here.
  * The placements stage of `verify` (spots.h) runs them with the sandbox's

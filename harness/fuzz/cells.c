@@ -57,6 +57,20 @@ static unsigned overlap_class(const struct mg_case *c)
 	return c->dist < 0 ? 3 : 4;
 }
 
+/* Where the buffers are (docs/design.md, "Placements"): guard pages, a
+ * straddle of dst, of src or of both, page-diff. memset has the first two.
+ * The remote spots are no fuzz input; they count as guard. */
+static unsigned spot_class(const struct mg_case *c)
+{
+	switch (c->spot) {
+	case MG_SPOT_STRADDLE_DST: return 1;
+	case MG_SPOT_STRADDLE_SRC: return 2;
+	case MG_SPOT_STRADDLE_BOTH: return 3;
+	case MG_SPOT_PAGE_DIFF: return 4;
+	default: return 0;
+	}
+}
+
 unsigned mg_cell_of(const struct mg_target *t, const struct mg_case *c)
 {
 	enum mg_op op = c->variant->op;
@@ -65,6 +79,7 @@ unsigned mg_cell_of(const struct mg_target *t, const struct mg_case *c)
 	 * cell libFuzzer keeps is scanned and cleared after every input. */
 	unsigned overlaps = op == MG_MEMMOVE ? 6 : mg_op_has_src(op) ? 2 : 1;
 	unsigned src_aligns = mg_op_has_src(op) ? 3 : 1;
+	unsigned spots = mg_op_has_src(op) ? 5 : 2;
 
 	for (unsigned i = 0; i < t->count; i++)
 		if (t->pool[i] == c->variant)
@@ -74,6 +89,9 @@ unsigned mg_cell_of(const struct mg_target *t, const struct mg_case *c)
 	cell = cell * 3 + align_class(c->dst_align);
 	cell = cell * overlaps + (overlaps > 1 ? overlap_class(c) : 0);
 	cell = cell * 2 + (c->place == MG_PLACE_BEFORE);
+	/* Last, so cells that differ only in the spot are neighbours: distinct
+	 * counters even past MG_CELL_LIMIT. */
+	cell = cell * spots + spot_class(c) % spots;
 	return cell % MG_CELL_LIMIT;
 }
 

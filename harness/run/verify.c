@@ -33,6 +33,7 @@ struct result {
 struct huge_control {
 	size_t next;
 	char why[160];
+	int na; /* why is the address space's: n/a, not an error (mg_huge_na) */
 	unsigned long long cases;
 	double seconds;
 };
@@ -98,6 +99,15 @@ static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant 
 	    (v->expect & MG_EXPECT_ONLY_FULL))
 		return 0;
 	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET || v->op == MG_MEMPCPY;
+}
+
+/* Why a row's huge stage is n/a: a 32-bit build has huge cases for memmove
+ * alone (mg_huge_applies); else the address space's reason. */
+static const char *huge_na_why(const struct runner *rn, size_t row)
+{
+	if (!mg_huge_applies(rn->o->variants[row]->op))
+		return "lengths of 4 GiB and more need a 64-bit size_t";
+	return rn->huge->why;
 }
 
 /* ---- the stages, in their children --------------------------------------- */
@@ -235,15 +245,16 @@ static void run_huge_child(struct runner *rn)
 	double t0 = now();
 
 	/* The oracle cases need only the address space, not the mapped regions.
-	 * Without a 64-bit size_t the check does not apply; any other reason is
-	 * the harness's: the check could not be judged. */
+	 * A 32-bit address space without 2 GiB in one piece: the check does not
+	 * apply; any other reason is the harness's: it could not be judged. */
 	if (o->huge == MG_HUGE_ORACLE_ONLY
 		    ? !mg_huge_possible(rn->huge->why, sizeof rn->huge->why)
 		    : !mg_huge_available(rn->huge->why, sizeof rn->huge->why)) {
+		rn->huge->na = mg_huge_na();
 		for (size_t i = 0; i < o->count; i++)
 			if (rn->results[i].huge.state == MG_STAGE_PENDING)
 				rn->results[i].huge.state =
-					MG_HUGE_LENGTHS ? MG_STAGE_ERROR : MG_STAGE_NA;
+					rn->huge->na ? MG_STAGE_NA : MG_STAGE_ERROR;
 		_exit(0);
 	}
 	for (; rn->huge->next < o->count; rn->huge->next++)
@@ -453,7 +464,7 @@ static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out
 	/* Wrong only at huge lengths, and those could not run here: whether it
 	 * fails as it should is unknown, so it has not passed. */
 	if (huge_expect && r->huge.state == MG_STAGE_NA) {
-		snprintf(out, size, "SKIP (4GiB+ check: %.100s)", rn->huge->why);
+		snprintf(out, size, "SKIP (4GiB+ check: %.100s)", huge_na_why(rn, row));
 		return ROW_SKIPPED;
 	}
 	if (huge_expect && r->huge.state != MG_STAGE_DONE) {
@@ -464,7 +475,8 @@ static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out
 		return expect ? ROW_FAILED_AS_EXPECTED : ROW_PASSED;
 	/* The oracle cases alone miss some truncated counts (a backward copy
 	 * whose first store faults): passing them proves nothing here. */
-	if (huge_expect && r->huge.failures == 0 && rn->o->huge == MG_HUGE_ORACLE_ONLY) {
+	if (huge_expect && r->huge.failures == 0 && rn->o->huge == MG_HUGE_ORACLE_ONLY &&
+	    MG_HUGE_LENGTHS) {
 		snprintf(out, size, "SKIP (4GiB+ check: only its oracle cases ran)");
 		return ROW_SKIPPED;
 	}
@@ -514,7 +526,7 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	struct mg_json j;
 
 	if (t && !reason && t->state == MG_STAGE_NA)
-		reason = rn->huge->why;
+		reason = huge_na_why(rn, row);
 	if (!t) {
 		mg_cpu_missing(v->features, needs, sizeof needs);
 		snprintf(missing, sizeof missing, "needs %s", needs);
@@ -600,6 +612,17 @@ static void print_ready_rows(struct runner *rn)
 	fflush(stdout);
 }
 
+/* A row's huge stage: left out (options, op, a CPU it cannot run on), to
+ * run, or n/a in this build (huge_na_why). */
+static enum mg_stage_state huge_plan(const struct runner *rn, size_t row)
+{
+	const struct mg_variant *v = rn->o->variants[row];
+
+	if (rn->skipped[row] || !huge_applies(rn->o, v))
+		return MG_STAGE_NONE;
+	return mg_huge_applies(v->op) ? MG_STAGE_PENDING : MG_STAGE_NA;
+}
+
 static void plan_rows(struct runner *rn)
 {
 	char needs[96];
@@ -608,9 +631,7 @@ static void plan_rows(struct runner *rn)
 		const struct mg_variant *v = rn->o->variants[i];
 		rn->skipped[i] = mg_cpu_missing(v->features, needs, sizeof needs) != 0;
 		rn->results[i].sweep.state = rn->skipped[i] ? MG_STAGE_NONE : MG_STAGE_PENDING;
-		rn->results[i].huge.state = !rn->skipped[i] && huge_applies(rn->o, v)
-						    ? MG_STAGE_PENDING
-						    : MG_STAGE_NONE;
+		rn->results[i].huge.state = huge_plan(rn, i);
 	}
 }
 
@@ -641,6 +662,7 @@ static void run_all(struct runner *rn)
 static void print_details(const struct runner *rn)
 {
 	char path[512], title[160];
+	const char *check = MG_HUGE_LENGTHS ? "the 4 GiB+ check" : "the 2 GiB+ memmove check";
 
 	for (size_t i = 0; i < rn->o->count; i++) {
 		const struct mg_variant *v = rn->o->variants[i];
@@ -650,14 +672,17 @@ static void print_details(const struct runner *rn)
 		snprintf(title, sizeof title, "%s, lengths of 2 GiB and more", v->name);
 		mg_tally_print(&rn->results[i].huge, title, path);
 	}
-	if (rn->huge->why[0] && MG_HUGE_LENGTHS)
-		printf("\nthe 4 GiB+ check: could not judge: %s\n", rn->huge->why);
+	if (rn->huge->why[0] && !rn->huge->na)
+		printf("\n%s: could not judge: %s\n", check, rn->huge->why);
 	else if (rn->huge->why[0])
-		printf("\nthe 4 GiB+ check was skipped (n/a): %s\n", rn->huge->why);
+		printf("\n%s was skipped (n/a): %s\n", check, rn->huge->why);
 	else if (rn->huge->seconds > 0)
-		printf("\nthe 4 GiB+ check: %llu cases in %.1f s, in one process%s\n",
-		       rn->huge->cases, rn->huge->seconds,
-		       rn->o->huge == MG_HUGE_ORACLE_ONLY ? " (mid-size lengths, and guard-oracle cases only at 2 GiB+)" : "");
+		printf("\n%s: %llu cases in %.1f s, in one process%s\n", check, rn->huge->cases,
+		       rn->huge->seconds,
+		       !MG_HUGE_LENGTHS ? " (an overlapping move in one mapping)"
+		       : rn->o->huge == MG_HUGE_ORACLE_ONLY
+			       ? " (mid-size lengths, and guard-oracle cases only at 2 GiB+)"
+			       : "");
 }
 
 static void *shared(size_t bytes)

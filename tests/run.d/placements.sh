@@ -21,15 +21,27 @@ spot_case() {
 spot_case bad_memcpy_page_split wrong-result straddle-src:5 --len=17
 spot_case bad_memcpy_4k_alias wrong-result page-diff:2050 --len=4160
 spot_case bad_memcpy_dist32 out-of-bounds-write far:0 --len=100 --src-above
+spot_case bad_memcpy_wrap32 wrong-result span-4gib:7 --len=100
+expect "memmove_libc is right with its one buffer across a multiple of 4 GiB" 0 "^verdict: ok$" \
+	$MG run --variant=memmove_libc --len=4000 --overlap=-64 --spot=span-4gib:2000
+expect "memset_libc is right with dst across a multiple of 4 GiB" 0 "^verdict: ok$" \
+	$MG run --variant=memset_libc --len=100 --spot=span-4gib:100
 
 expect_all "verify catches the placement self-tests with their classes, in the placements stage" 0 \
 	"^bad_memcpy_page_split .*FAIL \(expected\) .* wrong-result: " \
 	"^bad_memcpy_4k_alias .*FAIL \(expected\) .* wrong-result: " \
 	"^bad_memcpy_dist32 .*FAIL \(expected\) .* out-of-bounds-write: " \
 	"^bad_memcpy_midsize .*FAIL \(expected\) .* wrong-result: " \
+	"^bad_memcpy_wrap32 .*FAIL \(expected\) .* wrong-result: " \
 	", 0 unexpected$" -- \
 	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots" \
-	--variant=bad_memcpy_page_split,bad_memcpy_4k_alias,bad_memcpy_dist32,bad_memcpy_midsize
+	--variant=bad_memcpy_page_split,bad_memcpy_4k_alias,bad_memcpy_dist32,bad_memcpy_midsize,bad_memcpy_wrap32
+# The 2 GiB moves get a long watchdog: on a loaded machine (the tests run
+# under nice) a 2 GiB move can wait seconds for the CPU.
+expect "verify catches bad_memmove_int_len in the 2 GiB+ one-buffer cases (--huge=on)" 0 \
+	"^bad_memmove_int_len .*FAIL \(expected\) .* wrong-result: " \
+	$MG verify --set=selftest --timeout-ms=30000 --findings="$TMP/findings-spots" \
+	--variant=bad_memmove_int_len
 expect "a placement finding record names its stage and spot" 0 \
 	'"spot":"straddle-[a-z]+","spot_arg":[0-9]+},"stage":"placements"' \
 	$MG verify --set=selftest --timeout-ms=200 --findings="$TMP/findings-spots" \
@@ -43,6 +55,27 @@ usage_error "run: a straddle split outside the length" "a straddle split of 17 i
 	$MG run --variant=memcpy_libc --len=17 --spot=straddle-src:17
 usage_error "run: a 2 GiB spot on a 64-bit build" "split-2gib is for 32-bit address spaces" \
 	$MG run --variant=memcpy_libc --len=17 --spot=split-2gib
+usage_error "run: a span-4gib split outside the length" "span-4gib: 1..17 bytes below" \
+	$MG run --variant=memcpy_libc --len=17 --spot=span-4gib:18
+# Without 4 GiB of address space (ulimit -v) span-4gib cannot be mapped:
+# run cannot judge (exit 2, the reason named); verify leaves its cases out
+# and says so, so a self-test only it finds is no pass.
+expect "run: span-4gib without the address space could not judge, with the reason" 2 \
+	"^could not judge: spot span-4gib cannot run here: cannot map around 0x4000000000" \
+	bash -c "ulimit -v 2000000; $MG run --variant=memcpy_libc --len=100 --spot=span-4gib:7"
+expect_all "verify: span-4gib n/a without the address space, and bad_memcpy_wrap32 is not passed" 1 \
+	"^memgate: placements: span-4gib n/a here: cannot map around" \
+	"^bad_memcpy_wrap32 .*PASS \(known-bad: expected FAIL\)" -- \
+	bash -c "ulimit -v 2000000; $MG verify --huge=off --set=selftest --variant=bad_memcpy_wrap32 --findings=$TMP/findings-nomap"
+usage_error "run: an overlapping move over 16 MiB takes short distances" "takes distances 1..16384" \
+	$MG run --variant=memmove_libc --len=2147483713 --overlap=20000
+
+# The overlapping move of 2 GiB and more in one mapping (huge.c).
+expect "a signed 32-bit length goes wrong in an overlapping move of 2 GiB + 65" 1 \
+	"^verdict: wrong-result: dst\[64\] " \
+	$MG run --variant=bad_memmove_int_len --len=2147483713 --overlap=1 --timeout-ms=30000
+expect "memmove_libc is right in an overlapping move of 2 GiB + 65 (dst above src)" 0 "^verdict: ok$" \
+	$MG run --variant=memmove_libc --len=2147483713 --overlap=1 --timeout-ms=30000
 
 # Fuzz inputs: a straddle is a decoded field; a 24-byte input from before it
 # still decodes to its old case.
@@ -78,6 +111,7 @@ gate_spot bad_memcpy_page_split wrong-result "--quick --skip=fuzz,huge,valgrind,
 gate_spot bad_memcpy_4k_alias wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
 gate_spot bad_memcpy_dist32 out-of-bounds-write "--quick --skip=fuzz,huge,valgrind,regressions"
 gate_spot bad_memcpy_midsize wrong-result "--quick --skip=fuzz,valgrind,regressions"
+gate_spot bad_memcpy_wrap32 wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
 
 # i386: the signed pointer compare at 2 GiB (how i386 runs here:
 # scripts/arch-probe).
@@ -102,4 +136,35 @@ else
 		--variant=bad_memmove_signed_pointers
 	expect "i386: far buffers need a 64-bit address space" 2 "far needs a 64-bit address space" \
 		$mg32 run --variant=memcpy_libc --len=17 --spot=far
+	expect "i386: span-4gib needs a 64-bit address space" 2 "span-4gib needs a 64-bit address space" \
+		$mg32 run --variant=memcpy_libc --len=17 --spot=span-4gib:3
+
+	# Lengths of 2 GiB and more: an overlapping move in one mapping.
+	for d in 1 -64; do
+		expect "i386: memmove_libc is right in an overlapping move of 2 GiB + 65 (dist $d)" 0 \
+			"^verdict: ok$" $mg32 run --variant=memmove_libc --len=2147483713 --overlap=$d \
+			--timeout-ms=30000
+	done
+	expect "i386: a signed 32-bit length goes wrong at 2 GiB + 65" 1 "^verdict: wrong-result: dst\[64\] " \
+		$mg32 run --variant=bad_memmove_int_len --len=2147483713 --overlap=1 --timeout-ms=30000
+	expect_all "i386: verify (--huge=oracle, as under qemu) catches bad_memmove_int_len in its 2 GiB+ stage" 0 \
+		"^bad_memmove_int_len .*FAIL \(expected\) .* wrong-result: " \
+		"^the 2 GiB\+ memmove check: [0-9]+ cases" -- \
+		$mg32 verify --set=selftest --huge=oracle --timeout-ms=30000 \
+		--findings="$TMP/findings-spots32" --variant=bad_memmove_int_len
+	expect_all "i386: the gate rejects bad_memmove_int_len with wrong-result in its huge check" 1 \
+		"^huge +FAIL " "^[0-9]+\. \[huge\] wrong-result: " -- \
+		scripts/gate --arch=i386 --op=memmove --quick --skip=fuzz,valgrind,regressions --no-bench \
+		--seconds=120 --symbol=mg_generic_bad_memmove_int_len tests/bad/generic/bad_memmove_int_len.c
+	# Natively, a smaller address space (ulimit -v) has no 2 GiB in one
+	# piece: n/a with the reason, never a pass. (qemu-user needs the room
+	# for itself, so only where i386 runs natively.)
+	if [ -z "$i386_run" ]; then
+		expect "i386: without 2 GiB of address space in one piece, the move is n/a (SKIP) with the reason" 0 \
+			"^SKIP .*no free [0-9]+ MiB in one piece" \
+			bash -c "ulimit -v 1000000; build/i386/memgate run --variant=memmove_libc --len=2147483713 --overlap=1"
+		expect "i386: ... and verify's huge record says n/a with the reason" 0 \
+			'"stage":"huge","status":"n/a".*"reason":"this address space has no free' \
+			bash -c "ulimit -v 1000000; build/i386/memgate verify --variant=memmove_libc --format=jsonl --findings=$TMP/findings-spots32"
+	fi
 fi
