@@ -2,6 +2,7 @@
 #include "check.h"
 #include "huge.h"
 #include "options.h"
+#include "table.h"
 #include "memcheck.h"
 #include "record.h"
 #include "verify.h"
@@ -21,6 +22,8 @@ static const char help[] =
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
 	"  --variant=A,B,...     only these variants\n"
 	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
+	"  --op=OP,...           only the variants of these operations (memcpy,\n"
+	"                        mempcpy, memmove, memset, copy_page, clear_page)\n"
 	"  --jobs=N              variants swept at once (default: the CPU count)\n"
 	"  --max-failures=N      stop a variant's sweep after N failing cases (default 3)\n"
 	"  --hide-feature=LIST   act as if the CPU lacked these features\n"
@@ -47,6 +50,7 @@ enum {
 	O_SEED,
 	O_VARIANT,
 	O_SET,
+	O_OP,
 	O_JOBS,
 	O_MAX,
 	O_HIDE,
@@ -66,6 +70,7 @@ static const struct option opts[] = {
 	{"seed", required_argument, NULL, O_SEED},
 	{"variant", required_argument, NULL, O_VARIANT},
 	{"set", required_argument, NULL, O_SET},
+	{"op", required_argument, NULL, O_OP},
 	{"jobs", required_argument, NULL, O_JOBS},
 	{"max-failures", required_argument, NULL, O_MAX},
 	{"hide-feature", required_argument, NULL, O_HIDE},
@@ -89,6 +94,49 @@ static int parse_huge(const char *text)
 	if (strcmp(text, "oracle") == 0)
 		return MG_HUGE_ORACLE_ONLY;
 	mg_usage_error("verify", "bad value '%s' for --huge (valid: on, off, oracle)", text);
+}
+
+static unsigned parse_ops(const char *list)
+{
+	unsigned mask = 0;
+	char name[32];
+
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		enum mg_op op = 0;
+
+		snprintf(name, sizeof name, "%.*s", (int)len, list);
+		while (op < MG_OP_COUNT && strcmp(mg_op_name(op), name) != 0)
+			op++;
+		if (op == MG_OP_COUNT)
+			mg_usage_error("verify",
+				       "unknown operation '%s' for --op (valid: memcpy, mempcpy, "
+				       "memmove, memset, copy_page, clear_page)",
+				       name);
+		mask |= 1u << op;
+		list += len + (list[len] == ',');
+	}
+	return mask;
+}
+
+/* --op keeps the selected variants of these operations only: make verify
+ * runs aarch64's further CPU models on the routines that read CPU
+ * parameters (DC ZVA block, cache line), not on every copy. */
+static const struct mg_variant *const *keep_ops(const struct mg_variant *const *all, size_t *n,
+						unsigned ops)
+{
+	const struct mg_variant **kept = calloc(*n + 1, sizeof *kept);
+	size_t k = 0;
+
+	if (!kept)
+		mg_usage_error("verify", "out of memory");
+	for (size_t i = 0; i < *n; i++)
+		if (ops & (1u << all[i]->op))
+			kept[k++] = all[i];
+	if (k == 0)
+		mg_usage_error("verify", "--op leaves no variant to verify");
+	*n = k;
+	return kept;
 }
 
 static unsigned parse_expect(const char *list)
@@ -123,6 +171,7 @@ int mg_cmd_verify(int argc, char **argv)
 				   .huge = MG_HUGE_ALL,
 				   .findings_dir = "findings/verify"};
 	const char *set = "main", *names = NULL;
+	unsigned ops = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int c;
 
@@ -137,6 +186,7 @@ int mg_cmd_verify(int argc, char **argv)
 		case O_SEED: o.seed = mg_parse_u64("verify", "seed", optarg); break;
 		case O_VARIANT: names = optarg; break;
 		case O_SET: set = optarg; break;
+		case O_OP: ops = parse_ops(optarg); break;
 		case O_JOBS: o.jobs = mg_parse_uint("verify", "jobs", optarg, UINT_MAX); break;
 		case O_MAX:
 			o.max_failures = mg_parse_uint("verify", "max-failures", optarg, UINT_MAX);
@@ -170,5 +220,7 @@ int mg_cmd_verify(int argc, char **argv)
 	if (o.jobs == 0 || o.max_failures == 0)
 		mg_usage_error("verify", "--jobs and --max-failures must be at least 1");
 	o.variants = mg_select_variants("verify", set, names, &o.count);
+	if (ops)
+		o.variants = keep_ops(o.variants, &o.count, ops);
 	return mg_verify(&o);
 }
