@@ -57,7 +57,7 @@ usage_error "run --src-align=2^32" "^memgate run: --src-align=4294967296 is out 
 	$MG run --variant=memcpy_libc --len=5 --src-align=4294967296
 usage_error "run --dst-align=2^32" "^memgate run: --dst-align=4294967296 is out of range" \
 	$MG run --variant=memcpy_libc --len=5 --dst-align=4294967296
-usage_error "run --timeout-ms=2^32" "^memgate run: --timeout-ms=4294967296 is out of range \(at most 86400000\)$" \
+usage_error "run --timeout-ms=2^32" "^memgate run: --timeout-ms=4294967296 is out of range \(want 1 to 86400000\)$" \
 	$MG run --variant=memcpy_libc --len=5 --timeout-ms=4294967296
 usage_error "verify --timeout-ms=2^32" "^memgate verify: --timeout-ms=4294967296 is out of range" \
 	$MG verify --variant=memcpy_libc --timeout-ms=4294967296
