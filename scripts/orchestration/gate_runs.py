@@ -76,8 +76,10 @@ def label_of(model, externs, runs):
 # PRIMARY_MODEL_WEIGHT parts, each further model one), and each model's
 # part evenly over the entry points. So the runs' checks together stay
 # within --seconds (each at least 1 s) on every arch. Without --seconds the
-# default (60 s per entry point) is the first model's part, and each
-# further model adds its part on top: the default run checks as much as
+# default (60 s per entry point) is, for each set of --extern values, the
+# first model's part, and each further set and model adds its part on top
+# (a set's 30 s of the default left x86-64 no time to fuzz after the sweep
+# and the 4 GiB+ check): the default run checks as much as
 # before under the first model.
 PRIMARY_MODEL_WEIGHT = 2
 
@@ -87,6 +89,8 @@ def share_of(ctx, model, externs, runs):
     --seconds, and what was divided to get it ("" when nothing was)."""
     total = ctx.opts["seconds"]
     sets = len({tuple(e) for _, e in runs})
+    if not ctx.opts.get("seconds_given", True):
+        total *= sets
     models = [m for m, e in runs if e == externs]
     weight, parts = 1, 1
     if len(models) > 1:

@@ -74,6 +74,17 @@ class Budget(unittest.TestCase):
         self.assertEqual([s for s, _ in shares], [60, 30, 30])
         self.assertIn("30 s of the default 120 s, divided over 3 CPU models", shares[1][1])
 
+    def test_the_default_grows_with_extern_sets(self):
+        """No --seconds: each set of --extern values gets the default
+        60 s (its checks as thorough as a run with one value)."""
+        from orchestration import gate_runs
+        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", FILE])))
+        ctx.entries = [{}]
+        runs = [("", [("t", 1)]), ("", [("t", 2)])]
+        shares = [gate_runs.share_of(ctx, m, e, runs) for m, e in runs]
+        self.assertEqual([s for s, _ in shares], [60, 60])
+        self.assertIn("60 s of the default 120 s, divided over 2 sets", shares[0][1])
+
     def test_one_run_is_not_divided(self):
         ctx, share_of = self.ctx(60)
         self.assertEqual(share_of(ctx, "", [], [("", [])]), (60, ""))
