@@ -25,10 +25,12 @@ else
 		jq -r --slurpfile s "$TMP/ga64.sarif" \
 		'"\(.arch) \(.verdict) \($s[0].version) \($s[0].runs[0].properties.arch)"' \
 		"$TMP/ga64.json"
-	# The arch from the file's directory (tests/bad/aarch64/).
+	# The arch from the file's directory (tests/bad/aarch64/). --seconds is
+	# divided over the three CPU models (12 s for the first, which runs the
+	# random cases whose finding the replay test below needs).
 	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
-		scripts/gate --op memcpy --quick --seconds=10 --skip=regressions \
+		scripts/gate --op memcpy --quick --seconds=24 --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
 	# The failure-function stub traps with brk (SIGTRAP) on aarch64: the
