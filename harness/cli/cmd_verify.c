@@ -101,6 +101,8 @@ static unsigned parse_ops(const char *list)
 	unsigned mask = 0;
 	char name[32];
 
+	if (!*list)
+		mg_usage_error("verify", "--op= names no operation");
 	while (*list) {
 		size_t len = strcspn(list, ",");
 		enum mg_op op = 0;

@@ -156,6 +156,7 @@ usage_error "unknown command" "unknown command 'frob'" $MG frob
 usage_error "unknown profile" "unknown profile 'slow' \(valid: quick, full\)" $MG verify --profile=slow
 usage_error "unknown operation for --op" "unknown operation 'memcopy' for --op \(valid: memcpy, " \
 	$MG verify --op=memcopy
+usage_error "an empty --op" "^memgate verify: --op= names no operation$" $MG verify --op=
 usage_error "--op that leaves nothing" "^memgate verify: --op leaves no variant to verify$" \
 	$MG verify --variant=memcpy_libc --op=memset
 expect_all "verify --op keeps only that operation's variants" 0 "^clear_page_rep_stosq " \
