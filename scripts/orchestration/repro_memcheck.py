@@ -23,7 +23,7 @@ import sys
 import tempfile
 import types
 
-from . import checks, procs, records
+from . import checks, cli, procs, records
 from .records import CouldNotJudge
 
 # What the printed line names: memcheck's flags that make it byte-exact.
@@ -100,20 +100,16 @@ def main(argv):
         print("usage: python3 -m orchestration.repro_memcheck RESULT REPLAY [ARG...] INPUT", file=sys.stderr)
         return 2
     result_path, replay_argv = argv[0], argv[1:]
-    try:
+
+    def body():
         with tempfile.TemporaryDirectory() as work:
             rc, recs, seen = run(replay_argv, work)
             result = classify(rc, recs, seen)
         show(recs, seen, result)
         records.write_text(result_path, "\t".join(x.replace("\t", " ").replace("\n", " ") for x in result) + "\n")
-    except CouldNotJudge as e:
-        print(f"repro: --valgrind: could not judge: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"repro: --valgrind: could not judge: {e.strerror or e}", file=sys.stderr)
-        return 2
-    return 1 if result[0] == "failure" else 0
+        return 1 if result[0] == "failure" else 0
 
+    return cli.run_main("repro: --valgrind", body)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
