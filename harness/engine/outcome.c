@@ -200,11 +200,9 @@ static void name_pointer(char *out, size_t size, const struct mg_outcome *o, con
 int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out)
 {
 	char got[64];
+	size_t want = o->c->variant->ret == MG_RET_DST_END ? o->c->len : 0;
 
-	enum mg_ret ret = o->c->variant->ret;
-	size_t want = ret == MG_RET_DST_END ? o->c->len : 0;
-
-	if (ret == MG_RET_VOID || o->returned == (void *)(o->dst + want))
+	if (mg_outcome_returned_right(o))
 		return 0;
 	name_pointer(got, sizeof got, o, o->returned);
 	mg_verdict_set(out, MG_WRONG_RETURN, "returned %s, want dst+%zu", got, want);
@@ -225,7 +223,8 @@ void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_check
 		return;
 	}
 	out->warnings = mg_outcome_warnings(o);
-	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
+	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) ||
+	    k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
 	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out))
 		return;
 	mg_verdict_start(out, MG_OK);

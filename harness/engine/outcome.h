@@ -41,6 +41,16 @@ void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *sr
  * blamed on the nearer buffer; any other fault is a crash. */
 void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *out);
 
+/* Whether the call returned what its operation returns: dst, dst + len
+ * (mempcpy), or anything for a void routine. */
+static inline int mg_outcome_returned_right(const struct mg_outcome *o)
+{
+	enum mg_ret ret = o->c->variant->ret;
+	size_t want = ret == MG_RET_DST_END ? o->c->len : 0;
+
+	return ret == MG_RET_VOID || o->returned == (void *)(o->dst + want);
+}
+
 /* Each returns 1 and fills *out if the call broke its rule. */
 int mg_outcome_abi(const struct mg_outcome *o, struct mg_verdict *out);
 int mg_outcome_return(const struct mg_outcome *o, struct mg_verdict *out);

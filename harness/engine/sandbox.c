@@ -116,37 +116,6 @@ const struct mg_sandbox *mg_sandbox_get(void)
 	return &sb;
 }
 
-/* The lowest address >= lo, and the highest <= hi, that is `align` mod 64. */
-static uintptr_t lowest_at(uintptr_t lo, unsigned align)
-{
-	return lo + ((align - lo) & (MG_ALIGN_MOD - 1));
-}
-
-static uintptr_t highest_at(uintptr_t hi, unsigned align)
-{
-	return hi - ((hi - align) & (MG_ALIGN_MOD - 1));
-}
-
-/* Places `below` bytes, the anchor, and `above` bytes from the anchor on in
- * [lo, hi), against the end the case asks for. */
-unsigned char *mg_place_buffer(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
-			       unsigned align, enum mg_place place)
-{
-	if (place == MG_PLACE_AFTER)
-		return (unsigned char *)highest_at((uintptr_t)(hi - above), align);
-	return (unsigned char *)lowest_at((uintptr_t)(lo + below), align);
-}
-
-static void set_window(const struct mg_sandbox *sb, unsigned char *lo, unsigned char *hi,
-		       struct mg_layout *out)
-{
-	unsigned char *arena_end = sb->dst + sb->arena;
-
-	out->win = lo - sb->dst > (ptrdiff_t)MG_REDZONE ? lo - MG_REDZONE : sb->dst;
-	hi = arena_end - hi > (ptrdiff_t)MG_REDZONE ? hi + MG_REDZONE : arena_end;
-	out->win_len = (size_t)(hi - out->win);
-}
-
 /* A zero-length call gets pointers into the middle of guard pages, so
  * touching them, or bytes near them, faults. */
 static void place_zero_length(const struct mg_sandbox *sb, const struct mg_case *c,
@@ -156,8 +125,8 @@ static void place_zero_length(const struct mg_sandbox *sb, const struct mg_case 
 	long d = c->dist;
 
 	if (c->overlap && labs(d) < (long)(MG_PAGE / 2 - MG_ALIGN_MOD)) {
-		out->src =
-			(unsigned char *)lowest_at((uintptr_t)guard_middle - d / 2, c->src_align);
+		out->src = (unsigned char *)mg_lowest_at((uintptr_t)guard_middle - d / 2,
+							 c->src_align);
 		out->dst = out->src + d;
 	} else {
 		out->src = sb->src_ro[c->src_above] - MG_PAGE / 2 + c->src_align;
@@ -232,7 +201,11 @@ void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, stru
 		out->src = place_overlap_src(sb, c, below, above);
 		out->src_rw = out->src;
 		out->dst = out->src + c->dist;
-		set_window(sb, out->src - below, out->src + above, out);
+		mg_sandbox_window(sb, out->src - below, out->src + above, out);
+		return;
+	}
+	if (c->spot == MG_SPOT_GUARD) {
+		mg_sandbox_place_apart(sb, c, out);
 		return;
 	}
 	unsigned char *src_arena = sb->src_ro[c->src_above];
@@ -244,5 +217,5 @@ void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, stru
 	else
 		out->dst = place_separate(c, sb->dst, sb->dst + sb->arena,
 					  mg_spot_straddles_dst(c->spot), c->dst_align);
-	set_window(sb, out->dst, out->dst + c->len, out);
+	mg_sandbox_window(sb, out->dst, out->dst + c->len, out);
 }

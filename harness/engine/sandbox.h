@@ -5,6 +5,7 @@
 #include "case.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define MG_PAGE 4096u
 /* Bytes checked on each side of the destination for stray writes. */
@@ -40,14 +41,67 @@ struct mg_layout {
  * message if the memory cannot be had. */
 const struct mg_sandbox *mg_sandbox_get(void);
 
+/* The lowest address >= lo, and the highest <= hi, that is `align` mod 64. */
+static inline uintptr_t mg_lowest_at(uintptr_t lo, unsigned align)
+{
+	return lo + ((align - lo) & (MG_ALIGN_MOD - 1));
+}
+
+static inline uintptr_t mg_highest_at(uintptr_t hi, unsigned align)
+{
+	return hi - ((hi - align) & (MG_ALIGN_MOD - 1));
+}
+
 /* Where a buffer with `below` bytes of its region before it and `above` from
  * it on goes in [lo, hi): as high (MG_PLACE_AFTER) or as low as its
  * alignment mod 64 allows. */
-unsigned char *mg_place_buffer(unsigned char *lo, unsigned char *hi, size_t below, size_t above,
-			       unsigned align, enum mg_place place);
+static inline unsigned char *mg_place_buffer(unsigned char *lo, unsigned char *hi, size_t below,
+					     size_t above, unsigned align, enum mg_place place)
+{
+	if (place == MG_PLACE_AFTER)
+		return (unsigned char *)mg_highest_at((uintptr_t)(hi - above), align);
+	return (unsigned char *)mg_lowest_at((uintptr_t)(lo + below), align);
+}
+
+/* The compared window of [lo, hi): MG_REDZONE bytes on each side, short of
+ * the arena's ends. */
+static inline void mg_sandbox_window(const struct mg_sandbox *sb, unsigned char *lo,
+				     unsigned char *hi, struct mg_layout *out)
+{
+	unsigned char *arena_end = sb->dst + sb->arena;
+
+	out->win = lo - sb->dst > (ptrdiff_t)MG_REDZONE ? lo - MG_REDZONE : sb->dst;
+	hi = arena_end - hi > (ptrdiff_t)MG_REDZONE ? hi + MG_REDZONE : arena_end;
+	out->win_len = (size_t)(hi - out->win);
+}
+
+/* The usual case, inline because it is most of every sweep and fuzz run:
+ * separate source and destination at the guard pages (spot guard, len > 0,
+ * no overlap), each against the guard page its placement names. */
+static inline void mg_sandbox_place_apart(const struct mg_sandbox *sb, const struct mg_case *c,
+					  struct mg_layout *out)
+{
+	unsigned char *src_arena = sb->src_ro[c->src_above];
+
+	out->src = mg_place_buffer(src_arena, src_arena + sb->arena, 0, c->len, c->src_align,
+				   c->place);
+	out->src_rw = sb->src_rw + (out->src - src_arena);
+	out->dst = mg_place_buffer(sb->dst, sb->dst + sb->arena, 0, c->len, c->dst_align, c->place);
+	mg_sandbox_window(sb, out->dst, out->dst + c->len, out);
+}
 
 /* Computes where the buffers of a valid case go. */
 void mg_sandbox_place(const struct mg_sandbox *sb, const struct mg_case *c, struct mg_layout *out);
+
+/* mg_sandbox_place, with the usual case inline. */
+static inline void mg_sandbox_place_fast(const struct mg_sandbox *sb, const struct mg_case *c,
+					 struct mg_layout *out)
+{
+	if (c->spot == MG_SPOT_GUARD && c->len && !c->overlap)
+		mg_sandbox_place_apart(sb, c, out);
+	else
+		mg_sandbox_place(sb, c, out);
+}
 
 static inline int mg_in_arena(const struct mg_sandbox *sb, const unsigned char *arena,
 			      const void *addr)

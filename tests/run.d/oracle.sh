@@ -1,13 +1,19 @@
 # The two oracles (issue 15): long cases are judged against the fill pool
 # (or memset's value) without the byte-loop reference, which stays the
 # oracle of record. MEMGATE_CROSS_CHECK=1 runs both on every case and makes
-# a disagreement "could not judge" (exit 2). Sourced by tests/run (uses
+# a disagreement "could not judge" (exit 2); it also runs the full judge
+# after the quick one that passes most cases (check.c). Sourced by tests/run (uses
 # expect, $MG and $TMP). About 20 s.
 
 echo "== the pool oracle agrees with the reference"
 expect "every case of the quick sweep: both oracles agree (correct and wrong variants)" 0 \
 	" 0 unexpected$" env MEMGATE_CROSS_CHECK=1 $MG verify --huge=off --set=all --max-failures=50 \
 	--findings="$TMP/oracle" --variant=memcpy_libc,memmove_libc,memset_libc,memset_word,copy_page_unrolled8,clear_page_rep_stosq,bad_memmove_always_forward,memmove_reversed_dispatch,bad_memcpy_tail_overwrite
+expect "the quick judge of passing cases is checked too: one that passes all is caught" 2 \
+	"could not judge: the quick judge says ok and mg_judge says abi-violation \(rbx clobbered" \
+	env MEMGATE_CROSS_CHECK=1 MEMGATE_TEST_QUICK_SAYS_OK=1 $MG run --variant=bad_memcpy_clobbers_rbx --len=8
+expect "... and without the cross-check, that broken quick judge would pass a wrong routine" 0 \
+	"^verdict: ok" env MEMGATE_TEST_QUICK_SAYS_OK=1 $MG run --variant=bad_memcpy_clobbers_rbx --len=8
 for ov in -4097 -1 0 1 70000; do
 	expect "memmove len 100000, dst = src + $ov: both oracles pass a correct one" 0 "^verdict: ok" \
 		env MEMGATE_CROSS_CHECK=1 $MG run --variant=memmove_libc --len=100000 --overlap=$ov
