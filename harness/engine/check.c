@@ -455,7 +455,11 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 		return;
 	}
 	mg_memcheck_arm(&r.memcheck, r.sb, c, &r.at, clean_int);
-	mg_outcome_call(&r.call, r.at.dst, r.at.src, clean_int);
+	mg_outcome_arm(&r.call, r.at.dst, r.at.src);
+	if (sigsetjmp(mg_fault_jmp, 0))
+		mg_outcome_faulted(&r.call);
+	else
+		mg_outcome_run(&r.call, clean_int);
 	mg_memcheck_disarm(&r.memcheck);
 	quick = plainly_ok(&r, out);
 	if (quick && !cross_check_wanted())

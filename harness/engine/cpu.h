@@ -10,8 +10,7 @@ unsigned mg_cpu_features(void);
 unsigned mg_cpu_detect(void);
 /* Per-arch: puts the flags and control registers a variant may have left
  * changed (direction flag, MXCSR, x87 control word) back to the ABI's
- * defaults, and on x86 clears the vector registers' upper halves; used
- * after a variant was interrupted by a fault. */
+ * defaults; used after a variant was interrupted by a fault. */
 void mg_cpu_reset_state(void);
 
 /* Pretends the CPU lacks `features`: checks SKIP reporting on a full machine. */

@@ -10,70 +10,20 @@
 unsigned mg_check_timeout_ms = 1000;
 enum mg_platform_rule mg_platform_rule = MG_PLATFORM_AUTO;
 
-/* 1 ms more per 4 KiB, which even a byte loop under valgrind meets; past
- * 32 MiB only per 256 KiB, so a 4 GiB call gets seconds, not minutes. */
-unsigned mg_timeout_for(size_t len)
+void mg_outcome_faulted(struct mg_outcome *o)
 {
-	size_t extra = len >> 12;
-
-	if (extra > 8192)
-		extra = 8192 + (len >> 18);
-	return mg_check_timeout_ms + (unsigned)extra;
-}
-
-/* Reading the AVX upper state costs about as much as a short case, so it is
- * read on every call of a variant that declares vector features, and on one
- * case in 16 (by seed, so a replay sees the same) of the others. */
-static int wants_upper_check(const struct mg_case *c)
-{
-	const unsigned vector = MG_FEAT_AVX | MG_FEAT_AVX2 | MG_FEAT_AVX512F | MG_FEAT_AVX512BW;
-
-	return (c->variant->features & vector) || (c->seed & 15) == 0;
-}
-
-/* The platform register (aarch64 x18) is the kernel's: user-space code may
- * use it on Linux, kernel code must leave it alone (shadow call stack). */
-static int platform_register_reserved(const struct mg_case *c)
-{
-	if (mg_platform_rule == MG_PLATFORM_AUTO)
-		return c->variant->contract.kernel != 0;
-	return mg_platform_rule == MG_PLATFORM_RESERVED;
-}
-
-/* Kernel code may not touch vector or x87 state unless it declares that it
- * runs between kernel_fpu_begin and kernel_fpu_end (checked on x86-64). */
-static int fpu_forbidden(const struct mg_case *c)
-{
-	unsigned kernel = c->variant->contract.kernel;
-
-	return (kernel & MG_KERNEL) && !(kernel & MG_KERNEL_USES_FPU);
-}
-
-static unsigned abi_rules(const struct mg_case *c)
-{
-	return (wants_upper_check(c) ? MG_ABI_RULE_UPPER : 0) |
-	       (platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0) |
-	       (fpu_forbidden(c) ? MG_ABI_RULE_NO_FPU : 0);
+	mg_fault_take(&o->fault);
+	o->faulted = 1;
 }
 
 /* sigsetjmp needs a frame that is live when the fault arrives: this one. */
 void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *src, int clean_int)
 {
-	const struct mg_case *c = o->c;
-
-	o->dst = dst;
-	o->src = src;
-	o->faulted = 0;
-	mg_noreturn_called = NULL;
-	mg_abi_prepare(&o->abi, abi_rules(c));
-	if (sigsetjmp(mg_fault_jmp, 0)) {
-		mg_fault_take(&o->fault);
-		o->faulted = 1;
-		return;
-	}
-	mg_call_begin(mg_timeout_for(c->len));
-	o->returned = mg_call(c->variant, dst, src, c->value, c->len, clean_int, &o->abi);
-	mg_call_end();
+	mg_outcome_arm(o, dst, src);
+	if (sigsetjmp(mg_fault_jmp, 0))
+		mg_outcome_faulted(o);
+	else
+		mg_outcome_run(o, clean_int);
 }
 
 static const char *fault_kind(const struct mg_fault *f)

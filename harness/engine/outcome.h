@@ -8,6 +8,8 @@
 #include "case.h"
 #include "fault.h"
 #include "verdict.h"
+#include "call.h"
+#include "noreturn.h"
 
 struct mg_outcome {
 	const struct mg_case *c;
@@ -20,7 +22,6 @@ struct mg_outcome {
 
 /* Base per-call time limit, in ms; mg_timeout_for adds to it by length. */
 extern unsigned mg_check_timeout_ms;
-unsigned mg_timeout_for(size_t len);
 
 /* Whether the platform register (aarch64 x18) must be preserved: by default
  * only by variants whose contract says they are kernel code. */
@@ -31,10 +32,85 @@ enum mg_platform_rule {
 };
 extern enum mg_platform_rule mg_platform_rule;
 
+/* 1 ms more per 4 KiB, which even a byte loop under valgrind meets; past
+ * 32 MiB only per 256 KiB, so a 4 GiB call gets seconds, not minutes. */
+static inline unsigned mg_timeout_for(size_t len)
+{
+	size_t extra = len >> 12;
+
+	if (extra > 8192)
+		extra = 8192 + (len >> 18);
+	return mg_check_timeout_ms + (unsigned)extra;
+}
+
+/* Reading the AVX upper state costs about as much as a short case, so it is
+ * read on every call of a variant that declares vector features, and on one
+ * case in 16 (by seed, so a replay sees the same) of the others. */
+static inline int mg_outcome_wants_upper_check(const struct mg_case *c)
+{
+	const unsigned vector = MG_FEAT_AVX | MG_FEAT_AVX2 | MG_FEAT_AVX512F | MG_FEAT_AVX512BW;
+
+	return (c->variant->features & vector) || (c->seed & 15) == 0;
+}
+
+/* The platform register (aarch64 x18) is the kernel's: user-space code may
+ * use it on Linux, kernel code must leave it alone (shadow call stack). */
+static inline int mg_outcome_platform_register_reserved(const struct mg_case *c)
+{
+	if (mg_platform_rule == MG_PLATFORM_AUTO)
+		return c->variant->contract.kernel != 0;
+	return mg_platform_rule == MG_PLATFORM_RESERVED;
+}
+
+/* Kernel code may not touch vector or x87 state unless it declares that it
+ * runs between kernel_fpu_begin and kernel_fpu_end (checked on x86-64). */
+static inline int mg_outcome_fpu_forbidden(const struct mg_case *c)
+{
+	unsigned kernel = c->variant->contract.kernel;
+
+	return (kernel & MG_KERNEL) && !(kernel & MG_KERNEL_USES_FPU);
+}
+
+static inline unsigned mg_outcome_abi_rules(const struct mg_case *c)
+{
+	return (mg_outcome_wants_upper_check(c) ? MG_ABI_RULE_UPPER : 0) |
+	       (mg_outcome_platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0) |
+	       (mg_outcome_fpu_forbidden(c) ? MG_ABI_RULE_NO_FPU : 0);
+}
+
+static inline void mg_outcome_arm(struct mg_outcome *o, unsigned char *dst, unsigned char *src)
+{
+	o->dst = dst;
+	o->src = src;
+	o->faulted = 0;
+	mg_noreturn_called = NULL;
+	mg_abi_prepare(&o->abi, mg_outcome_abi_rules(o->c));
+}
+
+static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)
+{
+	const struct mg_case *c = o->c;
+
+	mg_call_begin(mg_timeout_for(c->len));
+	o->returned = mg_call(c->variant, o->dst, o->src, c->value, c->len, clean_int, &o->abi);
+	mg_call_end();
+}
+
 /* Calls the case's variant on (dst, src) through the ABI trampoline, with
  * faults caught and the watchdog armed. memset's int gets garbage in the
  * upper half of its register unless `clean_int`. */
 void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *src, int clean_int);
+
+/* mg_outcome_call in three steps, for a caller that keeps sigsetjmp in its
+ * own frame (one function call fewer per case, which shows at 1 to 32
+ * bytes):
+ *	mg_outcome_arm(o, dst, src);
+ *	if (sigsetjmp(mg_fault_jmp, 0))
+ *		mg_outcome_faulted(o);
+ *	else
+ *		mg_outcome_run(o, clean_int);
+ */
+void mg_outcome_faulted(struct mg_outcome *o);
 
 /* Names the fault of a faulted call. `owned` says the fault address lies in
  * memory the caller laid out (buffers, guard pages), where an access is

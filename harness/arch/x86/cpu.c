@@ -85,10 +85,6 @@ void mg_cpu_reset_state(void)
 	static const uint16_t x87_cw_default = 0x037f;
 
 	__asm__ volatile("cld\n\tfldcw %0" : : "m"(x87_cw_default));
-	/* Upper halves a faulted AVX routine left in use slow the harness's own
-	 * SSE code (a byte loop measured twice as slow after it here). */
-	if (mg_abi_has_avx)
-		__asm__ volatile("vzeroupper");
 #if defined(__i386__)
 	if (!mg_abi_has_sse)
 		return;
