@@ -144,14 +144,13 @@ static uint32_t load4(const unsigned char *p)
 	return x;
 }
 
-/* The differences are or-ed together without a branch each (the usual
- * case is "all equal"), and the last piece is loaded again ending at the
- * last byte, overlapping the one before: no byte loop for the tail, and no
- * load reaches past a + n or b + n (buffers here end at guard pages). */
-static HOT_INLINE int equal_bytes(const unsigned char *a, const unsigned char *b, size_t n)
+/* Bits that differ between a[0..n) and b[0..n), or-ed together: 0 when
+ * they are equal. No branch per piece (the usual case is "all equal"), and
+ * the last piece is loaded again ending at the last byte, overlapping the
+ * one before: no byte loop for the tail, and no load reaches past a + n or
+ * b + n (buffers here end at guard pages). Up to SHORT_COMPARE bytes. */
+static HOT_INLINE uint64_t differing_bits(const unsigned char *a, const unsigned char *b, size_t n)
 {
-	if (n > SHORT_COMPARE)
-		return memcmp(a, b, n) == 0;
 	if (n >= 16) {
 		bytes16 x, y, u, v, differ = {0, 0};
 		size_t i = 0;
@@ -171,16 +170,23 @@ static HOT_INLINE int equal_bytes(const unsigned char *a, const unsigned char *b
 		memcpy(&x, a + n - 16, 16);
 		memcpy(&y, b + n - 16, 16);
 		differ |= x ^ y;
-		return (differ[0] | differ[1]) == 0;
+		return differ[0] | differ[1];
 	}
 	if (n >= 8)
-		return ((load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+		return (load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8));
 	if (n >= 4)
-		return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+		return (load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4));
 	unsigned differ = 0;
 	for (size_t i = 0; i < n; i++)
 		differ |= (unsigned)(a[i] ^ b[i]);
-	return differ == 0;
+	return differ;
+}
+
+static HOT_INLINE int equal_bytes(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	if (n > SHORT_COMPARE)
+		return memcmp(a, b, n) == 0;
+	return differing_bits(a, b, n) == 0;
 }
 
 /* Offsets of the first and the last byte that differ, or -1. */
@@ -243,8 +249,12 @@ static HOT_INLINE int red_zones_intact(const struct run *r)
 	size_t before = (size_t)(dst - r->at.win);
 	size_t after = r->at.win_len - before - r->c->len;
 
-	return equal_bytes(dst - before, want - before, before) &&
-	       equal_bytes(dst + r->c->len, want + r->c->len, after);
+	/* Long sides only around an overlapping move's far buffer. */
+	if (before > SHORT_COMPARE || after > SHORT_COMPARE)
+		return equal_bytes(dst - before, want - before, before) &&
+		       equal_bytes(dst + r->c->len, want + r->c->len, after);
+	return (differing_bits(dst - before, want - before, before) |
+		differing_bits(dst + r->c->len, want + r->c->len, after)) == 0;
 }
 
 static int hex_run(char *out, size_t size, const unsigned char *p, size_t n)
