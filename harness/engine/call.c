@@ -1,27 +1,6 @@
 #include "call.h"
 #include "reference.h"
 
-#include <stdint.h>
-
-void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value, size_t len,
-	      int clean_int, struct mg_abi_record *rec)
-{
-	uintptr_t a1 = (uintptr_t)src;
-
-	if (v->op == MG_MEMSET) {
-		a1 = (uint32_t)value;
-#if UINTPTR_MAX > 0xffffffffu
-		if (!clean_int)
-			a1 |= (uintptr_t)MG_ABI_INT_GARBAGE;
-#else
-		(void)clean_int; /* an int fills its whole register */
-#endif
-	}
-	/* Every entry point takes at most three integer arguments, in the same
-	 * places whatever their types, so one trampoline serves them all. */
-	return (void *)mg_abi_call((const void *)(uintptr_t)v->entry.copy, (uintptr_t)dst, a1, len,
-				   rec);
-}
 
 void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int value, size_t len)
 {

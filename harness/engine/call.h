@@ -5,12 +5,31 @@
 #include "abi.h"
 #include "variant.h"
 
+#include <stdint.h>
+
 /* Calls the variant through the ABI trampoline with the arguments its
  * operation takes, and returns what it returned (NULL for void routines).
  * memset's int gets garbage in the upper half of its register unless
  * `clean_int`. What the trampoline saw is left in *rec. */
-void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value, size_t len,
-	      int clean_int, struct mg_abi_record *rec);
+static inline void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value,
+			    size_t len, int clean_int, struct mg_abi_record *rec)
+{
+	uintptr_t a1 = (uintptr_t)src;
+
+	if (v->op == MG_MEMSET) {
+		a1 = (uint32_t)value;
+#if UINTPTR_MAX > 0xffffffffu
+		if (!clean_int)
+			a1 |= (uintptr_t)MG_ABI_INT_GARBAGE;
+#else
+		(void)clean_int; /* an int fills its whole register */
+#endif
+	}
+	/* Every entry point takes at most three integer arguments, in the same
+	 * places whatever their types, so one trampoline serves them all. */
+	return (void *)mg_abi_call((const void *)(uintptr_t)v->entry.copy, (uintptr_t)dst, a1, len,
+				   rec);
+}
 
 /* The same call made directly, without the trampoline (for comparison). */
 void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int value, size_t len);

@@ -71,14 +71,6 @@ void mg_class_mask_format(unsigned mask, char *out, unsigned size)
 						 class_names[c]);
 }
 
-void mg_verdict_start(struct mg_verdict *out, enum mg_class cls)
-{
-	out->cls = cls;
-	out->has = 0;
-	out->memcheck = 0;
-	out->detail[0] = '\0';
-}
-
 static void say(struct mg_verdict *out, const char *format, va_list args)
 {
 	size_t used = strlen(out->detail);

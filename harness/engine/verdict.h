@@ -115,7 +115,13 @@ struct mg_verdict {
 
 /* Makes `out` a verdict of class `cls` with no fields and no detail yet;
  * keeps its warnings. */
-void mg_verdict_start(struct mg_verdict *out, enum mg_class cls);
+static inline void mg_verdict_start(struct mg_verdict *out, enum mg_class cls)
+{
+	out->cls = cls;
+	out->has = 0;
+	out->memcheck = 0;
+	out->detail[0] = '\0';
+}
 /* Appends printf-formatted text to the detail. */
 __attribute__((format(printf, 2, 3))) void mg_verdict_say(struct mg_verdict *out,
 							  const char *format, ...);
