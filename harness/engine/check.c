@@ -8,9 +8,13 @@
  * clear_page is known without running anything: dst is compared with the
  * pool (or the value) directly. Only a case that does not match runs the
  * byte-loop reference (the oracle of record) on a shadow copy, and a
- * verdict is always drawn from its result. MEMGATE_CROSS_CHECK=1 runs both
- * on every case and makes any disagreement an error (tests/run.d/oracle.sh
- * does, over the quick sweep of each operation). */
+ * verdict is always drawn from its result.
+ *
+ * A case that passes is seen by the quick judge (plainly_ok), compares and
+ * nothing else; any other goes to mg_judge, which names what it broke.
+ * MEMGATE_CROSS_CHECK=1 runs both oracles, and both judges, on every case
+ * and makes any disagreement an error (tests/run.d/oracle.sh does, over the
+ * quick sweep of each operation). */
 #include "check.h"
 #include "call.h"
 #include "huge.h"
@@ -493,6 +497,7 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 		return;
 	}
 	mg_memcheck_arm(&r.memcheck, r.sb, c, &r.at, clean_int);
+	/* mg_outcome_call, with sigsetjmp in this frame: one call fewer. */
 	mg_outcome_arm(&r.call, r.at.dst, r.at.src);
 	if (sigsetjmp(mg_fault_jmp, 0))
 		mg_outcome_faulted(&r.call);

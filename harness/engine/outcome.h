@@ -78,6 +78,14 @@ static inline unsigned mg_outcome_abi_rules(const struct mg_case *c)
 	       (mg_outcome_fpu_forbidden(c) ? MG_ABI_RULE_NO_FPU : 0);
 }
 
+/* mg_outcome_call in three steps, for a caller that keeps sigsetjmp in its
+ * own frame (a call fewer per case, which shows at 1 to 32 bytes):
+ *	mg_outcome_arm(o, dst, src);
+ *	if (sigsetjmp(mg_fault_jmp, 0))
+ *		mg_outcome_faulted(o);
+ *	else
+ *		mg_outcome_run(o, clean_int);
+ * The frame that calls sigsetjmp must still be live when a fault arrives. */
 static inline void mg_outcome_arm(struct mg_outcome *o, unsigned char *dst, unsigned char *src)
 {
 	o->dst = dst;
@@ -96,21 +104,13 @@ static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)
 	mg_call_end();
 }
 
+void mg_outcome_faulted(struct mg_outcome *o);
+
 /* Calls the case's variant on (dst, src) through the ABI trampoline, with
  * faults caught and the watchdog armed. memset's int gets garbage in the
  * upper half of its register unless `clean_int`. */
 void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *src, int clean_int);
 
-/* mg_outcome_call in three steps, for a caller that keeps sigsetjmp in its
- * own frame (one function call fewer per case, which shows at 1 to 32
- * bytes):
- *	mg_outcome_arm(o, dst, src);
- *	if (sigsetjmp(mg_fault_jmp, 0))
- *		mg_outcome_faulted(o);
- *	else
- *		mg_outcome_run(o, clean_int);
- */
-void mg_outcome_faulted(struct mg_outcome *o);
 
 /* Names the fault of a faulted call. `owned` says the fault address lies in
  * memory the caller laid out (buffers, guard pages), where an access is
