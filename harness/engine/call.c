@@ -1,7 +1,6 @@
 #include "call.h"
 #include "reference.h"
 
-
 void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int value, size_t len)
 {
 	switch (v->op) {

@@ -111,7 +111,6 @@ void mg_outcome_faulted(struct mg_outcome *o);
  * upper half of its register unless `clean_int`. */
 void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *src, int clean_int);
 
-
 /* Names the fault of a faulted call. `owned` says the fault address lies in
  * memory the caller laid out (buffers, guard pages), where an access is
  * blamed on the nearer buffer; any other fault is a crash. */
