@@ -242,7 +242,7 @@ $(1)_COMMON := $$(patsubst %,$$($(1)_OBJ)/%.o,$$(basename $(ENGINE_SRC) $(REF_SR
 $$($(1)_OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CC_$(1)) $$($(1)_BASE) -pthread $(INCLUDES) $(FUZZ_SAN_$(1)) \
-		$$(if $$(filter %/decode.o,$$@),$(FUZZ_COV_$(1)),$(FUZZ_HARNESS_COV_$(1))) \
+		$$(if $$(filter %/decode.o,$$@),$$(FUZZ_COV_$(1)),$$(FUZZ_HARNESS_COV_$(1))) \
 		$(DEPFLAGS) -c -o $$@ $$<
 
 $$($(1)_OBJ)/targets/%.o: targets/%.c
