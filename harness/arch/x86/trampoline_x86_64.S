@@ -126,7 +126,7 @@ ENTRY(mg_abi_call)
 	movq	%r14, MG_ABI_SAVED+32(%r11)
 	movq	%r15, MG_ABI_SAVED+40(%r11)
 	/* Stored first and read back last: a load right after these stores
-	 * waits for them (about 1 ns a call here). */
+	 * waits for them (half a nanosecond a call here). */
 	stmxcsr	MG_ABI_MXCSR_AFTER(%r11)
 	fnstcw	MG_ABI_FPUCW_AFTER(%r11)
 	pushfq
