@@ -12,13 +12,28 @@
 #include <string.h>
 
 static const char help[] =
-	"usage: memgate encode --output=FILE --variant=NAME --len=N [memgate run's case flags]\n"
+	"usage: memgate encode --output=FILE --variant=NAME --len=N [--selector=N]\n"
+	"                      [memgate run's case flags]\n"
 	"Writes the fuzz input that decodes to this case on the variant's target,\n"
 	"pinned to the variant (as corpus/regressions/TARGET/VARIANT/ pins it).\n"
-	"--output=- writes to stdout. Exit status: 0 written, 2 bad usage.\n";
+	"--output=- writes to stdout. --selector=N (0-255) sets the byte with which\n"
+	"an unpinned target picks its variant (scripts/seed-corpus spreads seeds\n"
+	"over a family that way). Exit status: 0 written, 2 bad usage.\n";
 
-/* Takes --output=FILE (or --help) out of argv; the rest are case flags. */
-static const char *take_output(int *argc, char **argv)
+/* The value of --selector=N: 0 to 255, or a usage error. */
+static int parse_selector(const char *text)
+{
+	char *end;
+	long n = strtol(text, &end, 10);
+
+	if (end == text || *end || n < 0 || n > 255)
+		mg_usage_error("encode", "bad value '%s' for --selector (want 0 to 255)", text);
+	return (int)n;
+}
+
+/* Takes --output=FILE and --selector=N out of argv; the rest are case
+ * flags (or --help). */
+static const char *take_output(int *argc, char **argv, int *selector)
 {
 	const char *output = NULL;
 	int kept = 1;
@@ -26,6 +41,8 @@ static const char *take_output(int *argc, char **argv)
 	for (int i = 1; i < *argc; i++) {
 		if (strncmp(argv[i], "--output=", 9) == 0)
 			output = argv[i] + 9;
+		else if (strncmp(argv[i], "--selector=", 11) == 0)
+			*selector = parse_selector(argv[i] + 11);
 		else
 			argv[kept++] = argv[i];
 	}
@@ -52,10 +69,11 @@ static void check_encodable(const struct mg_case *c)
 	if (!mg_case_valid(c, why, sizeof why))
 		mg_usage_error("encode", "invalid case for %s: %s", c->variant->name, why);
 	if (mg_case_is_huge(c) || c->len > MG_DEFAULT_MAX_LEN)
-		mg_usage_error("encode",
-			       "fuzz inputs go up to %zu bytes (replay folds longer ones); length %zu "
-			       "is for memgate run",
-			       (size_t)MG_DEFAULT_MAX_LEN, c->len);
+		mg_usage_error(
+			"encode",
+			"fuzz inputs go up to %zu bytes (replay folds longer ones); length %zu "
+			"is for memgate run",
+			(size_t)MG_DEFAULT_MAX_LEN, c->len);
 	if (c->overlap && (size_t)labs(c->dist) > c->len + MG_ALIGN_MOD)
 		mg_usage_error("encode", "--overlap=%ld: fuzz inputs reach at most len + %u",
 			       c->dist, MG_ALIGN_MOD);
@@ -63,7 +81,8 @@ static void check_encodable(const struct mg_case *c)
 
 int mg_cmd_encode(int argc, char **argv)
 {
-	const char *output = take_output(&argc, argv);
+	int selector = -1;
+	const char *output = take_output(&argc, argv, &selector);
 	struct mg_case c = {0}, back;
 	struct mg_target t;
 	uint8_t input[MG_INPUT_BYTES];
@@ -83,12 +102,15 @@ int mg_cmd_encode(int argc, char **argv)
 	/* Decoded as replay, repro and the fuzz targets decode it by default:
 	 * an input that replays another case must not be written. */
 	mg_encode(&t, &c, input);
+	if (selector >= 0)
+		mg_encode_selector(&c, (unsigned)selector, input);
 	mg_decode(&t, input, sizeof input, &back);
 	if (!mg_case_equal(&c, &back)) {
 		char got[256];
 		mg_case_describe(&back, got, sizeof got);
-		mg_usage_error("encode", "a fuzz input cannot express this case exactly (it would "
-					 "replay as %s); it is for memgate run",
+		mg_usage_error("encode",
+			       "a fuzz input cannot express this case exactly (it would "
+			       "replay as %s); it is for memgate run",
 			       got);
 	}
 	write_input(output, input, sizeof input);

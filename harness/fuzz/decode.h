@@ -83,6 +83,11 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
  * valid and within the target's max_len. */
 void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_BYTES]);
 
+/* Sets the selector byte of an input mg_encode wrote for `c` (which
+ * variant an unpinned target runs) and keeps c's length, which a hash of
+ * every byte decides. */
+void mg_encode_selector(const struct mg_case *c, unsigned selector, uint8_t out[MG_INPUT_BYTES]);
+
 /* A coarse class of a length, for coverage cells and summaries:
  * 0, 1-7, 8-15, 16-31, ..., then wider bands up to the maximum. */
 #define MG_LEN_CLASSES 14u

@@ -49,6 +49,18 @@ usage_error "replay: a variant of another target" "variant memset_libc is a mems
 usage_error "encode: a length only memgate run can take" "fuzz inputs go up to" \
 	build/memgate encode --variant=memcpy_libc --len=4294967296 --output="$TMP/x.in"
 usage_error "encode: no output" "--output=FILE is required" build/memgate encode --variant=memcpy_libc --len=1
+usage_error "encode: a selector past one byte" "bad value '256' for --selector" \
+	build/memgate encode --variant=memcpy_libc --len=1 --selector=256 --output="$TMP/x.in"
+# scripts/seed-corpus spreads its seeds over a family's variants by the
+# selector byte; a hash of the whole input decides whether a long length is
+# kept, so encode must re-key it after setting the selector.
+for sel in 0 1; do
+	build/memgate encode --variant=memcpy_libc --len=1048579 --selector=$sel --output="$TMP/sel$sel.in"
+done
+expect "encode --selector: another variant of the family, the 1 MiB length kept" 0 \
+	"^2 of 2 differ, lengths kept$" bash -c "for s in 0 1; do build/replay --target=memcpy --verbose \
+	$TMP/sel\$s.in | grep '^  case:'; done | awk '/len 1048579,/ { n++ } { v[NR] = \$2 }
+	END { printf \"%d of 2 %s, lengths %s\\n\", NR, v[1] != v[2] ? \"differ\" : \"same\", n == 2 ? \"kept\" : \"lost\" }'"
 
 if ! command -v clang >/dev/null; then
 	echo "SKIP fuzz targets: clang is not installed (scripts/install-deps installs it)"
