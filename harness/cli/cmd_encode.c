@@ -69,11 +69,10 @@ static void check_encodable(const struct mg_case *c)
 	if (!mg_case_valid(c, why, sizeof why))
 		mg_usage_error("encode", "invalid case for %s: %s", c->variant->name, why);
 	if (mg_case_is_huge(c) || c->len > MG_DEFAULT_MAX_LEN)
-		mg_usage_error(
-			"encode",
-			"fuzz inputs go up to %zu bytes (replay folds longer ones); length %zu "
-			"is for memgate run",
-			(size_t)MG_DEFAULT_MAX_LEN, c->len);
+		mg_usage_error("encode",
+			       "fuzz inputs go up to %zu bytes (replay folds longer ones); length %zu "
+			       "is for memgate run",
+			       (size_t)MG_DEFAULT_MAX_LEN, c->len);
 	if (c->overlap && (size_t)labs(c->dist) > c->len + MG_ALIGN_MOD)
 		mg_usage_error("encode", "--overlap=%ld: fuzz inputs reach at most len + %u",
 			       c->dist, MG_ALIGN_MOD);
@@ -108,9 +107,8 @@ int mg_cmd_encode(int argc, char **argv)
 	if (!mg_case_equal(&c, &back)) {
 		char got[256];
 		mg_case_describe(&back, got, sizeof got);
-		mg_usage_error("encode",
-			       "a fuzz input cannot express this case exactly (it would "
-			       "replay as %s); it is for memgate run",
+		mg_usage_error("encode", "a fuzz input cannot express this case exactly (it would "
+					 "replay as %s); it is for memgate run",
 			       got);
 	}
 	write_input(output, input, sizeof input);

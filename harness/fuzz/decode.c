@@ -216,7 +216,8 @@ static void decode_spot(struct mg_case *c, unsigned code, uint32_t raw)
 		spot = MG_SPOT_STRADDLE_DST;
 	if (c->overlap && spot == MG_SPOT_STRADDLE_BOTH)
 		spot = MG_SPOT_STRADDLE_SRC;
-	mg_case_set_spot(c, spot, spot == MG_SPOT_PAGE_DIFF ? raw % 4096u : 1 + raw % (c->len - 1));
+	mg_case_set_spot(c, spot,
+			 spot == MG_SPOT_PAGE_DIFF ? raw % 4096u : 1 + raw % (c->len - 1));
 	if (!mg_case_valid(c, why, sizeof why))
 		*c = at_guard;
 }
@@ -307,8 +308,7 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	put(end, &at, (uint32_t)c->value, 4);
 	put(end, &at, c->seed, 8);
 	put(end, &at, spot_code(c->spot), 1);
-	put(end, &at,
-	    c->spot == MG_SPOT_PAGE_DIFF || c->spot == MG_SPOT_GUARD ? c->spot_arg
+	put(end, &at, c->spot == MG_SPOT_PAGE_DIFF || c->spot == MG_SPOT_GUARD ? c->spot_arg
 								     : c->spot_arg - 1,
 	    4);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
