@@ -143,7 +143,7 @@ static bool huge_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	enum mg_op op = c->variant->op;
 
-	if (op != MG_MEMCPY && op != MG_MEMMOVE && op != MG_MEMSET && op != MG_MEMPCPY)
+	if (!mg_op_takes_huge(op))
 		return fail(why, size, "lengths over %zu are for memcpy, mempcpy, memmove and memset",
 			    MG_MAX_LEN);
 	if (c->len > MG_HUGE_MAX_LEN)

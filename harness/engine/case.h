@@ -155,6 +155,13 @@ static inline bool mg_case_is_huge(const struct mg_case *c)
 	return c->oracle || c->len > MG_MAX_LEN;
 }
 
+/* The operations that take lengths past the sandbox (the 4 GiB+ check; a
+ * 32-bit build runs memmove's alone, mg_huge_applies): not the page ones. */
+static inline bool mg_op_takes_huge(enum mg_op op)
+{
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_MEMSET || op == MG_MEMPCPY;
+}
+
 static inline bool mg_op_has_src(enum mg_op op)
 {
 	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY;

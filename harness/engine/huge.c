@@ -551,9 +551,7 @@ int mg_huge_na(void)
 
 int mg_huge_applies(enum mg_op op)
 {
-	if (!MG_HUGE_LENGTHS)
-		return op == MG_MEMMOVE;
-	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_MEMSET || op == MG_MEMPCPY;
+	return MG_HUGE_LENGTHS ? mg_op_takes_huge(op) : op == MG_MEMMOVE;
 }
 
 /* ---- oracle mode -------------------------------------------------------- */

@@ -13,7 +13,7 @@
 #define MG_NORETURN_H
 
 /* The name of the failure function the current call reached, or NULL;
- * cleared before every call (mg_outcome_call). */
+ * cleared before every call (mg_outcome_arm). */
 extern const char *volatile mg_noreturn_called;
 
 /* X(NAME): every failure function stubbed, as scripts/orchestration/

@@ -98,7 +98,7 @@ static int huge_applies(const struct mg_verify_opts *o, const struct mg_variant 
 	if (!o->huge || (expect && !(expect & MG_EXPECT_ONLY_HUGE)) ||
 	    (v->expect & MG_EXPECT_ONLY_FULL))
 		return 0;
-	return v->op == MG_MEMCPY || v->op == MG_MEMMOVE || v->op == MG_MEMSET || v->op == MG_MEMPCPY;
+	return mg_op_takes_huge(v->op);
 }
 
 /* Why a row's huge stage is n/a: a 32-bit build has huge cases for memmove
