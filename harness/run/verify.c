@@ -114,17 +114,30 @@ static const char *huge_na_why(const struct runner *rn, size_t row)
 
 /* A sweep within a budget (--sweep-seconds): every length runs, once with
  * separate buffers and, for memmove, once for each direction of overlap;
- * of the other cases, the share that the time left allows, chosen by each
- * case's seed, so the cut is spread over every length, alignment and
+ * of the other cases, the share that the budget allows, chosen by each
+ * case's seed, so the cut is spread evenly over every length, alignment and
  * distance, and each case run is exactly the one the whole sweep has. The
- * share is set again every 256 cases from the measured cost, counted as
- * 1 + len / 4 KiB per case (copies cost by the byte): the same code keeps the
- * budget natively and under qemu. The placements share the budget with the
- * sweep: their cases are planned and cut the same way. */
+ * placements share the budget with the sweep: their cases are chosen the
+ * same way.
+ *
+ * The share is measured, not modelled: a case's cost grows with its length
+ * in ways no fixed weight foresees (natively or under qemu), and the first
+ * cases also pay for warming up. So a first pass over the whole sweep runs
+ * every length's own cases and 1 in SAMPLE_EVERY of the rest, by seed: what
+ * that took is what each further sixteenth of the seeds costs. Each later
+ * pass (up to MAX_PASSES in all) takes the next seeds, as many as 90% of the
+ * time left allows at the cost per seed the pass before it measured. A pass
+ * that meets the budget's end stops its sampled cases there (every length's
+ * own still run), so only that pass's seeds are cut unevenly. */
+#define SAMPLE_EVERY 16
+#define MAX_PASSES   4
+
 struct budget {
 	struct mg_tally_run *run;
-	double t0, seconds, share;
-	double planned, seen, checked; /* in weights */
+	double t0, seconds;
+	double from, below; /* this pass runs the cases whose draw is in [from, below) */
+	int later_pass;	    /* not the first: every length's own cases ran in it */
+	int stopped;	    /* a case ended a pass early (failures, a timeout) */
 	unsigned long long count;
 	size_t last_len;
 	unsigned kinds_run; /* bit per kind_of() run at this length */
@@ -137,47 +150,51 @@ static int kind_of(const struct mg_case *c)
 	return c->overlap ? 2 + (c->dist > 0) - (c->dist < 0) : 0;
 }
 
-static double weight(const struct mg_case *c)
-{
-	return 1 + (double)c->len / 4096;
-}
-
 static int count_case(const struct mg_case *c, void *ctx)
 {
-	struct budget *b = ctx;
-
-	b->count++;
-	b->planned += weight(c);
+	(void)c;
+	((struct budget *)ctx)->count++;
 	return 0;
 }
 
-static void set_share(struct budget *b)
+/* A case's draw in [0, 1), from its seed: the same in every pass. */
+static double draw_of(const struct mg_case *c)
 {
-	double spent = now() - b->t0, left = b->seconds - spent;
-	double per_weight = b->checked > 0 ? spent / b->checked : 0;
-	double need = per_weight * (b->planned - b->seen);
+	return (double)(mg_mix64(c->seed) >> 11) * 0x1p-53;
+}
 
-	b->share = left <= 0 ? 0 : need <= left ? 1 : left / need;
+/* Whether this is the first case of its kind at its length (in the order
+ * the sweep gives them, the same in every pass). */
+static int first_of_kind(struct budget *b, const struct mg_case *c)
+{
+	unsigned kind = 1u << kind_of(c);
+	int first;
+
+	if (c->len != b->last_len)
+		b->kinds_run = 0;
+	b->last_len = c->len;
+	first = !(b->kinds_run & kind);
+	b->kinds_run |= kind;
+	return first;
 }
 
 static int budgeted_case(const struct mg_case *c, void *ctx)
 {
 	struct budget *b = ctx;
-	unsigned kind = 1u << kind_of(c);
-	int first_of_kind;
+	double draw = draw_of(c);
 
-	if (b->count++ % 256 == 0)
-		set_share(b);
-	b->seen += weight(c);
-	if (c->len != b->last_len)
-		b->kinds_run = 0;
-	b->last_len = c->len;
-	first_of_kind = !(b->kinds_run & kind);
-	b->kinds_run |= kind;
-	if (!first_of_kind && (double)(mg_mix64(c->seed) >> 11) * 0x1p-53 >= b->share)
+	/* Past the budget's end the sampled cases stop (checked every 256). */
+	if (b->count++ % 256 == 0 && now() - b->t0 >= b->seconds)
+		b->below = b->from;
+	if (first_of_kind(b, c)) {
+		if (b->later_pass)
+			return 0;
+	} else if (draw < b->from || draw >= b->below) {
 		return 0;
-	b->checked += weight(c);
-	return mg_tally_case(c, b->run);
+	}
+	if (mg_tally_case(c, b->run))
+		b->stopped = 1;
+	return b->stopped;
 }
 
 /* Whether the placements still run after the sweep: not once it stopped
@@ -187,20 +204,56 @@ static int placements_wanted(const struct mg_verify_opts *o, const struct mg_tal
 	return t->failures < o->max_failures && !t->error && !t->died;
 }
 
+/* One pass over the sweep and then the placements. Returns 0 if a case
+ * ended it early: no further pass runs after that. */
+static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant *v,
+			 struct mg_tally_run *sweep, struct mg_tally_run *placed, struct budget *b)
+{
+	int swept_whole;
+
+	b->last_len = 1;
+	b->kinds_run = 0;
+	b->run = sweep;
+	mg_sweep(v, o->profile, o->seed, budgeted_case, b);
+	swept_whole = !b->stopped;
+	if (!placements_wanted(o, sweep->tally))
+		return 0;
+	b->stopped = 0;
+	b->run = placed;
+	mg_placements_sweep(v, o->profile, o->seed, budgeted_case, b);
+	return swept_whole && !b->stopped;
+}
+
 static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_variant *v,
 			   struct mg_tally_run *sweep, struct mg_tally_run *placed)
 {
-	struct budget b = {.run = sweep, .seconds = o->sweep_seconds, .share = 1, .last_len = 1};
+	struct budget b = {.seconds = o->sweep_seconds, .from = 0, .below = 1.0 / SAMPLE_EVERY};
+	double walk; /* what one walk through the cases costs, checking none */
 
 	b.t0 = now();
 	mg_sweep(v, o->profile, o->seed, count_case, &b);
 	mg_placements_sweep(v, o->profile, o->seed, count_case, &b);
 	sweep->tally->planned = b.count;
-	b.count = 0;
-	mg_sweep(v, o->profile, o->seed, budgeted_case, &b);
-	b.run = placed;
-	if (placements_wanted(o, sweep->tally))
-		mg_placements_sweep(v, o->profile, o->seed, budgeted_case, &b);
+	walk = now() - b.t0;
+	for (int pass = 1;; pass++) {
+		double started = now(), width = b.below - b.from, per_draw, left;
+
+		if (!budgeted_pass(o, v, sweep, placed, &b) || b.below == b.from || b.below >= 1 ||
+		    pass == MAX_PASSES)
+			return;
+		/* What one unit of draws cost in this pass, less the walk: the
+		 * next pass takes as many as the time left allows, a little
+		 * short of it. */
+		per_draw = (now() - started - walk) / width;
+		left = 0.9 * (b.seconds - (now() - b.t0)) - walk;
+		if (left < b.seconds / 20 || per_draw <= 0)
+			return;
+		b.from = b.below;
+		b.below = b.from + left / per_draw;
+		if (b.below > 1)
+			b.below = 1;
+		b.later_pass = 1;
+	}
 }
 
 /* The sweep, then the placements (placements.h), which name their own
