@@ -121,24 +121,29 @@ static const char *huge_na_why(const struct runner *rn, size_t row)
  * same way.
  *
  * The share is measured, not modelled: a case's cost grows with its length
- * in ways no fixed weight foresees (natively or under qemu), and the first
- * cases also pay for warming up. So a first pass over the whole sweep runs
- * every length's own cases and 1 in SAMPLE_EVERY of the rest, by seed: what
- * that took is what each further sixteenth of the seeds costs. Each later
- * pass (up to MAX_PASSES in all) takes the next seeds, as many as 90% of the
- * time left allows at the cost per seed the pass before it measured. A pass
- * that meets the budget's end stops its sampled cases there (every length's
- * own still run), so only that pass's seeds are cut unevenly. */
+ * in ways no fixed weight foresees (natively or under qemu). So a first pass
+ * runs every length's own cases, and only those: they run whatever the
+ * budget, and are not like the rest (the first case at a length costs more).
+ * The second runs 1 in SAMPLE_EVERY of the rest, by seed, over the whole
+ * sweep: what it took says what the rest would cost. Each later pass (up to
+ * MAX_PASSES in all) takes the next seeds, as many as TAKE of the time left
+ * allows at the cost per seed the pass before it measured. TAKE stays short
+ * of 1 because that measure is rough (a sparse pass costs differently per
+ * case than a dense one); what the sweep leaves goes to the checks after it
+ * (the gate's fuzzing). A pass that meets the budget's end stops there, so
+ * only that pass's seeds are cut unevenly. */
 #define SAMPLE_EVERY 16
 #define MAX_PASSES   4
+#define TAKE	     0.8
 
 struct budget {
 	struct mg_tally_run *run;
 	double t0, seconds;
 	double from, below; /* this pass runs the cases whose draw is in [from, below) */
-	int later_pass;	    /* not the first: every length's own cases ran in it */
+	int own_only;	    /* the first pass: every length's own cases, only they */
 	int stopped;	    /* a case ended a pass early (failures, a timeout) */
-	unsigned long long count;
+	int out_of_time;    /* a pass of sampled cases met the budget's end */
+	unsigned long long planned, walked;
 	size_t last_len;
 	unsigned kinds_run; /* bit per kind_of() run at this length */
 };
@@ -148,13 +153,6 @@ struct budget {
 static int kind_of(const struct mg_case *c)
 {
 	return c->overlap ? 2 + (c->dist > 0) - (c->dist < 0) : 0;
-}
-
-static int count_case(const struct mg_case *c, void *ctx)
-{
-	(void)c;
-	((struct budget *)ctx)->count++;
-	return 0;
 }
 
 /* A case's draw in [0, 1), from its seed: the same in every pass. */
@@ -178,22 +176,31 @@ static int first_of_kind(struct budget *b, const struct mg_case *c)
 	return first;
 }
 
+static int count_case(const struct mg_case *c, void *ctx)
+{
+	(void)c;
+	((struct budget *)ctx)->planned++;
+	return 0;
+}
+
 static int budgeted_case(const struct mg_case *c, void *ctx)
 {
 	struct budget *b = ctx;
-	double draw = draw_of(c);
+	int own = first_of_kind(b, c);
+	double draw;
 
-	/* Past the budget's end the sampled cases stop (checked every 256). */
-	if (b->count++ % 256 == 0 && now() - b->t0 >= b->seconds)
-		b->below = b->from;
-	if (first_of_kind(b, c)) {
-		if (b->later_pass)
-			return 0;
-	} else if (draw < b->from || draw >= b->below) {
-		return 0;
+	/* At the budget's end a pass of sampled cases stops (checked every
+	 * 256 cases). */
+	if (b->walked++ % 256 == 0 && !b->own_only && now() - b->t0 >= b->seconds) {
+		b->out_of_time = 1;
+		return 1;
 	}
-	if (mg_tally_case(c, b->run))
-		b->stopped = 1;
+	if (own != b->own_only)
+		return 0;
+	draw = draw_of(c);
+	if (!own && (draw < b->from || draw >= b->below))
+		return 0;
+	b->stopped = mg_tally_case(c, b->run);
 	return b->stopped;
 }
 
@@ -204,8 +211,15 @@ static int placements_wanted(const struct mg_verify_opts *o, const struct mg_tal
 	return t->failures < o->max_failures && !t->error && !t->died;
 }
 
-/* One pass over the sweep and then the placements. Returns 0 if a case
- * ended it early: no further pass runs after that. */
+/* Counts the sweep's and the placements' cases. */
+static void plan(const struct mg_verify_opts *o, const struct mg_variant *v, struct budget *b)
+{
+	mg_sweep(v, o->profile, o->seed, count_case, b);
+	mg_placements_sweep(v, o->profile, o->seed, count_case, b);
+}
+
+/* One pass over the sweep and then the placements. Returns 0 if a case, or
+ * the budget's end, ended it early: no further pass runs after that. */
 static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant *v,
 			 struct mg_tally_run *sweep, struct mg_tally_run *placed, struct budget *b)
 {
@@ -216,43 +230,42 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 	b->run = sweep;
 	mg_sweep(v, o->profile, o->seed, budgeted_case, b);
 	swept_whole = !b->stopped;
-	if (!placements_wanted(o, sweep->tally))
+	if (b->out_of_time || !placements_wanted(o, sweep->tally))
 		return 0;
 	b->stopped = 0;
 	b->run = placed;
 	mg_placements_sweep(v, o->profile, o->seed, budgeted_case, b);
-	return swept_whole && !b->stopped;
+	return swept_whole && !b->stopped && !b->out_of_time;
 }
 
 static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_variant *v,
 			   struct mg_tally_run *sweep, struct mg_tally_run *placed)
 {
-	struct budget b = {.seconds = o->sweep_seconds, .from = 0, .below = 1.0 / SAMPLE_EVERY};
-	double walk; /* what one walk through the cases costs, checking none */
+	struct budget b = {.seconds = o->sweep_seconds, .own_only = 1};
+	double walk, started, per_draw, left;
 
 	b.t0 = now();
-	mg_sweep(v, o->profile, o->seed, count_case, &b);
-	mg_placements_sweep(v, o->profile, o->seed, count_case, &b);
-	sweep->tally->planned = b.count;
-	walk = now() - b.t0;
-	for (int pass = 1;; pass++) {
-		double started = now(), width = b.below - b.from, per_draw, left;
-
-		if (!budgeted_pass(o, v, sweep, placed, &b) || b.below == b.from || b.below >= 1 ||
-		    pass == MAX_PASSES)
+	plan(o, v, &b);
+	sweep->tally->planned = b.planned;
+	walk = now() - b.t0; /* what one walk costs, checking nothing */
+	if (!budgeted_pass(o, v, sweep, placed, &b))
+		return;
+	b.own_only = 0;
+	b.below = 1.0 / SAMPLE_EVERY;
+	if (now() - b.t0 + walk >= b.seconds)
+		return; /* no time for the sample */
+	for (int pass = 2;; pass++) {
+		started = now();
+		if (!budgeted_pass(o, v, sweep, placed, &b) || b.below >= 1 || pass == MAX_PASSES)
 			return;
-		/* What one unit of draws cost in this pass, less the walk: the
-		 * next pass takes as many as the time left allows, a little
-		 * short of it. */
-		per_draw = (now() - started - walk) / width;
-		left = 0.9 * (b.seconds - (now() - b.t0)) - walk;
-		if (left < b.seconds / 20 || per_draw <= 0)
+		per_draw = (now() - started - walk) / (b.below - b.from);
+		left = TAKE * (b.seconds - (now() - b.t0)) - walk;
+		if (left < b.seconds / 20 || !(per_draw > 0))
 			return;
 		b.from = b.below;
 		b.below = b.from + left / per_draw;
 		if (b.below > 1)
 			b.below = 1;
-		b.later_pass = 1;
 	}
 }
 
