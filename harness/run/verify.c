@@ -227,6 +227,7 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 
 	b->last_len = 1;
 	b->kinds_run = 0;
+	b->stopped = 0;
 	b->run = sweep;
 	mg_sweep(v, o->profile, o->seed, budgeted_case, b);
 	swept_whole = !b->stopped;
