@@ -123,7 +123,8 @@ static const char *huge_na_why(const struct runner *rn, size_t row)
  * The share is measured, not modelled: a case's cost grows with its length
  * in ways no fixed weight foresees (natively or under qemu). So a first pass
  * runs every length's own cases, and only those: they run whatever the
- * budget, and are not like the rest (the first case at a length costs more).
+ * budget, and are no fair sample of the rest (one per length and kind, they
+ * lean to the long lengths, and the first pays for setting the sandbox up).
  * The second runs 1 in SAMPLE_EVERY of the rest, by seed, over the whole
  * sweep: what it took says what the rest would cost. Each later pass (up to
  * MAX_PASSES in all) takes the next seeds, as many as TAKE of the time left
