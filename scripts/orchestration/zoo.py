@@ -664,9 +664,9 @@ def factor_of(unit, opts):
 BUILD_ESTIMATE = 15
 # Each further CPU model of an aarch64 gate under qemu, weighed at this part
 # of an entry's budget. The gate divides --seconds among the models, so a
-# model adds little time now (the full run measured 102-121 s for a 120 s
-# aarch64 entry, docs/zoo.md); the weight only puts such units ahead of
-# native ones with the same budget.
+# model adds little time now (in the last full run no aarch64 entry of 120 s
+# took more than 121 s, docs/zoo.md); the weight only puts such units ahead
+# of native ones with the same budget.
 MODEL_SHARE = 0.4
 
 
