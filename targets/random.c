@@ -85,13 +85,19 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Case i's input, and the target it runs on: the families take turns. */
-static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_BYTES])
+/* Case i's input, and the target it runs on: the families take turns.
+ * The situation bytes come first, from a draw of their own, so that the
+ * rest is the 29-byte input case i had before they were added. */
+static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES])
 {
+	uint8_t *plain = input + (MG_INPUT_MAX_BYTES - MG_INPUT_BYTES);
+	uint64_t situation = mg_mix64(opt.seed ^ mg_mix64(i) ^ 0x73697475ull); /* "situ" */
+
 	for (unsigned k = 0; k < MG_INPUT_BYTES; k += 8) {
 		uint64_t r = mg_mix64(opt.seed ^ mg_mix64(i * 4 + k / 8));
-		memcpy(input + k, &r, MG_INPUT_BYTES - k < 8 ? MG_INPUT_BYTES - k : 8);
+		memcpy(plain + k, &r, MG_INPUT_BYTES - k < 8 ? MG_INPUT_BYTES - k : 8);
 	}
+	memcpy(input, &situation, MG_INPUT_MAX_BYTES - MG_INPUT_BYTES);
 	return &targets[i % target_count];
 }
 
@@ -154,7 +160,7 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 		return;
 	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
 	make_dirs(dir);
-	if (!mg_finding_save_as(dir, "random", t, c, v, input, MG_INPUT_BYTES, saved,
+	if (!mg_finding_save_as(dir, "random", t, c, v, input, MG_INPUT_MAX_BYTES, saved,
 				sizeof saved)) {
 		p->write_failed = 1;
 		saved[0] = '\0';
@@ -172,7 +178,7 @@ static int finished(const struct progress *p, double deadline)
 
 static void work(struct progress *p, double deadline)
 {
-	uint8_t input[MG_INPUT_BYTES];
+	uint8_t input[MG_INPUT_MAX_BYTES];
 	struct mg_case c;
 	struct mg_verdict v;
 
@@ -205,7 +211,7 @@ static void work(struct progress *p, double deadline)
 /* The worker died on case p->next: that case is the finding. */
 static void worker_died(struct progress *p, int status)
 {
-	uint8_t input[MG_INPUT_BYTES];
+	uint8_t input[MG_INPUT_MAX_BYTES];
 	const struct mg_target *t = make_input(p->next, input);
 	struct mg_case c;
 	struct mg_verdict v;

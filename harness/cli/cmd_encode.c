@@ -84,7 +84,7 @@ int mg_cmd_encode(int argc, char **argv)
 	const char *output = take_output(&argc, argv, &selector);
 	struct mg_case c = {0}, back;
 	struct mg_target t;
-	uint8_t input[MG_INPUT_BYTES];
+	uint8_t input[MG_INPUT_MAX_BYTES];
 	char why[256];
 
 	if (!mg_parse_case_flags(argc, argv, "encode", &c)) {
@@ -103,7 +103,7 @@ int mg_cmd_encode(int argc, char **argv)
 	mg_encode(&t, &c, input);
 	if (selector >= 0)
 		mg_encode_selector(&c, (unsigned)selector, input);
-	mg_decode(&t, input, sizeof input, &back);
+	mg_decode(&t, input, mg_input_size(&c), &back);
 	if (!mg_case_equal(&c, &back)) {
 		char got[256];
 		mg_case_describe(&back, got, sizeof got);
@@ -111,6 +111,6 @@ int mg_cmd_encode(int argc, char **argv)
 					 "replay as %s); it is for memgate run",
 			       got);
 	}
-	write_input(output, input, sizeof input);
+	write_input(output, input, mg_input_size(&c));
 	return 0;
 }

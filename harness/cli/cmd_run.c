@@ -28,6 +28,8 @@ static const char help[] =
 	"                  split-2gib:0, span-2gib:BELOW, far:0, span-4gib:BELOW\n"
 	"                  (docs/placements.md)\n"
 	"  --seed=N        fill seed (default 0)\n"
+	"  --interrupt=none|step  step: stop the routine after every instruction, as\n"
+	"                  a signal or interrupt may (docs/contract.md, S1; x86)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -55,6 +57,7 @@ enum {
 	O_FORMAT,
 	O_SPOT,
 	O_OVERREAD,
+	O_INTERRUPT,
 	O_HELP
 };
 
@@ -75,6 +78,7 @@ static const struct option opts[] = {
 	{"platform-register", required_argument, NULL, O_PLATFORM},
 	{"format", required_argument, NULL, O_FORMAT},
 	{"spot", required_argument, NULL, O_SPOT},
+	{"interrupt", required_argument, NULL, O_INTERRUPT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -141,6 +145,12 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_PLATFORM: mg_parse_platform_rule(cmd, optarg); break;
 		case O_FORMAT: mg_parse_format(cmd, optarg); break;
 		case O_SPOT: parse_spot(cmd, optarg, &spot, &spot_arg); break;
+		case O_INTERRUPT:
+			if (strcmp(optarg, "none") && strcmp(optarg, "step"))
+				mg_usage_error(cmd, "unknown --interrupt '%s' (valid: none, step)",
+					       optarg);
+			c->interrupt = strcmp(optarg, "step") == 0;
+			break;
 		case O_HELP: return 0;
 		}
 	}

@@ -7,12 +7,10 @@
 
 #include <stdint.h>
 
-/* Calls the variant through the ABI trampoline with the arguments its
- * operation takes, and returns what it returned (NULL for void routines).
- * memset's int gets garbage in the upper half of its register unless
- * `clean_int`. What the trampoline saw is left in *rec. */
-static inline void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value,
-			    size_t len, int clean_int, struct mg_abi_record *rec)
+/* The second argument register: the source, or memset's int (with garbage
+ * in the upper half of its register unless `clean_int`). */
+static inline uintptr_t mg_call_arg1(const struct mg_variant *v, const void *src, int value,
+				     int clean_int)
 {
 	uintptr_t a1 = (uintptr_t)src;
 
@@ -25,10 +23,20 @@ static inline void *mg_call(const struct mg_variant *v, void *dst, const void *s
 		(void)clean_int; /* an int fills its whole register */
 #endif
 	}
+	return a1;
+}
+
+/* Calls the variant through the ABI trampoline with the arguments its
+ * operation takes, and returns what it returned (NULL for void routines).
+ * memset's int gets garbage in the upper half of its register unless
+ * `clean_int`. What the trampoline saw is left in *rec. */
+static inline void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value,
+			    size_t len, int clean_int, struct mg_abi_record *rec)
+{
 	/* Every entry point takes at most three integer arguments, in the same
 	 * places whatever their types, so one trampoline serves them all. */
-	return (void *)mg_abi_call((const void *)(uintptr_t)v->entry.copy, (uintptr_t)dst, a1, len,
-				   rec);
+	return (void *)mg_abi_call((const void *)(uintptr_t)v->entry.copy, (uintptr_t)dst,
+				   mg_call_arg1(v, src, value, clean_int), len, rec);
 }
 
 /* The same call made directly, without the trampoline (for comparison). */

@@ -1,5 +1,6 @@
 #include "case.h"
 #include "cpu.h"
+#include "interrupt.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -277,9 +278,25 @@ static bool spot_valid(const struct mg_case *c, char *why, size_t size)
 	}
 }
 
+/* The interrupt situation: in the sandbox, where the ISA can step. */
+static bool interrupt_valid(const struct mg_case *c, char *why, size_t size)
+{
+	char cannot[160];
+
+	if (mg_case_is_huge(c) || mg_spot_is_remote(c->spot))
+		return fail(why, size, "--interrupt=step is for lengths up to %zu at the guard "
+			    "pages and the straddles", MG_MAX_LEN);
+	if (!mg_interrupt_possible(cannot, sizeof cannot))
+		return fail(why, size, "--interrupt=step cannot run here: %s", cannot);
+	return true;
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
+
+	if (c->interrupt && !interrupt_valid(c, why, size))
+		return false;
 
 	if (c->src_align >= MG_ALIGN_MOD || c->dst_align >= MG_ALIGN_MOD)
 		return fail(why, size, "alignment %u is not below %u",
@@ -302,7 +319,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->dst_align == b->dst_align && a->overlap == b->overlap &&
 	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
-	       a->spot_arg == b->spot_arg &&
+	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -426,7 +443,9 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 				 (unsigned)c->value);
 	used += snprintf(out + used, size - (size_t)used, "; ");
 	used += describe_placement(c, out + used, size - (size_t)used);
-	snprintf(out + used, size - (size_t)used, "; fill seed 0x%" PRIx64, c->seed);
+	used += snprintf(out + used, size - (size_t)used, "; fill seed 0x%" PRIx64, c->seed);
+	if (c->interrupt)
+		snprintf(out + used, size - (size_t)used, "; interrupted at every instruction");
 }
 
 __attribute__((format(printf, 2, 3))) static void add_word(struct mg_argv *a, const char *format,
@@ -486,6 +505,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 	if (c->spot != MG_SPOT_GUARD)
 		add_word(a, "--spot=%s:%zu", mg_spot_name(c->spot), c->spot_arg);
 	add_word(a, "--seed=0x%" PRIx64, c->seed);
+	if (c->interrupt)
+		add_word(a, "--interrupt=step");
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

@@ -84,6 +84,9 @@ struct mg_case {
 	int oracle;    /* huge length, but only 64 KiB of each buffer mapped (huge.h) */
 	enum mg_spot spot;
 	size_t spot_arg;
+	/* Stopped after every instruction of the routine, with what a signal
+	 * or interrupt handler may do there (interrupt.h). */
+	bool interrupt;
 };
 
 /* Called for each case of a sweep; returns non-zero to stop it. */

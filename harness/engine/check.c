@@ -18,6 +18,7 @@
 #include "check.h"
 #include "call.h"
 #include "huge.h"
+#include "interrupt.h"
 #include "memcheck.h"
 #include "outcome.h"
 #include "placements.h"
@@ -445,7 +446,7 @@ static int meets_every_rule(const struct run *r, struct mg_verdict *out)
  * on every case, and a disagreement is an error. */
 static int plainly_ok(const struct run *r, struct mg_verdict *out)
 {
-	if (r->call.faulted || mg_memcheck_on)
+	if (r->call.faulted || mg_memcheck_on || r->c->interrupt)
 		return 0;
 	if (!quick_judge_lies() && !meets_every_rule(r, out))
 		return 0;
@@ -501,6 +502,8 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 	mg_outcome_arm(&r.call, r.at.dst, r.at.src);
 	if (sigsetjmp(mg_fault_jmp, 0))
 		mg_outcome_faulted(&r.call);
+	else if (__builtin_expect(c->interrupt, 0))
+		mg_interrupt_run(&r.call, &r.at, clean_int);
 	else
 		mg_outcome_run(&r.call, clean_int);
 	mg_memcheck_disarm(&r.memcheck);
@@ -553,10 +556,36 @@ void mg_check_init(void)
 	mg_sandbox_get();
 }
 
+/* A case that fails only when its routine is interrupted: say so, so that
+ * nobody looks for the bug in the uninterrupted call; and when it passes
+ * while the handler does not call the routine, that it is not reentrant. */
+static void blame_interrupt(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case plain = *c;
+	struct mg_verdict again;
+
+	if (!c->interrupt || out->cls == MG_OK || out->cls == MG_ERROR)
+		return;
+	plain.interrupt = false;
+	check_any(&plain, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_interrupt_nested = 0;
+	check_any(c, 0, &again);
+	mg_interrupt_nested = 1;
+	if (again.cls == MG_OK)
+		mg_verdict_say(out, "; it passes uninterrupted, and interrupted by a handler "
+				    "that does not call it: it is not reentrant (POSIX makes it "
+				    "async-signal-safe)");
+	else
+		mg_verdict_say(out, "; uninterrupted, the same case passes");
+}
+
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
 	check_any(c, 0, out);
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);
+	blame_interrupt(c, out);
 }

@@ -41,8 +41,14 @@ static int in_call(void)
 	return atomic_load_explicit(&call_seq, memory_order_relaxed) & 1;
 }
 
+int (*volatile mg_fault_step_hook)(void *ucontext);
+
 static void on_signal(int signo, siginfo_t *info, void *ucontext)
 {
+	int (*step)(void *) = mg_fault_step_hook;
+
+	if (signo == SIGTRAP && info->si_code == TRAP_TRACE && step && step(ucontext))
+		return;
 	if (!in_call()) {
 		if (signo == mg_watchdog_signal())
 			return; /* the call ended just as the watchdog fired */

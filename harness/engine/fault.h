@@ -43,6 +43,11 @@ void mg_call_end(void);
  * state a variant may have changed back to the ABI's defaults. */
 void mg_fault_take(struct mg_fault *out);
 
+/* While set, each single-step trap (SIGTRAP, TRAP_TRACE) goes to it first,
+ * with the signal's machine context; it returns 1 if the trap was its own
+ * (interrupt.c), and the interrupted code then goes on. */
+extern int (*volatile mg_fault_step_hook)(void *ucontext);
+
 /* Per-arch (fault_<arch>.c): fills pc, access and general_protection from the
  * signal's machine context. */
 void mg_fault_decode_context(const void *ucontext, struct mg_fault *f);

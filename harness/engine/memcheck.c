@@ -101,8 +101,7 @@ static void fence_case(struct mg_memcheck *m, const struct mg_sandbox *sb, const
 	zone_add(m, lo, (size_t)(lo - at->win), 0, MG_BUFFER_DST);
 }
 
-void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
-			  const struct mg_case *c, const struct mg_layout *at, int clean_int)
+int mg_memcheck_running(void)
 {
 	if (mg_memcheck_on < 0) {
 		const char *overread = getenv("MEMGATE_OVERREAD");
@@ -111,7 +110,13 @@ void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
 		if (overread && strcmp(overread, "strict") == 0)
 			mg_overread_strict = 1;
 	}
-	if (!mg_memcheck_on)
+	return mg_memcheck_on;
+}
+
+void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
+			  const struct mg_case *c, const struct mg_layout *at, int clean_int)
+{
+	if (!mg_memcheck_running())
 		return;
 	m->zones = 0;
 	m->clean_int = clean_int;

@@ -1,5 +1,6 @@
 #include "outcome.h"
 #include "call.h"
+#include "interrupt.h"
 #include "noreturn.h"
 
 #include <signal.h>
@@ -14,6 +15,8 @@ void mg_outcome_faulted(struct mg_outcome *o)
 {
 	mg_fault_take(&o->fault);
 	o->faulted = 1;
+	if (o->c->interrupt)
+		mg_interrupt_abandon();
 }
 
 /* sigsetjmp needs a frame that is live when the fault arrives: this one. */
@@ -38,16 +41,20 @@ static const char *fault_kind(const struct mg_fault *f)
 	}
 }
 
-/* The pc as the variant's symbol and offset when it lies in the variant. */
-static void name_pc(const struct mg_outcome *o, char *out, size_t size)
+void mg_outcome_name_address(const struct mg_outcome *o, const void *pc, char *out, size_t size)
 {
 	const char *entry = (const char *)(uintptr_t)o->c->variant->entry.copy;
-	ptrdiff_t off = (const char *)o->fault.pc - entry;
+	ptrdiff_t off = (const char *)pc - entry;
 
 	if (off >= 0 && off < 0x10000)
 		snprintf(out, size, "%s+0x%tx", o->c->variant->symbol, off);
 	else
-		snprintf(out, size, "%p", o->fault.pc);
+		snprintf(out, size, "%p", pc);
+}
+
+static void name_pc(const struct mg_outcome *o, char *out, size_t size)
+{
+	mg_outcome_name_address(o, o->fault.pc, out, size);
 }
 
 static void crash(const struct mg_outcome *o, struct mg_verdict *out)
@@ -174,7 +181,7 @@ void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_check
 	}
 	out->warnings = mg_outcome_warnings(o);
 	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) ||
-	    k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
+	    mg_interrupt_broken(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
 	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out))
 		return;
 	mg_verdict_start(out, MG_OK);

@@ -106,6 +106,10 @@ static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)
 
 void mg_outcome_faulted(struct mg_outcome *o);
 
+/* A code address as the variant's symbol and offset ("memcpy_x+0x1c")
+ * when it lies in the variant, else raw. */
+void mg_outcome_name_address(const struct mg_outcome *o, const void *pc, char *out, size_t size);
+
 /* Calls the case's variant on (dst, src) through the ABI trampoline, with
  * faults caught and the watchdog armed. memset's int gets garbage in the
  * upper half of its register unless `clean_int`. */
@@ -143,7 +147,8 @@ struct mg_judge_checks {
 
 /* The one judge of a call, for the sandbox and the huge-length check alike,
  * in the precedence of docs/design.md (Verdicts): fault (and a changed
- * source), ABI, red zones, bytes, (memcheck), return value. `owned` is as
+ * source), ABI, what the stops of an interrupted call saw (interrupt.h),
+ * red zones, bytes, (memcheck), return value. `owned` is as
  * for mg_outcome_fault. */
 void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
 	      struct mg_verdict *out);

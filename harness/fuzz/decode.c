@@ -222,6 +222,17 @@ static void decode_spot(struct mg_case *c, unsigned code, uint32_t raw)
 		*c = at_guard;
 }
 
+/* Interrupted where the case can be: elsewhere (aarch64, valgrind) the
+ * same case, uninterrupted. */
+static void decode_situation(struct mg_case *c, unsigned situation)
+{
+	char why[160];
+
+	c->interrupt = situation == MG_SITUATION_INTERRUPT;
+	if (c->interrupt && !mg_case_valid(c, why, sizeof why))
+		c->interrupt = false;
+}
+
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
 {
 	struct reader r = {data, size};
@@ -258,6 +269,7 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 		legalize(out, t->max_len);
 	}
 	decode_spot(out, spot_code, spot_raw);
+	decode_situation(out, (unsigned)take(&r, 2));
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -276,20 +288,21 @@ static void put(uint8_t *end, unsigned *at, uint64_t x, unsigned bytes)
 
 /* A field the case does not read (dist when not overlapping, else c for
  * a memmove) is set to the first value whose hash keeps the length. */
-static void keep_len(const struct mg_case *c, uint8_t out[MG_INPUT_BYTES])
+static void keep_len(const struct mg_case *c, uint8_t *out)
 {
 	/* From the end: selector, class, len (4), src, dst, then dist (4), c (4). */
 	unsigned spare = c->overlap ? 12 : 8;
-	uint8_t *field = out + MG_INPUT_BYTES - spare - 4;
+	size_t size = mg_input_size(c);
+	uint8_t *field = out + size - spare - 4;
 
-	for (uint32_t k = 0; !len_kept(c->len, out, MG_INPUT_BYTES); k++)
+	for (uint32_t k = 0; !len_kept(c->len, out, size); k++)
 		for (unsigned i = 0; i < 4; i++)
 			field[3 - i] = (uint8_t)(k >> (8 * i));
 }
 
-void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_BYTES])
+void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_MAX_BYTES])
 {
-	uint8_t *end = out + MG_INPUT_BYTES;
+	uint8_t *end = out + mg_input_size(c);
 	unsigned at = 0, selector = 0;
 	uint64_t dist = 0;
 
@@ -311,12 +324,14 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	put(end, &at, c->spot == MG_SPOT_PAGE_DIFF || c->spot == MG_SPOT_GUARD ? c->spot_arg
 								     : c->spot_arg - 1,
 	    4);
+	if (c->interrupt)
+		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 
-void mg_encode_selector(const struct mg_case *c, unsigned selector, uint8_t out[MG_INPUT_BYTES])
+void mg_encode_selector(const struct mg_case *c, unsigned selector, uint8_t out[MG_INPUT_MAX_BYTES])
 {
-	out[MG_INPUT_BYTES - 1] = (uint8_t)selector;
+	out[mg_input_size(c) - 1] = (uint8_t)selector;
 	keep_len(c, out);
 }
 

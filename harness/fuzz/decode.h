@@ -25,11 +25,16 @@
  *	                   7 page-diff (docs/placements.md)
  *	spotarg   4 bytes  the straddle's split (1 + spotarg mod (len - 1)) or
  *	                   (dst - src) mod 4096
+ *	situation 2 bytes  MG_SITUATION_INTERRUPT: the routine is stopped at
+ *	                   every instruction (interrupt.h), where that can be
+ *	                   done; any other value: it is not. A random input
+ *	                   reaches it once in 65536: a stepped case costs
+ *	                   hundreds of plain ones.
  *
  * Integers are big-endian counting from the end, i.e. the byte nearest the
- * end is the least significant. Bytes before these 29 are ignored. The spot
- * fields came last, so a 24-byte input from before them still decodes to
- * the same case (at guard pages). A spot the case cannot take (a straddle
+ * end is the least significant. Bytes before these 31 are ignored. Each
+ * field added came first, so an input from before it still decodes to the
+ * same case: a 24-byte one at guard pages, a 29-byte one uninterrupted. A spot the case cannot take (a straddle
  * of length 1, page-diff for memset, a page routine's aligned buffers)
  * decodes as guard. */
 #ifndef MG_DECODE_H
@@ -41,7 +46,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MG_INPUT_BYTES	   29u
+#define MG_INPUT_BYTES	   29u /* a case that is not interrupted */
+#define MG_INPUT_MAX_BYTES 31u /* one that is */
+#define MG_SITUATION_INTERRUPT 0x5354u
 #define MG_FAMILY_MAX	   32u /* variants one target picks among */
 #define MG_DEFAULT_MAX_LEN ((size_t)4 << 20)
 /* Cost-aware lengths (decode.c): a case costs about one short case more
@@ -78,15 +85,24 @@ const char *mg_family_of(enum mg_op op);
 /* Decodes any input into a case the sandbox can run (mg_case_valid holds). */
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out);
 
-/* Writes the MG_INPUT_BYTES input that decodes to `c` on a target pinned to
- * c->variant (or, unpinned, on one whose pool holds it). The case must be
- * valid and within the target's max_len. */
-void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[MG_INPUT_BYTES]);
+/* How many bytes mg_encode writes for `c`: MG_INPUT_BYTES, or
+ * MG_INPUT_MAX_BYTES for an interrupted case. */
+static inline size_t mg_input_size(const struct mg_case *c)
+{
+	return c->interrupt ? MG_INPUT_MAX_BYTES : MG_INPUT_BYTES;
+}
+
+/* Writes the mg_input_size(c) bytes of the input that decodes to `c` on a
+ * target pinned to c->variant (or, unpinned, on one whose pool holds it).
+ * The case must be valid and within the target's max_len. */
+void mg_encode(const struct mg_target *t, const struct mg_case *c,
+	       uint8_t out[MG_INPUT_MAX_BYTES]);
 
 /* Sets the selector byte of an input mg_encode wrote for `c` (which
  * variant an unpinned target runs) and keeps c's length, which a hash of
  * every byte decides. */
-void mg_encode_selector(const struct mg_case *c, unsigned selector, uint8_t out[MG_INPUT_BYTES]);
+void mg_encode_selector(const struct mg_case *c, unsigned selector,
+			uint8_t out[MG_INPUT_MAX_BYTES]);
 
 /* A coarse class of a length, for coverage cells and summaries:
  * 0, 1-7, 8-15, 16-31, ..., then wider bands up to the maximum. */

@@ -28,6 +28,15 @@ enum mg_stage_state {
 	MG_STAGE_ERROR, /* could not run at all: see why */
 };
 
+/* What became of the interrupts stage, which runs in the sweep's process
+ * and counts in its row. */
+enum mg_interrupts_state {
+	MG_INTERRUPTS_NOT_RUN, /* the sweep stopped, or failed, first */
+	MG_INTERRUPTS_NA,      /* calls cannot be stepped here: see interrupts_why */
+	MG_INTERRUPTS_PASS,
+	MG_INTERRUPTS_FAIL,
+};
+
 struct mg_tally {
 	enum mg_stage_state state;
 	int died;		/* the process died of this signal, on `current` */
@@ -45,6 +54,9 @@ struct mg_tally {
 	struct mg_overread overread; /* the widest aligned over-read warned of */
 	unsigned long long warned_runs;
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
+	enum mg_interrupts_state interrupts;
+	unsigned long long interrupted; /* the interrupts stage's cases */
+	char interrupts_why[160];
 	unsigned shown;
 	uint64_t last_shown_seed; /* a case fails in each placement: show it once */
 	struct mg_finding findings[MG_FINDINGS_SHOWN];

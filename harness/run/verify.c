@@ -7,6 +7,8 @@
 #include "cpu.h"
 #include "fault.h"
 #include "huge.h"
+#include "interrupt.h"
+#include "interrupts.h"
 #include "spots.h"
 #include "record.h"
 #include "rng.h"
@@ -212,15 +214,46 @@ static int placements_wanted(const struct mg_verify_opts *o, const struct mg_tal
 	return t->failures < o->max_failures && !t->error && !t->died;
 }
 
-/* Counts the sweep's and the placements' cases. */
+/* Whether the interrupts stage runs: only on a routine the sweep and the
+ * placements found nothing in. It is there for what they cannot see, and
+ * a stepped case costs a thousand plain ones. */
+static int interrupts_wanted(const struct mg_tally *t)
+{
+	return t->failures == 0 && !t->error && !t->died;
+}
+
+/* Counts the sweep's, the placements' and the interrupts' cases. */
 static void plan(const struct mg_verify_opts *o, const struct mg_variant *v, struct budget *b)
 {
 	mg_sweep(v, o->profile, o->seed, count_case, b);
 	mg_placements_sweep(v, o->profile, o->seed, count_case, b);
+	mg_interrupts_sweep(v, o->profile, o->seed, count_case, b);
 }
 
-/* One pass over the sweep and then the placements. Returns 0 if a case, or
- * the budget's end, ended it early: no further pass runs after that. */
+/* The interrupts stage, whole: its few cases are not cut by a budget. */
+static void interrupts_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
+			     const struct mg_tally_run *sweep)
+{
+	struct mg_tally_run stepped = *sweep;
+	struct mg_tally *t = sweep->tally;
+	unsigned long long cases = t->cases, failures = t->failures;
+
+	stepped.stage = "interrupts";
+	if (!mg_interrupt_possible(t->interrupts_why, sizeof t->interrupts_why)) {
+		t->interrupts = MG_INTERRUPTS_NA;
+		return;
+	}
+	if (!interrupts_wanted(t))
+		return;
+	mg_interrupts_sweep(v, o->profile, o->seed, mg_tally_case, &stepped);
+	t->interrupted = t->cases - cases;
+	t->interrupts = t->failures > failures ? MG_INTERRUPTS_FAIL : MG_INTERRUPTS_PASS;
+}
+
+/* One pass over the sweep and then the placements (the first pass, of
+ * every length's own cases, also runs the interrupts stage). Returns 0 if a
+ * case, or the budget's end, ended it early: no further pass runs after
+ * that. */
 static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant *v,
 			 struct mg_tally_run *sweep, struct mg_tally_run *placed, struct budget *b)
 {
@@ -237,6 +270,8 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 	b->stopped = 0;
 	b->run = placed;
 	mg_placements_sweep(v, o->profile, o->seed, budgeted_case, b);
+	if (b->own_only && !b->stopped)
+		interrupts_stage(o, v, sweep);
 	return swept_whole && !b->stopped && !b->out_of_time;
 }
 
@@ -271,8 +306,9 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 	}
 }
 
-/* The sweep, then the placements (placements.h), which name their own
- * stage in the records; they count in the sweep's row. */
+/* The sweep, then the placements (placements.h) and the interrupts
+ * (interrupts.h), which name their own stages in the records; they count
+ * in the sweep's row. */
 static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg_variant *v,
 				 struct mg_tally_run *sweep)
 {
@@ -286,6 +322,7 @@ static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg
 	mg_sweep(v, o->profile, o->seed, mg_tally_case, sweep);
 	if (placements_wanted(o, sweep->tally))
 		mg_placements_sweep(v, o->profile, o->seed, mg_tally_case, &placed);
+	interrupts_stage(o, v, sweep);
 }
 
 static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
@@ -583,6 +620,20 @@ static void expected_text(unsigned expect, char *out, size_t size)
 		snprintf(out, size, "pass");
 }
 
+/* The interrupts stage, in the sweep's record (docs/records.md). */
+static void write_interrupts_fields(struct mg_json *j, const struct mg_tally *t)
+{
+	static const char *const names[] = {"not run", "n/a", "pass", "fail"};
+	const char *why = t->interrupts == MG_INTERRUPTS_NA ? t->interrupts_why
+			  : t->interrupts == MG_INTERRUPTS_NOT_RUN
+				  ? "the sweep or the placements found something, or stopped, first"
+				  : NULL;
+
+	mg_json_string(j, "interrupts", names[t->interrupts]);
+	mg_json_uint(j, "interrupted_cases", t->interrupted);
+	mg_json_string(j, "interrupts_reason", why);
+}
+
 /* One stage's variant record; `t` NULL for a row the CPU cannot run. */
 static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 			       const struct mg_tally *t, unsigned expect, const char *row_status,
@@ -618,6 +669,8 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	mg_json_real(&j, "seconds", t ? t->seconds : 0);
 	mg_json_string(&j, "reason", reason);
 	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
+	if (t && strcmp(stage, "sweep") == 0)
+		write_interrupts_fields(&j, t);
 	if (!mg_json_write(&j, stdout))
 		rn->write_failed = 1;
 	if (t && stage_error(rn, t) && !mg_record_error(stdout, stage, v->name, stage_error(rn, t)))

@@ -212,27 +212,50 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
     out, findings = {}, []
     sweep_error = next((e for e in errors if e.get("stage") != "huge"), None)
     for n, r in enumerate(found, 1):
-        check = "huge" if r.get("stage") == "huge" else ("abi" if r.get("class") == "abi-violation" else "sweep")
+        check = (r.get("stage") if r.get("stage") in ("huge", "interrupts")
+                 else ("abi" if r.get("class") == "abi-violation" else "sweep"))
         findings.append(finding_of(ctx, check, r, sweep_input(ctx, r, n) if check != "huge" else None))
     rules = ctx.abi_rules()
     if sweep_error or sweep is None or sweep.get("status") not in ("pass", "fail"):
         reason = (sweep_error or {}).get("reason") or (sweep or {}).get("reason") or "memgate verify wrote no sweep result"
         if sweep is not None and sweep.get("status") in ("skip", "n/a"):
             reason = f"the sweep did not run: {reason}"
-        out["abi"] = cannot("abi", reason, seconds)
-        out["sweep"] = cannot("sweep", reason, seconds)
+        for name in ("abi", "sweep", "interrupts"):
+            out[name] = cannot(name, reason, seconds)
     else:
         cases = sweep.get("cases") or 0
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
                            ("sweep", sweep_note(profile, sweep) + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
             out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
-        if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") for f in findings):
+        out["interrupts"] = judge_interrupts(sweep, findings, seconds)
+        if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep", "interrupts") for f in findings):
             reason = "memgate verify says the sweep failed but wrote no finding record"
-            out["abi"], out["sweep"] = cannot("abi", reason, seconds), cannot("sweep", reason, seconds)
+            for name in ("abi", "sweep", "interrupts"):
+                out[name] = cannot(name, reason, seconds)
     if huge_wanted:
         out["huge"] = judge_huge(ctx, huge, errors, findings)
     return out, findings, warnings_of("sweep", variants)
+
+
+INTERRUPTS_NOTE = ("stopped at every instruction: the stack below what the routine owns overwritten, "
+                   "the bytes next to dst changed, the routine called from the handler")
+
+
+def judge_interrupts(sweep, findings, seconds):
+    """The interrupts check (docs/contract.md, S1), from what the sweep's
+    record says of the stage that ran in its process."""
+    state, reason = sweep.get("interrupts"), sweep.get("interrupts_reason")
+    mine = [f for f in findings if f["check"] == "interrupts"]
+    cases = sweep.get("interrupted_cases") or 0
+    if state == "n/a":
+        return na("interrupts", reason or "calls cannot be stepped here")
+    if state == "not run" and any(f["check"] in ("abi", "sweep") for f in findings):
+        return na("interrupts", "the sweep found something first")
+    if state in ("pass", "fail") and (state == "fail") == bool(mine):
+        return Check("interrupts", state, cases, seconds, f"{cases} cases {INTERRUPTS_NOTE}")
+    return cannot("interrupts", reason or f"memgate verify says the interrupts stage is '{state}'"
+                  + (" but wrote no finding record" if state == "fail" else ""))
 
 
 def overreads_explained(seen, warned):
@@ -289,12 +312,13 @@ def run_verify(ctx):
                 if checks[name].status != "fail":
                     checks[name] = cannot(name, reason, result.seconds)
     except CouldNotJudge as e:
-        checks = {n: cannot(n, str(e)) for n in (("abi", "sweep", "huge") if huge_wanted else ("abi", "sweep"))}
+        checks = {n: cannot(n, str(e))
+                  for n in (("abi", "sweep", "interrupts", "huge") if huge_wanted else ("abi", "sweep", "interrupts"))}
         findings, warnings = [], []
     if not huge_wanted:
         checks["huge"] = (Check("huge", "skip", note="--skip") if ctx.skipped("huge")
                           else na("huge", ctx.huge_na_reason()))
-    return [checks["abi"], checks["sweep"], checks["huge"]], findings, warnings
+    return [checks["abi"], checks["sweep"], checks["interrupts"], checks["huge"]], findings, warnings
 
 
 # --- replays of a corpus (build/replay --format=jsonl) ----------------------------

@@ -91,6 +91,8 @@ ENTRY(mg_abi_call)
 	movl	$MG_ABI_CANARY_EDI, %edi
 	movl	$MG_ABI_CANARY_EBP, %ebp
 	call	*%ecx
+	.globl	mg_abi_call_returned
+mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 
 	movl	%gs:current_record@ntpoff, %ecx
 	movl	%esp, MG_ABI_SP_AFTER(%ecx)
@@ -149,3 +151,14 @@ ENTRY(mg_abi_call)
 	.cfi_restore %ebp
 	ret
 END(mg_abi_call)
+
+/* mg_abi_call with the trap flag set (step.h): from the next instruction
+ * on, each one raises SIGTRAP, until the handler clears the flag. */
+ENTRY(mg_abi_call_stepped)
+	pushfl
+	.cfi_adjust_cfa_offset 4
+	orl	$0x100, (%esp)
+	popfl
+	.cfi_adjust_cfa_offset -4
+	jmp	mg_abi_call
+END(mg_abi_call_stepped)

@@ -115,6 +115,8 @@ ENTRY(mg_abi_call)
 	movabsq	$MG_ABI_CANARY_R14, %r14
 	movabsq	$MG_ABI_CANARY_R15, %r15
 	call	*%rax
+	.globl	mg_abi_call_returned
+mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 
 	movq	current_record(%rip), %r11
 	movq	%rsp, MG_ABI_SP_AFTER(%r11)
@@ -201,3 +203,14 @@ ENTRY(mg_abi_call)
 	.cfi_restore %rbp
 	ret
 END(mg_abi_call)
+
+/* mg_abi_call with the trap flag set (step.h): from the next instruction
+ * on, each one raises SIGTRAP, until the handler clears the flag. */
+ENTRY(mg_abi_call_stepped)
+	pushfq
+	.cfi_adjust_cfa_offset 8
+	orq	$0x100, (%rsp)
+	popfq
+	.cfi_adjust_cfa_offset -8
+	jmp	mg_abi_call
+END(mg_abi_call_stepped)

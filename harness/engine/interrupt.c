@@ -1,0 +1,353 @@
+#include "interrupt.h"
+#include "call.h"
+#include "fault.h"
+#include "memcheck.h"
+#include "step.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How deep below what the routine owns each stop overwrites and watches:
+ * deeper than any routine's stray scratch, shallower than a signal frame. */
+#define BELOW_DEPTH 2048u
+/* A stepped call is at most this many times slower than a plain one (a
+ * trap costs microseconds): the watchdog's limit grows by as much. */
+#define STEPPED_SLOWDOWN 20u
+/* One stop in this many calls the routine from the handler. */
+#define NEST_EVERY 53u
+/* The handler's own calls get a page for each buffer (the page operations
+ * take one), page aligned. */
+#define NEST_BYTES 4096u
+
+enum phase { IDLE, ENTERING, INSIDE };
+
+enum broken { NOTHING, BELOW_STACK, NEIGHBOUR, NESTED };
+
+/* What a stop found first. */
+struct finding {
+	enum broken what;
+	uintptr_t pc;	     /* the instruction that did it: the one before the stop */
+	long long offset;    /* BELOW_STACK: from the stack pointer then; else from dst */
+	unsigned got, want;  /* the byte found, and what it should have held */
+	size_t nested_len;   /* NESTED: the handler's call's length */
+	long long nested_at; /* NESTED: the byte of the handler's dst that was wrong */
+};
+
+/* One side of dst that the handler changes: at stop k it holds the bytes it
+ * held before the call (pool) xor generation(k). */
+struct side {
+	unsigned char *at;
+	size_t len;
+	unsigned char pool[MG_REDZONE];
+};
+
+/* The handler's state: set before the call, read by the judge. */
+static struct {
+	volatile enum phase phase;
+	const struct mg_case *c;
+	unsigned char *dst;
+	uintptr_t entry;
+	size_t red;
+	unsigned char *below; /* what the last stop overwrote below the stack */
+	size_t below_len;
+	unsigned char poison;
+	uintptr_t last_pc, last_sp;
+	struct side sides[2]; /* before and past dst; separate buffers only */
+	unsigned long stops;
+	struct finding found;
+} st;
+
+int mg_interrupt_nested = 1;
+
+static _Alignas(4096) unsigned char nest_src[NEST_BYTES], nest_dst[NEST_BYTES],
+	nest_want[NEST_BYTES];
+static const size_t nest_lens[] = {1, 7, 16, 33, 100, 255, 256, 1000, 4096};
+#define NEST_LENS (sizeof nest_lens / sizeof nest_lens[0])
+
+int mg_interrupt_possible(char *why, size_t size)
+{
+	if (!mg_step_possible(why, size))
+		return 0;
+	if (mg_memcheck_running()) {
+		snprintf(why, size, "valgrind does not deliver single-step traps");
+		return 0;
+	}
+	return 1;
+}
+
+static void note(enum broken what, long long offset, unsigned got, unsigned want)
+{
+	if (st.found.what == NOTHING)
+		st.found = (struct finding){what, st.last_pc, offset, got, want, 0, 0};
+}
+
+/* ---- what a stop checks ----------------------------------------------------- */
+
+/* A byte below what the routine owned at the last stop that no longer holds
+ * the poison: the routine wrote it since. Only what is still below what it
+ * owns now counts (a push, or a sub of the stack pointer, gives it more). */
+static void check_below(uintptr_t sp)
+{
+	uintptr_t owned = sp - st.red, lo = (uintptr_t)st.below;
+	size_t n = st.below_len;
+
+	if (lo + n > owned)
+		n = owned > lo ? owned - lo : 0;
+	for (size_t i = 0; i < n; i++)
+		if (st.below[i] != st.poison) {
+			note(BELOW_STACK, (long long)(intptr_t)(lo + i - st.last_sp), st.below[i],
+			     st.poison);
+			return;
+		}
+}
+
+/* The generation the bytes next to dst carry after stop k: 1 to 255, 0
+ * before the first (the pool's bytes). */
+static unsigned generation(unsigned long k)
+{
+	return k ? (unsigned)(k % 255) + 1 : 0;
+}
+
+/* A byte next to dst that is not what the last stop left there. */
+static void check_side(const struct side *s)
+{
+	unsigned now = generation(st.stops);
+
+	for (size_t i = 0; i < s->len; i++) {
+		unsigned char b = s->at[i], want = (unsigned char)(s->pool[i] ^ now);
+		if (b == want)
+			continue;
+		note(NEIGHBOUR, (long long)(s->at + i - st.dst), b, want);
+		return;
+	}
+}
+
+/* ---- what a stop does ------------------------------------------------------- */
+
+/* What a signal or interrupt frame would do to the stack below what the
+ * routine owns; a new byte each stop, so that a write of an old one shows. */
+static void overwrite_below(uintptr_t sp)
+{
+	st.poison = (unsigned char)(0xa5 ^ (st.stops * 0x3b));
+	st.below = (unsigned char *)(sp - st.red - BELOW_DEPTH);
+	st.below_len = BELOW_DEPTH;
+	memset(st.below, st.poison, st.below_len);
+}
+
+/* What another thread may do to the bytes next to the buffer. */
+static void change_side(const struct side *s)
+{
+	unsigned char g = (unsigned char)generation(st.stops);
+
+	for (size_t i = 0; i < s->len; i++)
+		s->at[i] = (unsigned char)(s->pool[i] ^ g);
+}
+
+/* The routine called from the handler, as a signal handler may call it, on
+ * the handler's own buffers; its result against the reference's. */
+static void call_nested(void)
+{
+	const struct mg_variant *v = st.c->variant;
+	size_t len = v->contract.fixed_len ? v->contract.fixed_len
+					   : nest_lens[(st.stops / NEST_EVERY) % NEST_LENS];
+
+	for (size_t i = 0; i < len; i++)
+		nest_src[i] = (unsigned char)(i * 7 + st.stops);
+	memset(nest_dst, 0xee, len);
+	memset(nest_want, 0xee, len);
+	mg_call_reference(v->op, nest_want, nest_src, 0x3c, len);
+	mg_call_direct(v, nest_dst, nest_src, 0x3c, len);
+	for (size_t i = 0; i < len; i++)
+		if (nest_dst[i] != nest_want[i]) {
+			note(NESTED, (long long)i, nest_dst[i], nest_want[i]);
+			st.found.nested_len = len;
+			st.found.nested_at = (long long)i;
+			return;
+		}
+}
+
+/* Every stop inside the routine: check what it did, then do what a handler
+ * may. */
+static void stop_inside(uintptr_t pc, uintptr_t sp)
+{
+	check_below(sp);
+	for (int i = 0; i < 2; i++)
+		check_side(&st.sides[i]);
+	st.stops++;
+	st.last_pc = pc;
+	st.last_sp = sp;
+	if (pc == (uintptr_t)mg_abi_call_returned)
+		return;
+	overwrite_below(sp);
+	for (int i = 0; i < 2; i++)
+		change_side(&st.sides[i]);
+	if (mg_interrupt_nested && st.stops % NEST_EVERY == 0)
+		call_nested();
+}
+
+/* From the fault handler, for each single-step trap (step.h). */
+static int on_step(void *ucontext)
+{
+	uintptr_t pc, sp;
+
+	if (st.phase == IDLE)
+		return 0;
+	mg_step_where(ucontext, &pc, &sp);
+	if (st.phase == ENTERING) {
+		if (pc != st.entry)
+			return 1; /* still in the trampoline */
+		st.phase = INSIDE;
+		st.last_pc = pc;
+		st.last_sp = sp;
+		overwrite_below(sp);
+		return 1;
+	}
+	stop_inside(pc, sp);
+	if (pc == (uintptr_t)mg_abi_call_returned) {
+		mg_step_stop(ucontext);
+		st.phase = IDLE;
+	}
+	return 1;
+}
+
+/* ---- the call --------------------------------------------------------------- */
+
+static void arm_side(struct side *s, unsigned char *at, size_t len)
+{
+	s->at = at;
+	s->len = len;
+	memcpy(s->pool, at, s->len);
+}
+
+/* The red zones of a separate destination, up to MG_REDZONE bytes a side
+ * (less where the window ends at a guard page). */
+static void arm_sides(const struct mg_outcome *o, const struct mg_layout *at)
+{
+	const struct mg_case *c = o->c;
+	unsigned char *end = o->dst + c->len, *win_end = at->win + at->win_len;
+	size_t before = (size_t)(o->dst - at->win), after = (size_t)(win_end - end);
+
+	if (!c->len || c->overlap)
+		before = after = 0;
+	before = before < MG_REDZONE ? before : MG_REDZONE;
+	after = after < MG_REDZONE ? after : MG_REDZONE;
+	arm_side(&st.sides[0], o->dst - before, before);
+	arm_side(&st.sides[1], end, after);
+}
+
+static void arm(const struct mg_outcome *o, const struct mg_layout *at)
+{
+	const struct mg_case *c = o->c;
+
+	memset(&st.found, 0, sizeof st.found);
+	st.c = c;
+	st.dst = o->dst;
+	st.entry = (uintptr_t)c->variant->entry.copy;
+	st.red = mg_step_red_zone(c->variant->contract.kernel != 0);
+	st.stops = 0;
+	st.below_len = 0;
+	arm_sides(o, at);
+	st.phase = ENTERING;
+	mg_fault_step_hook = on_step;
+}
+
+/* The window as it was before the call, so that the judge's own red-zone
+ * check sees what the routine did, not what the handler did. */
+static void disarm(void)
+{
+	st.phase = IDLE;
+	mg_fault_step_hook = NULL;
+	for (int i = 0; i < 2; i++)
+		if (st.sides[i].len && st.found.what != NEIGHBOUR)
+			memcpy(st.sides[i].at, st.sides[i].pool, st.sides[i].len);
+}
+
+/* For tests/run.d/interrupts.sh only: MEMGATE_TEST_NO_TRAPS=1 calls
+ * without the trap flag, as a machine that never delivers the traps would;
+ * the case must then be could-not-judge, never a pass. */
+static int traps_withheld(void)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("MEMGATE_TEST_NO_TRAPS") != NULL;
+	return on;
+}
+
+void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clean_int)
+{
+	const struct mg_case *c = o->c;
+	const struct mg_variant *v = c->variant;
+
+	arm(o, at);
+	mg_call_begin(mg_timeout_for(c->len) * STEPPED_SLOWDOWN);
+	o->returned = (void *)(traps_withheld() ? mg_abi_call : mg_abi_call_stepped)(
+		(const void *)(uintptr_t)v->entry.copy, (uintptr_t)o->dst,
+		mg_call_arg1(v, o->src, c->value, clean_int), c->len, &o->abi);
+	mg_call_end();
+	disarm();
+}
+
+void mg_interrupt_abandon(void)
+{
+	disarm();
+}
+
+/* ---- the judge's rule ------------------------------------------------------- */
+
+static void name_pc(const struct mg_outcome *o, char *out, size_t size)
+{
+	mg_outcome_name_address(o, (const void *)st.found.pc, out, size);
+}
+
+int mg_interrupt_broken(const struct mg_outcome *o, struct mg_verdict *out)
+{
+	const struct finding *f = &st.found;
+	char pc[MG_PC_MAX];
+
+	if (!o->c->interrupt)
+		return 0;
+	if (f->what == NOTHING && st.stops == 0) {
+		mg_verdict_set(out, MG_ERROR,
+			       "no single-step trap stopped the routine: the interrupt situation "
+			       "was not made here");
+		return 1;
+	}
+	if (f->what == NOTHING)
+		return 0;
+	name_pc(o, pc, sizeof pc);
+	switch (f->what) {
+	case BELOW_STACK:
+		mg_verdict_abi(out, "below-stack", 0, 1, f->want, f->got,
+			       "wrote sp%+lld at pc %s, %s, where the next signal or interrupt "
+			       "frame goes",
+			       f->offset, pc,
+			       st.red ? "below the 128-byte red zone" : "below the stack pointer");
+		break;
+	case NEIGHBOUR:
+		mg_verdict_start(out, MG_OOB_WRITE);
+		out->has |= MG_HAS_ACCESS | MG_HAS_PC;
+		out->access = MG_ACCESS_WRITE;
+		snprintf(out->pc, sizeof out->pc, "%s", pc);
+		mg_verdict_byte(out, f->offset, f->got, f->want);
+		mg_verdict_locate(out, MG_BUFFER_DST, o->dst, o->c->len, o->dst + f->offset);
+		mg_verdict_say(out,
+			       " at pc %s: wrote 0x%02x over 0x%02x, stored there during the "
+			       "call as another thread may: a write outside the buffer, even of "
+			       "old values, loses such stores",
+			       pc, f->got, f->want);
+		break;
+	default:
+		mg_verdict_start(out, MG_WRONG_RESULT);
+		mg_verdict_say(out,
+			       "a call from a signal handler, made while the routine was "
+			       "stopped at pc %s, got dst[%lld] 0x%02x, want 0x%02x (len %zu): "
+			       "the routine is not async-signal-safe",
+			       pc, f->nested_at, f->got, f->want, f->nested_len);
+		break;
+	}
+	return 1;
+}
