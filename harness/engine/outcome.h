@@ -45,7 +45,8 @@ static inline unsigned mg_timeout_for(size_t len)
 
 /* Reading the AVX upper state costs about as much as a short case, so it is
  * read on every call of a variant that declares vector features, and on one
- * case in 16 (by seed, so a replay sees the same) of the others. */
+ * case in 16 (by seed, so a replay sees the same) of the others; so is the
+ * x87 probe (x86: is the CPU back in x87 mode after the call?). */
 static inline int mg_outcome_wants_upper_check(const struct mg_case *c)
 {
 	const unsigned vector = MG_FEAT_AVX | MG_FEAT_AVX2 | MG_FEAT_AVX512F | MG_FEAT_AVX512BW;
@@ -73,7 +74,7 @@ static inline int mg_outcome_fpu_forbidden(const struct mg_case *c)
 
 static inline unsigned mg_outcome_abi_rules(const struct mg_case *c)
 {
-	return (mg_outcome_wants_upper_check(c) ? MG_ABI_RULE_UPPER : 0) |
+	return (mg_outcome_wants_upper_check(c) ? MG_ABI_RULE_UPPER | MG_ABI_RULE_X87_MODE : 0) |
 	       (mg_outcome_platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0) |
 	       (mg_outcome_fpu_forbidden(c) ? MG_ABI_RULE_NO_FPU : 0);
 }

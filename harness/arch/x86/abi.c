@@ -14,6 +14,7 @@
 #define X86_FLAGS_DF	 (1u << 10)
 #define MXCSR_CONTROL	 0xffc0u		 /* DAZ, exception masks, rounding, FZ */
 #define XINUSE_AVX_UPPER ((1u << 2) | (1u << 6)) /* YMM_Hi128, ZMM_Hi256 */
+#define X87_SW_STACK_FAULT 0x40u		 /* SF: with C1, an overflow */
 
 /* The record's offsets, as the trampoline of either x86 ABI uses them. */
 _Static_assert(offsetof(struct mg_abi_record, sp_before) == MG_ABI_SP_BEFORE, "layout");
@@ -23,6 +24,8 @@ _Static_assert(offsetof(struct mg_abi_record, xinuse) == MG_ABI_XINUSE, "layout"
 _Static_assert(offsetof(struct mg_abi_record, mxcsr_before) == MG_ABI_MXCSR_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpucw_after) == MG_ABI_FPUCW_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, read_xinuse) == MG_ABI_READ_XINUSE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_x87) == MG_ABI_CHECK_X87, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpusw_after) == MG_ABI_FPUSW_AFTER, "layout");
 
 int mg_abi_has_avx;
 int mg_abi_has_avx512;
@@ -47,6 +50,8 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 	rules |= rec->check_fpu ? MG_ABI_RULE_UPPER : 0; /* ymm and zmm upper halves */
 #endif
 	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
+	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
+	rec->fpusw_after = 0;
 }
 
 /* MXCSR comes with SSE: always there on x86-64, not on every i386 CPU. */
@@ -163,6 +168,7 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= rec->flags & X86_FLAGS_DF;
 	differ |= (rec->mxcsr_after ^ rec->mxcsr_before) & MXCSR_CONTROL;
 	differ |= (uint16_t)(rec->fpucw_after ^ rec->fpucw_before);
+	differ |= rec->fpusw_after & X87_SW_STACK_FAULT;
 #if defined(__x86_64__)
 	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
 #endif
@@ -201,6 +207,13 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 		mg_verdict_abi(out, "x87-cw", 0, 1, rec->fpucw_before, rec->fpucw_after,
 			       "x87 control word changed (0x%04x -> 0x%04x)", rec->fpucw_before,
 			       rec->fpucw_after);
+		return 1;
+	}
+	if (rec->fpusw_after & X87_SW_STACK_FAULT) {
+		mg_verdict_abi(out, "x87-mode", 0, 0, 0, 0,
+			       "left the x87 registers in MMX mode (no emms before it returned): the "
+			       "CPU must be in x87 mode on return, and the caller's next x87 push "
+			       "overflows the stack");
 		return 1;
 	}
 #if defined(__x86_64__)

@@ -67,7 +67,11 @@ ENTRY(mg_abi_call)
 	cmpl	$0, mg_abi_has_avx@GOTOFF(%ecx)
 	je	1f
 	vzeroupper			/* so dirty upper state afterwards is the callee's */
-1:	/* The callee's frame: five words below ours, 16-byte aligned as the
+1:	cmpl	$0, MG_ABI_CHECK_X87(%edx)
+	je	6f
+	fninit				/* in x87 mode, as the ABI promises at entry */
+	fldcw	MG_ABI_FPUCW_BEFORE(%edx)
+6:	/* The callee's frame: five words below ours, 16-byte aligned as the
 	 * ABI wants at a call, whatever our caller's alignment. */
 	leal	-20(%esp), %eax
 	andl	$-16, %eax
@@ -128,7 +132,18 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	cmpw	MG_ABI_FPUCW_BEFORE(%ebx), %cx
 	je	4f
 	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
-4:	cmpl	$0, MG_ABI_READ_XINUSE(%ebx)
+4:	cmpl	$0, MG_ABI_CHECK_X87(%ebx)
+	je	8f
+	/* Back in x87 mode, one push fits; after MMX code without emms every
+	 * register is tagged valid, and it overflows the stack (SF, C1). The
+	 * CPU may lack MMX (emms): fninit empties the stack instead. */
+	fnclex
+	fld1
+	fnstsw	MG_ABI_FPUSW_AFTER(%ebx)
+	fstp	%st(0)
+	fninit
+	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
+8:	cmpl	$0, MG_ABI_READ_XINUSE(%ebx)
 	je	2f
 	movl	$1, %ecx
 	xgetbv

@@ -16,6 +16,8 @@
 #define MG_ABI_FPUCW_BEFORE 52 /* in: likewise */
 #define MG_ABI_FPUCW_AFTER  54
 #define MG_ABI_READ_XINUSE  56 /* in: read XINUSE after this call */
+#define MG_ABI_CHECK_X87    60 /* in: probe the x87 stack after this call */
+#define MG_ABI_FPUSW_AFTER  64 /* the x87 status word after that probe */
 
 /* Hex digits a register is printed with in a diagnosis. */
 #define MG_ABI_REG_DIGITS 8
@@ -42,6 +44,8 @@ struct mg_abi_record {
 	uint32_t mxcsr_before, mxcsr_after; /* both 0 on a CPU without SSE */
 	uint16_t fpucw_before, fpucw_after;
 	uint32_t read_xinuse; /* in: XGETBV(1) costs 10-15 ns, so not always */
+	uint32_t check_x87;   /* in: is the CPU back in x87 mode? (a sample of calls) */
+	uint16_t fpusw_after; /* the x87 status word after pushing one value */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

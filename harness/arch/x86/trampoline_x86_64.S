@@ -103,7 +103,10 @@ ENTRY(mg_abi_call)
 	vmovdqa64	fpu_poison(%rip), %xmm30
 	vmovdqa64	fpu_poison(%rip), %xmm31
 6:	fxsave	MG_ABI_FX_BEFORE(%r8)
-5:	movq	%rdi, %rax
+5:	cmpl	$0, MG_ABI_CHECK_X87(%r8)
+	je	9f
+	emms				/* in x87 mode, as the ABI promises at entry */
+9:	movq	%rdi, %rax
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
 	movq	%rcx, %rdx
@@ -173,7 +176,17 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	cmpw	MG_ABI_FPUCW_BEFORE(%r11), %cx
 	je	4f
 	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
-4:	cmpl	$0, MG_ABI_READ_XINUSE(%r11)
+4:	cmpl	$0, MG_ABI_CHECK_X87(%r11)
+	je	8f
+	/* Back in x87 mode, one push fits; after MMX code without emms every
+	 * register is tagged valid, and it overflows the stack (SF, C1). */
+	fnclex
+	fld1
+	fnstsw	MG_ABI_FPUSW_AFTER(%r11)
+	fstp	%st(0)
+	emms
+	fnclex
+8:	cmpl	$0, MG_ABI_READ_XINUSE(%r11)
 	je	2f
 	movq	%rax, %r10
 	movl	$1, %ecx
