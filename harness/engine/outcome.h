@@ -64,7 +64,8 @@ static inline int mg_outcome_platform_register_reserved(const struct mg_case *c)
 }
 
 /* Kernel code may not touch vector or x87 state unless it declares that it
- * runs between kernel_fpu_begin and kernel_fpu_end (checked on x86-64). */
+ * runs between kernel_fpu_begin and kernel_fpu_end (x86-64), or FP/SIMD
+ * registers outside kernel_neon_begin and kernel_neon_end (aarch64). */
 static inline int mg_outcome_fpu_forbidden(const struct mg_case *c)
 {
 	unsigned kernel = c->variant->contract.kernel;

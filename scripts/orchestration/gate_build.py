@@ -189,12 +189,13 @@ def write_build_files(ctx):
     # contract's flags to the Makefile (`contract-cflags`): each once.
     if ctx.opts["tree_flags"]:
         files["cflags"] = "".join(flag + "\n" for flag in ctx.opts["tree_flags"])
-    # Kernel code is built without vector or x87 registers, so that the
-    # compiler's own vectorising is not blamed on the routine's author (one
-    # build for every entry: any kernel entry asks it).
-    x86_64 = ctx.arch == "x86_64" or (ctx.arch == "generic" and ctx.host == "x86_64")
+    # Kernel code is built without vector, x87 or FP/SIMD registers, as
+    # the kernel builds its own (x86-64, arm64), so that the compiler's
+    # own vectorising is not blamed on the routine's author (one build for
+    # every entry: any kernel entry asks it).
+    arch = ctx.host if ctx.arch == "generic" else ctx.arch
     kernel = any(e["contract"] == "kernel" for e in ctx.entries)
-    no_fpu = kernel and "fpu" not in ctx.requires and x86_64
+    no_fpu = kernel and "fpu" not in ctx.requires and arch in ("x86_64", "aarch64")
     files["contract-cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:

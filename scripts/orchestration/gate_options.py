@@ -37,7 +37,8 @@ with a verdict per value and one overall verdict.
 
 --contract kernel (the default for copy_page and clear_page) holds the
 routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
-touches no vector or x87 state unless it says --requires fpu. --requires
+touches no vector or x87 state, and aarch64 code no FP/SIMD register,
+unless it says --requires fpu. --requires
 also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
 code runs under every qemu -cpu model that has them (max, cortex-a57,
 a64fx), with a verdict per model, and is a SKIP when none has them.

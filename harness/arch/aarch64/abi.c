@@ -8,6 +8,7 @@
 #include "abi.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
 static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
@@ -24,6 +25,7 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 {
 	rec->fpcr_before = caller_fpcr;
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
+	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 }
 
 static int clobbered(struct mg_verdict *out, const char *rule, const char *name, uint64_t canary,
@@ -63,6 +65,43 @@ static int platform_register_changed(const struct mg_abi_record *rec, struct mg_
 	return 1;
 }
 
+/* The kernel contract's no-FP/SIMD rule: the kernel is built with
+ * -mgeneral-regs-only, and may touch v0-v31, FPSR or FPCR only between
+ * kernel_neon_begin and kernel_neon_end (arch/arm64/include/asm/neon.h). */
+static int fpu_breach(struct mg_verdict *out, const char *what)
+{
+	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
+		       "kernel contract: touches %s without declaring it (kernel code may use "
+		       "FP/SIMD registers only between kernel_neon_begin and kernel_neon_end; "
+		       "declare it with --requires fpu)",
+		       what);
+	return 1;
+}
+
+static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	static const uint64_t poison[2] = {0x5a5a5a5a5a5a5a5a, 0xa5a5a5a5a5a5a5a5};
+	char what[16];
+
+	if (!rec->check_fpu)
+		return 0;
+	for (int i = 0; i < 32; i++) {
+		uint64_t half[2], want[2] = {poison[0], poison[1]};
+		memcpy(half, rec->v_after[i], sizeof half);
+		if (i >= 8 && i < 16) {
+			want[0] = vcanaries[i - 8];
+			want[1] = MG_ABI_CANARY_UPPER;
+		}
+		if (half[0] != want[0] || half[1] != want[1]) {
+			snprintf(what, sizeof what, "v%d", i);
+			return fpu_breach(out, what);
+		}
+	}
+	if (rec->fpsr_after != rec->fpsr_before)
+		return fpu_breach(out, "FPSR");
+	return 0;
+}
+
 int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
 	if (clobbered_register(rec, out) || platform_register_changed(rec, out))
@@ -85,7 +124,7 @@ int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 			       (unsigned long long)rec->fpcr_after);
 		return 1;
 	}
-	return 0;
+	return touched_fpu(rec, out);
 }
 
 /* AArch64 has no state like x86's dirty upper AVX halves that would slow

@@ -12,6 +12,10 @@
  * It trusts nothing the callee may have broken: the record is found again
  * through a global, the stack pointer comes back from the record, and FPCR
  * is put back if the callee changed it.
+ * Under the kernel contract's no-FP/SIMD rule (check_fpu) it also fills
+ * v0-v7 and v16-v31 with a poison pattern and records FPSR before the call,
+ * and all of v0-v31 and FPSR after it: kernel code that touches any of
+ * them without kernel_neon_begin corrupts the interrupted task's state.
  */
 #include "abi.h"
 #include "asmdefs.h"
@@ -49,6 +53,10 @@ canaries:
 	.quad	MG_ABI_CANARY_D13, MG_ABI_CANARY_UPPER
 	.quad	MG_ABI_CANARY_D14, MG_ABI_CANARY_UPPER
 	.quad	MG_ABI_CANARY_D15, MG_ABI_CANARY_UPPER
+
+fpu_poison:
+	.quad	0x5a5a5a5a5a5a5a5a, 0xa5a5a5a5a5a5a5a5
+	.quad	0x5a5a5a5a5a5a5a5a, 0xa5a5a5a5a5a5a5a5
 
 	.bss
 	.p2align 3
@@ -105,7 +113,37 @@ ENTRY(mg_abi_call)
 	ldp	q10, q11, [x10, #TABLE_V8 + 32]
 	ldp	q12, q13, [x10, #TABLE_V8 + 64]
 	ldp	q14, q15, [x10, #TABLE_V8 + 96]
-	ldp	x18, x19, [x10, #TABLE_X18]
+	ldr	w11, [x4, #MG_ABI_CHECK_FPU]
+	cbz	w11, 2f
+	adrp	x12, fpu_poison
+	add	x12, x12, :lo12:fpu_poison
+	ldp	q0, q1, [x12]
+	mov	v2.16b, v0.16b
+	mov	v3.16b, v0.16b
+	mov	v4.16b, v0.16b
+	mov	v5.16b, v0.16b
+	mov	v6.16b, v0.16b
+	mov	v7.16b, v0.16b
+	mov	v16.16b, v0.16b
+	mov	v17.16b, v0.16b
+	mov	v18.16b, v0.16b
+	mov	v19.16b, v0.16b
+	mov	v20.16b, v0.16b
+	mov	v21.16b, v0.16b
+	mov	v22.16b, v0.16b
+	mov	v23.16b, v0.16b
+	mov	v24.16b, v0.16b
+	mov	v25.16b, v0.16b
+	mov	v26.16b, v0.16b
+	mov	v27.16b, v0.16b
+	mov	v28.16b, v0.16b
+	mov	v29.16b, v0.16b
+	mov	v30.16b, v0.16b
+	mov	v31.16b, v0.16b
+	mov	v1.16b, v0.16b
+	mrs	x11, fpsr
+	str	x11, [x4, #MG_ABI_FPSR_BEFORE]
+2:	ldp	x18, x19, [x10, #TABLE_X18]
 	ldp	x20, x21, [x10, #TABLE_X18 + 16]
 	ldp	x22, x23, [x10, #TABLE_X18 + 32]
 	ldp	x24, x25, [x10, #TABLE_X18 + 48]
@@ -132,6 +170,28 @@ ENTRY(mg_abi_call)
 	str	x18, [x9, #MG_ABI_X18]
 	ldp	x10, x11, [sp, #FRAME_CANARIES]
 	stp	x10, x11, [x9, #MG_ABI_FRAME]
+	ldr	w10, [x9, #MG_ABI_CHECK_FPU]
+	cbz	w10, 3f
+	add	x10, x9, #MG_ABI_V_AFTER
+	stp	q0, q1, [x10]
+	stp	q2, q3, [x10, #32]
+	stp	q4, q5, [x10, #64]
+	stp	q6, q7, [x10, #96]
+	stp	q8, q9, [x10, #128]
+	stp	q10, q11, [x10, #160]
+	stp	q12, q13, [x10, #192]
+	stp	q14, q15, [x10, #224]
+	stp	q16, q17, [x10, #256]
+	stp	q18, q19, [x10, #288]
+	stp	q20, q21, [x10, #320]
+	stp	q22, q23, [x10, #352]
+	stp	q24, q25, [x10, #384]
+	stp	q26, q27, [x10, #416]
+	stp	q28, q29, [x10, #448]
+	stp	q30, q31, [x10, #480]
+	mrs	x10, fpsr
+	str	x10, [x9, #MG_ABI_FPSR_AFTER]
+3:
 	/* Give the caller its own FPCR back if the callee changed it (writing
 	 * FPCR can stall the pipeline; comparing is cheap). */
 	mrs	x10, fpcr

@@ -15,6 +15,10 @@
 #define MG_ABI_FPCR_BEFORE  192 /* in: the caller's, restored after the call */
 #define MG_ABI_FPCR_AFTER   200
 #define MG_ABI_CHECK_X18    208 /* in: x18 is reserved for this call */
+#define MG_ABI_CHECK_FPU    212 /* in: the kernel contract's no-FP/SIMD rule */
+#define MG_ABI_FPSR_BEFORE  216 /* with check_fpu: FPSR before and after */
+#define MG_ABI_FPSR_AFTER   224
+#define MG_ABI_V_AFTER	    240 /* with check_fpu: v0-v31 after the call (512 bytes) */
 
 /* The canaries: each register's own number, so a diagnosis names itself.
  * v8-v15 get a canary in both halves; only the low halves (d8-d15) are
@@ -55,6 +59,9 @@ struct mg_abi_record {
 	uint64_t frame[2];
 	uint64_t fpcr_before, fpcr_after;
 	uint32_t check_x18;
+	uint32_t check_fpu; /* in: poison v0-v7, v16-v31 and compare them all */
+	uint64_t fpsr_before, fpsr_after;
+	_Alignas(16) unsigned char v_after[32][16];
 };
 
 _Static_assert(offsetof(struct mg_abi_record, vsaved) == MG_ABI_VSAVED, "layout");
@@ -65,6 +72,10 @@ _Static_assert(offsetof(struct mg_abi_record, frame) == MG_ABI_FRAME, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpcr_before) == MG_ABI_FPCR_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpcr_after) == MG_ABI_FPCR_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_x18) == MG_ABI_CHECK_X18, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpsr_before) == MG_ABI_FPSR_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpsr_after) == MG_ABI_FPSR_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, v_after) == MG_ABI_V_AFTER, "layout");
 
 #define MG_ABI_SAVED_NAMES                                                                         \
 	{                                                                                          \
