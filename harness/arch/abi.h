@@ -42,6 +42,7 @@ enum mg_abi_rule {
 	MG_ABI_RULE_PLATFORM_REG = 1u << 1, /* aarch64: x18 must be preserved */
 	MG_ABI_RULE_NO_FPU = 1u << 2,	    /* x86-64 kernel code: no vector or x87 state */
 	MG_ABI_RULE_X87_MODE = 1u << 3,	    /* x86: back in x87 mode (emms after MMX) */
+	MG_ABI_RULE_ENTRY_FLAGS = 1u << 4,  /* enter with every arithmetic flag set */
 };
 /* Prepares a record for one call: the caller's control state (constant, so
  * read once), and which optional rules (enum mg_abi_rule) apply. */

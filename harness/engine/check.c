@@ -556,6 +556,30 @@ void mg_check_init(void)
 	mg_sandbox_get();
 }
 
+/* The sampled calls enter with every arithmetic flag set, which the ABIs
+ * leave undefined at entry (psABI-64 3.2.1, AAPCS64 6.1.1). If a failing
+ * one passes with them clear, the routine read them: name that, rather
+ * than the symptom. */
+static void blame_entry_flags(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_verdict clear;
+	char symptom[MG_DETAIL_MAX + 32];
+
+	if (out->cls == MG_OK || out->cls == MG_TIMEOUT || out->cls == MG_ERROR ||
+	    out->cls == MG_ABI_VIOLATION || !mg_outcome_wants_upper_check(c))
+		return;
+	mg_outcome_entry_flags = 0;
+	check_any(c, 0, &clear);
+	mg_outcome_entry_flags = 1;
+	if (clear.cls != MG_OK)
+		return;
+	snprintf(symptom, sizeof symptom, "%s: %s", mg_class_name(out->cls), out->detail);
+	mg_verdict_abi(out, "entry-flags", 0, 0, 0, 0,
+		       "depends on the arithmetic flags at entry, which the ABI leaves undefined "
+		       "(with every one set it fails, %.200s; with them clear it passes)",
+		       symptom);
+}
+
 /* A case that fails only when its routine is interrupted: say so, so that
  * nobody looks for the bug in the uninterrupted call; and when it passes
  * while the handler does not call the routine, that it is not reentrant. */
@@ -587,5 +611,6 @@ void mg_check(const struct mg_case *c, struct mg_verdict *out)
 	check_any(c, 0, out);
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);
+	blame_entry_flags(c, out);
 	blame_interrupt(c, out);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 unsigned mg_check_timeout_ms = 1000;
+int mg_outcome_entry_flags = 1;
 enum mg_platform_rule mg_platform_rule = MG_PLATFORM_AUTO;
 
 void mg_outcome_faulted(struct mg_outcome *o)

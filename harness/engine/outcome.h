@@ -20,6 +20,10 @@ struct mg_outcome {
 	int faulted;
 };
 
+/* Whether the sampled calls enter with every arithmetic flag set (1, the
+ * default; 0 tells a routine that reads them from one that fails anyway). */
+extern int mg_outcome_entry_flags;
+
 /* Base per-call time limit, in ms; mg_timeout_for adds to it by length. */
 extern unsigned mg_check_timeout_ms;
 
@@ -46,7 +50,9 @@ static inline unsigned mg_timeout_for(size_t len)
 /* Reading the AVX upper state costs about as much as a short case, so it is
  * read on every call of a variant that declares vector features, and on one
  * case in 16 (by seed, so a replay sees the same) of the others; so is the
- * x87 probe (x86: is the CPU back in x87 mode after the call?). */
+ * x87 probe (x86: is the CPU back in x87 mode after the call?), and those
+ * calls enter with every arithmetic flag set (NZCV on aarch64), which the
+ * ABIs leave undefined at entry. */
 static inline int mg_outcome_wants_upper_check(const struct mg_case *c)
 {
 	const unsigned vector = MG_FEAT_AVX | MG_FEAT_AVX2 | MG_FEAT_AVX512F | MG_FEAT_AVX512BW;
@@ -76,6 +82,8 @@ static inline int mg_outcome_fpu_forbidden(const struct mg_case *c)
 static inline unsigned mg_outcome_abi_rules(const struct mg_case *c)
 {
 	return (mg_outcome_wants_upper_check(c) ? MG_ABI_RULE_UPPER | MG_ABI_RULE_X87_MODE : 0) |
+	       (mg_outcome_wants_upper_check(c) && mg_outcome_entry_flags ? MG_ABI_RULE_ENTRY_FLAGS
+									  : 0) |
 	       (mg_outcome_platform_register_reserved(c) ? MG_ABI_RULE_PLATFORM_REG : 0) |
 	       (mg_outcome_fpu_forbidden(c) ? MG_ABI_RULE_NO_FPU : 0);
 }

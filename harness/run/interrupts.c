@@ -72,7 +72,8 @@ void mg_interrupts_sweep(const struct mg_variant *v, enum mg_profile profile, ui
 	if (!mg_interrupt_possible(why, sizeof why))
 		return;
 	if (v->contract.fixed_len) {
-		emit_length(&e, v, v->contract.fixed_len);
+		for (int i = 0; i < 4; i++) /* a page each time: four fills */
+			emit_length(&e, v, v->contract.fixed_len);
 		return;
 	}
 	for (size_t len = 0; len <= 32; len++)

@@ -253,7 +253,7 @@ def judge_interrupts(sweep, findings, seconds):
     if state == "not run" and any(f["check"] in ("abi", "sweep") for f in findings):
         return na("interrupts", "the sweep found something first")
     if state in ("pass", "fail") and (state == "fail") == bool(mine):
-        return Check("interrupts", state, cases, seconds, f"{cases} cases {INTERRUPTS_NOTE}")
+        return Check("interrupts", state, cases, seconds, f"{cases} case{'s' if cases != 1 else ''} {INTERRUPTS_NOTE}")
     return cannot("interrupts", reason or f"memgate verify says the interrupts stage is '{state}'"
                   + (" but wrote no finding record" if state == "fail" else ""))
 

@@ -26,6 +26,7 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 	rec->fpcr_before = caller_fpcr;
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
+	rec->set_flags = rules & MG_ABI_RULE_ENTRY_FLAGS ? 0xf0000000u : 0;
 }
 
 static int clobbered(struct mg_verdict *out, const char *rule, const char *name, uint64_t canary,

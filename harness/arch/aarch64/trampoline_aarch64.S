@@ -149,6 +149,8 @@ ENTRY(mg_abi_call)
 	ldp	x24, x25, [x10, #TABLE_X18 + 48]
 	ldp	x26, x27, [x10, #TABLE_X18 + 64]
 	ldp	x28, x29, [x10, #TABLE_X18 + 80]
+	ldr	w11, [x4, #MG_ABI_SET_FLAGS]
+	msr	nzcv, x11		/* all clear, or all set on a sample of calls */
 	blr	x16
 
 	adrp	x9, current_record

@@ -18,6 +18,7 @@
 #define MG_ABI_CHECK_FPU    212 /* in: the kernel contract's no-FP/SIMD rule */
 #define MG_ABI_FPSR_BEFORE  216 /* with check_fpu: FPSR before and after */
 #define MG_ABI_FPSR_AFTER   224
+#define MG_ABI_SET_FLAGS    232 /* in: NZCV at entry, in bits 28-31 */
 #define MG_ABI_V_AFTER	    240 /* with check_fpu: v0-v31 after the call (512 bytes) */
 
 /* The canaries: each register's own number, so a diagnosis names itself.
@@ -61,6 +62,7 @@ struct mg_abi_record {
 	uint32_t check_x18;
 	uint32_t check_fpu; /* in: poison v0-v7, v16-v31 and compare them all */
 	uint64_t fpsr_before, fpsr_after;
+	uint32_t set_flags; /* in: AAPCS64 leaves NZCV undefined at entry */
 	_Alignas(16) unsigned char v_after[32][16];
 };
 
@@ -76,6 +78,7 @@ _Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "l
 _Static_assert(offsetof(struct mg_abi_record, fpsr_before) == MG_ABI_FPSR_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpsr_after) == MG_ABI_FPSR_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, v_after) == MG_ABI_V_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
 
 #define MG_ABI_SAVED_NAMES                                                                         \
 	{                                                                                          \

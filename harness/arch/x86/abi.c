@@ -26,6 +26,7 @@ _Static_assert(offsetof(struct mg_abi_record, fpucw_after) == MG_ABI_FPUCW_AFTER
 _Static_assert(offsetof(struct mg_abi_record, read_xinuse) == MG_ABI_READ_XINUSE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_x87) == MG_ABI_CHECK_X87, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpusw_after) == MG_ABI_FPUSW_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
 
 int mg_abi_has_avx;
 int mg_abi_has_avx512;
@@ -51,6 +52,7 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
 #endif
 	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
 	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
+	rec->set_flags = (rules & MG_ABI_RULE_ENTRY_FLAGS) != 0;
 	rec->fpusw_after = 0;
 }
 

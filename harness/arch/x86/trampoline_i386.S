@@ -94,7 +94,12 @@ ENTRY(mg_abi_call)
 	movl	$MG_ABI_CANARY_ESI, %esi
 	movl	$MG_ABI_CANARY_EDI, %edi
 	movl	$MG_ABI_CANARY_EBP, %ebp
-	call	*%ecx
+	cmpl	$0, MG_ABI_SET_FLAGS(%edx)
+	je	10f			/* taken: CF, SF, OF clear, ZF set */
+	pushfl				/* or every arithmetic flag set (TF kept) */
+	orl	$0x8d5, (%esp)
+	popfl
+10:	call	*%ecx
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 

@@ -18,6 +18,7 @@
 #define MG_ABI_READ_XINUSE  56 /* in: read XINUSE after this call */
 #define MG_ABI_CHECK_X87    60 /* in: probe the x87 stack after this call */
 #define MG_ABI_FPUSW_AFTER  64 /* the x87 status word after that probe */
+#define MG_ABI_SET_FLAGS    68 /* in: enter with CF, PF, AF, ZF, SF and OF set */
 
 /* Hex digits a register is printed with in a diagnosis. */
 #define MG_ABI_REG_DIGITS 8
@@ -46,6 +47,7 @@ struct mg_abi_record {
 	uint32_t read_xinuse; /* in: XGETBV(1) costs 10-15 ns, so not always */
 	uint32_t check_x87;   /* in: is the CPU back in x87 mode? (a sample of calls) */
 	uint16_t fpusw_after; /* the x87 status word after pushing one value */
+	uint32_t set_flags;   /* in: the ABI leaves the flags but DF undefined at entry */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

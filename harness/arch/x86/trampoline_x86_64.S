@@ -117,7 +117,12 @@ ENTRY(mg_abi_call)
 	movabsq	$MG_ABI_CANARY_R13, %r13
 	movabsq	$MG_ABI_CANARY_R14, %r14
 	movabsq	$MG_ABI_CANARY_R15, %r15
-	call	*%rax
+	cmpl	$0, MG_ABI_SET_FLAGS(%r8)
+	je	10f			/* taken: CF, SF, OF clear, ZF set */
+	pushfq				/* or every arithmetic flag set (TF kept) */
+	orq	$0x8d5, (%rsp)
+	popfq
+10:	call	*%rax
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 

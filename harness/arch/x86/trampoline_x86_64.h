@@ -19,6 +19,7 @@
 #define MG_ABI_CHECK_FPU    112 /* in: the kernel contract's no-FPU rule */
 #define MG_ABI_CHECK_X87    116 /* in: probe the x87 stack after this call */
 #define MG_ABI_FPUSW_AFTER  120 /* the x87 status word after that probe */
+#define MG_ABI_SET_FLAGS    124 /* in: enter with CF, PF, AF, ZF, SF and OF set */
 #define MG_ABI_FX_BEFORE    128 /* FXSAVE images around the call (512 bytes) */
 #define MG_ABI_FX_AFTER	    640
 #define MG_ABI_HI16_AFTER   1152 /* xmm16-xmm31 after the call (AVX-512) */
@@ -54,6 +55,7 @@ struct mg_abi_record {
 	uint32_t check_fpu;   /* in: poison and compare the FPU state (kernel) */
 	uint32_t check_x87;   /* in: is the CPU back in x87 mode? (a sample of calls) */
 	uint16_t fpusw_after; /* the x87 status word after pushing one value */
+	uint32_t set_flags;   /* in: the ABI leaves the flags but DF undefined at entry */
 	_Alignas(16) unsigned char fx_before[512]; /* FXSAVE after the poison */
 	_Alignas(16) unsigned char fx_after[512];  /* FXSAVE after the call */
 	unsigned char hi16_after[16][16];	   /* xmm16-31 after the call */
