@@ -56,6 +56,7 @@ struct mg_tally {
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
 	enum mg_interrupts_state interrupts;
 	unsigned long long interrupted; /* the interrupts stage's cases */
+	double interrupted_seconds;	/* and what they took */
 	char interrupts_why[160];
 	unsigned shown;
 	uint64_t last_shown_seed; /* a case fails in each placement: show it once */

@@ -237,6 +237,7 @@ static void interrupts_stage(const struct mg_verify_opts *o, const struct mg_var
 	struct mg_tally_run stepped = *sweep;
 	struct mg_tally *t = sweep->tally;
 	unsigned long long cases = t->cases, failures = t->failures;
+	double t0 = now();
 
 	stepped.stage = "interrupts";
 	if (!mg_interrupt_possible(t->interrupts_why, sizeof t->interrupts_why)) {
@@ -247,6 +248,7 @@ static void interrupts_stage(const struct mg_verify_opts *o, const struct mg_var
 		return;
 	mg_interrupts_sweep(v, o->profile, o->seed, mg_tally_case, &stepped);
 	t->interrupted = t->cases - cases;
+	t->interrupted_seconds = now() - t0;
 	t->interrupts = t->failures > failures ? MG_INTERRUPTS_FAIL : MG_INTERRUPTS_PASS;
 }
 
@@ -631,6 +633,7 @@ static void write_interrupts_fields(struct mg_json *j, const struct mg_tally *t)
 
 	mg_json_string(j, "interrupts", names[t->interrupts]);
 	mg_json_uint(j, "interrupted_cases", t->interrupted);
+	mg_json_real(j, "interrupted_seconds", t->interrupted_seconds);
 	mg_json_string(j, "interrupts_reason", why);
 }
 

@@ -248,6 +248,7 @@ def judge_interrupts(sweep, findings, seconds):
     state, reason = sweep.get("interrupts"), sweep.get("interrupts_reason")
     mine = [f for f in findings if f["check"] == "interrupts"]
     cases = sweep.get("interrupted_cases") or 0
+    seconds = sweep.get("interrupted_seconds", seconds)
     if state == "n/a":
         return na("interrupts", reason or "calls cannot be stepped here")
     if state == "not run" and any(f["check"] in ("abi", "sweep") for f in findings):

@@ -130,12 +130,15 @@ class Context:
     def abi_rules(self):
         arch = self.foreign or self.host
         kernel = self.contract == "kernel"
+        sampled = ", x87 mode and the entry flags on a sample"
         if arch == "i386":
-            return "ebx, esi, edi, ebp, esp, the caller's frame, direction flag, MXCSR, x87 control word"
+            return "ebx, esi, edi, ebp, esp, the caller's frame, direction flag, MXCSR, x87 control word" + sampled
         if arch == "aarch64":
-            return "x19-x29, d8-d15, sp, nothing written above sp, FPCR" + (", x18 (kernel)" if kernel else "")
+            return ("x19-x29, d8-d15, sp, nothing written above sp, FPCR, the entry flags on a sample"
+                    + (", x18 (kernel)" if kernel else "")
+                    + (", no FP/SIMD state (kernel)" if kernel and "fpu" not in self.requires else ""))
         return ("callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
-                + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
+                + sampled + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
 
     def incumbents(self):
         if self.baseline:

@@ -34,10 +34,10 @@ expect "the twin passes its whole sweep and interrupts stage" 0 \
 	"^memcpy_uses_red_zone .* PASS " \
 	$MG verify --variant=memcpy_uses_red_zone --huge=off --findings="$TMP/findings"
 expect "the sweep's record says the interrupts stage ran and passed" 0 \
-	'"stage":"sweep".*"interrupts":"pass","interrupted_cases":[1-9][0-9]*,"interrupts_reason":null' \
+	'"stage":"sweep".*"interrupts":"pass","interrupted_cases":[1-9][0-9]*,"interrupted_seconds":[0-9.]+,"interrupts_reason":null' \
 	$MG verify --variant=memcpy_libc --huge=off --findings="$TMP/findings" --format=jsonl
 expect "a variant the sweep rejects is not interrupted, and the record says why" 0 \
-	'"interrupts":"not run","interrupted_cases":0,"interrupts_reason":"the sweep or the placements found something' \
+	'"interrupts":"not run","interrupted_cases":0,"interrupted_seconds":0(\.0+)?,"interrupts_reason":"the sweep or the placements found something' \
 	$MG verify --variant=bad_memcpy_tail_overwrite --huge=off --findings="$TMP/findings" --format=jsonl
 expect "the finding's case record says it was interrupted" 0 '"interrupt":true},"stage":"interrupts"' \
 	$MG verify --variant=bad_memcpy_below_red_zone --huge=off --findings="$TMP/findings" --format=jsonl
