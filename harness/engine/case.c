@@ -444,8 +444,18 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	used += snprintf(out + used, size - (size_t)used, "; ");
 	used += describe_placement(c, out + used, size - (size_t)used);
 	used += snprintf(out + used, size - (size_t)used, "; fill seed 0x%" PRIx64, c->seed);
+	if (mg_fill_name(mg_case_fill(c)))
+		used += snprintf(out + used, size - (size_t)used, " (%s)", mg_fill_name(mg_case_fill(c)));
 	if (c->interrupt)
 		snprintf(out + used, size - (size_t)used, "; interrupted at every instruction");
+}
+
+const char *mg_fill_name(enum mg_fill fill)
+{
+	static const char *const names[] = {NULL, "all zero", "all 0xff", "signalling NaNs",
+					    "dst already equal"};
+
+	return fill < sizeof names / sizeof names[0] ? names[fill] : NULL;
 }
 
 __attribute__((format(printf, 2, 3))) static void add_word(struct mg_argv *a, const char *format,

@@ -2,6 +2,7 @@
 #ifndef MG_CASE_H
 #define MG_CASE_H
 
+#include "rng.h"
 #include "variant.h"
 
 #include <stdbool.h>
@@ -88,6 +89,34 @@ struct mg_case {
 	 * or interrupt handler may do there (interrupt.h). */
 	bool interrupt;
 };
+
+/* What a case's buffers hold (docs/contract.md, C12): the pool's random
+ * bytes, or, for one case in four of the full seeds the sweep and the
+ * fuzzers draw, a pattern random bytes all but never hold: every source
+ * byte 0, every one 0xff, every 8 bytes a signalling NaN (a double's), or
+ * the destination already holding what it will be given. A seed below
+ * 2^32 (written by hand, as memgate run's default 0) always fills from the
+ * pool. Patterns are for cases whose window fits MG_PATTERN_BYTES. */
+enum mg_fill {
+	MG_FILL_POOL,
+	MG_FILL_ZERO,
+	MG_FILL_ONES,
+	MG_FILL_SNAN,
+	MG_FILL_EQUAL,
+};
+#define MG_PATTERN_BYTES ((size_t)80 << 10)
+
+static inline enum mg_fill mg_case_fill(const struct mg_case *c)
+{
+	unsigned k = (unsigned)(mg_mix64(c->seed ^ 0x66696c6cull) >> 60); /* "fill" */
+
+	if (c->seed >> 32 == 0 || k < 12)
+		return MG_FILL_POOL;
+	return (enum mg_fill)(k - 11);
+}
+
+/* "all zero", "all 0xff", "signalling NaNs", "dst already equal", or NULL. */
+const char *mg_fill_name(enum mg_fill fill);
 
 /* Called for each case of a sweep; returns non-zero to stop it. */
 typedef int (*mg_case_fn)(const struct mg_case *c, void *ctx);

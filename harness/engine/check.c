@@ -63,6 +63,62 @@ static inline const unsigned char *pool_at(const struct mg_sandbox *sb, size_t n
 	return sb->pool + mg_below(mixed, span - n + 1);
 }
 
+/* The patterns of enum mg_fill, MG_PATTERN_BYTES each (made once), and
+ * the window of an MG_FILL_EQUAL case (made per case). */
+static unsigned char *patterns[MG_FILL_EQUAL];
+static unsigned char equal_window[MG_PATTERN_BYTES];
+
+static const unsigned char *pattern(enum mg_fill fill)
+{
+	static const unsigned char snan[8] = {0x01, 0, 0, 0, 0, 0, 0xf0, 0x7f};
+
+	if (!patterns[fill]) {
+		unsigned char *p = malloc(MG_PATTERN_BYTES);
+		if (!p)
+			return NULL;
+		for (size_t i = 0; i < MG_PATTERN_BYTES; i++)
+			p[i] = fill == MG_FILL_ZERO ? 0 : fill == MG_FILL_ONES ? 0xff : snan[i % 8];
+		patterns[fill] = p;
+	}
+	return patterns[fill];
+}
+
+/* The destination already holds what the call will leave there: its
+ * source's bytes, c, or zeros. */
+static void fill_equal(struct run *r)
+{
+	const struct mg_case *c = r->c;
+	unsigned char *dst = equal_window + (r->at.dst - r->at.win);
+
+	memcpy(equal_window, r->win_want, r->at.win_len);
+	if (r->src_want)
+		memcpy(dst, r->src_want, c->len);
+	else
+		memset(dst, c->variant->op == MG_MEMSET ? (unsigned char)c->value : 0, c->len);
+	r->win_want = equal_window;
+}
+
+/* A patterned case (enum mg_fill): its source, or its whole window when
+ * there is no separate source, comes from the pattern. */
+static __attribute__((cold, noinline)) void fill_patterned(struct run *r, enum mg_fill fill)
+{
+	const unsigned char *p;
+
+	if (r->at.win_len > MG_PATTERN_BYTES)
+		return;
+	if (fill == MG_FILL_EQUAL) {
+		if (!r->c->overlap)
+			fill_equal(r);
+		return;
+	}
+	if (!(p = pattern(fill)))
+		return;
+	if (r->src_want)
+		r->src_want = p;
+	else
+		r->win_want = p;
+}
+
 /* Returns false if the case's spot cannot be had here. */
 static HOT_INLINE bool set_up(struct run *r)
 {
@@ -82,10 +138,12 @@ static HOT_INLINE bool set_up(struct run *r)
 	if (c->len == 0)
 		return true;
 	r->win_want = pool_at(r->sb, r->at.win_len, win_key);
-	if (mg_op_has_src(c->variant->op) && !c->overlap) {
+	if (mg_op_has_src(c->variant->op) && !c->overlap)
 		r->src_want = pool_at(r->sb, c->len, src_key);
+	if (__builtin_expect(mg_case_fill(c) != MG_FILL_POOL, 0))
+		fill_patterned(r, mg_case_fill(c));
+	if (r->src_want)
 		memcpy(r->at.src_rw, r->src_want, c->len);
-	}
 	memcpy(r->at.win, r->win_want, r->at.win_len);
 	r->shadow_dst = NULL;
 	return true;

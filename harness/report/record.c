@@ -18,6 +18,7 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 	mg_json_int(j, "dist", c->dist);
 	mg_json_int(j, "value", c->value);
 	mg_json_uint(j, "seed", c->seed);
+	mg_json_string(j, "fill", mg_fill_name(mg_case_fill(c)) ? mg_fill_name(mg_case_fill(c)) : "pool");
 	mg_json_string(j, "place", mg_place_name(c->place));
 	mg_json_bool(j, "src_above", c->src_above);
 	mg_json_bool(j, "oracle", c->oracle);
