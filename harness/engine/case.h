@@ -2,7 +2,6 @@
 #ifndef MG_CASE_H
 #define MG_CASE_H
 
-#include "rng.h"
 #include "variant.h"
 
 #include <stdbool.h>
@@ -94,9 +93,9 @@ struct mg_case {
  * bytes, or, for one case in four of the full seeds the sweep and the
  * fuzzers draw, a pattern random bytes all but never hold: every source
  * byte 0, every one 0xff, every 8 bytes a signalling NaN (a double's), or
- * the destination already holding what it will be given. A seed below
- * 2^32 (written by hand, as memgate run's default 0) always fills from the
- * pool. Patterns are for cases whose window fits MG_PATTERN_BYTES. */
+ * the destination already holding what it will be given. A seed written by
+ * hand (memgate run's default 0, any below 2^60) fills from the pool.
+ * Patterns are for cases whose window fits MG_PATTERN_BYTES. */
 enum mg_fill {
 	MG_FILL_POOL,
 	MG_FILL_ZERO,
@@ -106,13 +105,13 @@ enum mg_fill {
 };
 #define MG_PATTERN_BYTES ((size_t)80 << 10)
 
+/* The seed's top four bits: the sweep's seeds are mixed (rng.h), so each
+ * pattern gets one case in 16, and a seed below 2^60 gets the pool. */
 static inline enum mg_fill mg_case_fill(const struct mg_case *c)
 {
-	unsigned k = (unsigned)(mg_mix64(c->seed ^ 0x66696c6cull) >> 60); /* "fill" */
+	unsigned k = (unsigned)(c->seed >> 60);
 
-	if (c->seed >> 32 == 0 || k < 12)
-		return MG_FILL_POOL;
-	return (enum mg_fill)(k - 11);
+	return k < 12 ? MG_FILL_POOL : (enum mg_fill)(k - 11);
 }
 
 /* "all zero", "all 0xff", "signalling NaNs", "dst already equal", or NULL. */
