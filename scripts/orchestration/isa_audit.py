@@ -266,6 +266,14 @@ def undecodable(result, data, off, end, at):
     return end
 
 
+def audit_bytes(arch, data, name="code"):
+    """The Result for raw code bytes (one range, named `name`)."""
+    result = Result(arch)
+    result.code_bytes = len(data)
+    audit_range(decoder(arch), result, data, 0, len(data), lambda off: f"{name}+{off:#x}")
+    return result
+
+
 def audit(path, arch=None):
     """The Result for the object at `path`. CannotAudit if it cannot be
     read, is for another arch than `arch`, or Capstone is missing."""
