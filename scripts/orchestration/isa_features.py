@@ -48,7 +48,10 @@ X86_MNEMONICS = {"lzcnt": "lzcnt", "popcnt": "popcnt", "movbe": "movbe", "xtest"
 # AVX512F is usable only where AVX is (its XCR0 test includes the YMM
 # state, and glibc's cpu_features sets it only inside its AVX test); every
 # AVX-512 subset needs AVX512F; SVE2 is SVE.
-IMPLIES = {"avx2": ("avx",), "fma": ("avx",), "f16c": ("avx",), "avx512f": ("avx",),
+# Each SSE generation is also every earlier one (no CPU has one without
+# them, and glibc's i386 selectors take SSSE3 for SSE2 and SSE).
+IMPLIES = {"sse2": ("sse",), "sse3": ("sse2",), "ssse3": ("sse3",), "sse4_1": ("ssse3",), "sse4_2": ("sse4_1",),
+           "avx2": ("avx",), "fma": ("avx",), "f16c": ("avx",), "avx512f": ("avx",),
            "avx512bw": ("avx512f",), "avx512dq": ("avx512f",), "avx512vl": ("avx512f",),
            "avx512cd": ("avx512f",), "avx512er": ("avx512f",), "avx512pf": ("avx512f",), "sve2": ("sve",)}
 
