@@ -5,7 +5,6 @@ set against the --requires the zoo declares for it (which follows glibc's
 ifunc selector). scripts/zoo --audit-only writes OUT/zoo-isa.json and
 OUT/zoo-isa.txt; a full run's rows carry the gate's own audit."""
 
-import json
 import os
 import tempfile
 
@@ -38,7 +37,8 @@ def compare(minimal, declared, arch):
     (a selector's condition the code does not use: fine, but named)."""
     under = [f for f in minimal if not isa_features.covered(f, declared, arch)]
     needed = set(minimal) | {g for f in minimal for g in isa_features.implied(f)}
-    over = [d for d in declared if d not in needed and d in isa_features.known(arch)]
+    over = [d for d in declared if d not in needed and d in isa_features.known(arch)
+            and d not in isa_features.BASELINE.get(arch, ())]
     return under, over
 
 
@@ -99,7 +99,3 @@ def of_entry(entry):
     if not isinstance(isa, dict) or "minimal_requires" not in isa:
         return None
     return {"minimal_requires": isa["minimal_requires"], "declared": isa.get("declared", [])}
-
-
-def json_line(doc):
-    return json.dumps(doc)

@@ -144,3 +144,21 @@ class FailsClosed(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Zoo(unittest.TestCase):
+    def test_compare_with_what_the_zoo_declares(self):
+        from orchestration import zoo_isa
+        # glibc's avx512 memset before the zoo's table knew its BMI2.
+        self.assertEqual(zoo_isa.compare(["avx512bw", "avx512vl", "bmi2"], ["avx512bw", "avx512f", "avx512vl"],
+                                         "x86_64"), (["bmi2"], []))
+        # A selector's condition the code does not use is named; the baseline is not.
+        self.assertEqual(zoo_isa.compare(["avx512vl"], ["avx512vl", "avx512bw", "bmi2", "sse2"], "x86_64"),
+                         ([], ["avx512bw", "bmi2"]))
+        self.assertEqual(zoo_isa.compare(["sve"], ["sve", "zva256"], "aarch64"), ([], []))
+
+    def test_a_gate_report_entry_gives_the_row_its_audit(self):
+        from orchestration import zoo_isa
+        self.assertEqual(zoo_isa.of_entry({"isa": {"minimal_requires": ["avx512f"], "declared": []}}),
+                         {"minimal_requires": ["avx512f"], "declared": []})
+        self.assertIsNone(zoo_isa.of_entry({"verdict": "accepted"}))

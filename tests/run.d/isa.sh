@@ -5,6 +5,9 @@
 # literal pool, an x86 table) is not audited as code.
 # Sourced by tests/run (uses expect, expect_all, usage_error, arch_wanted,
 # skip, pass, fail, $TMP).
+# The python and bash programs name their own variables in single quotes,
+# and --skip takes a comma-separated list, on purpose:
+# shellcheck disable=SC2016,SC2054
 
 echo "== the ISA audit (scripts/isa-audit, the gate's isa check)"
 ISA=$TMP/isa
