@@ -12,7 +12,7 @@ import shutil
 import signal as signals
 import xml.etree.ElementTree as ET
 
-from . import procs, records
+from . import gate_isa, procs, records
 from .records import CouldNotJudge
 
 # As `make valgrind` runs it.
@@ -404,6 +404,12 @@ def run_valgrind(ctx):
         return Check("valgrind", "skip", note="--skip"), []
     if ctx.foreign:
         return na("valgrind", "valgrind runs on the host's build only"), []
+    # What the code uses and valgrind cannot run (the ISA audit) first:
+    # under valgrind it would die of SIGILL, valgrind's limit, not the
+    # routine's fault.
+    cannot_run = gate_isa.valgrind_cannot(ctx)
+    if cannot_run:
+        return na("valgrind", cannot_run), []
     hidden = [f for f in ctx.requires if f in VALGRIND_HIDES]
     if hidden:
         return na("valgrind", f"needs {', '.join(hidden)}, which valgrind hides"), []

@@ -12,10 +12,10 @@ cannot prohibit DC ZVA (DCZID_EL0.DZP), and no model of qemu 7.2 has MOPS.
 The Makefile's CPU_MODELS lists the same names, for make verify."""
 
 # model -> the facts a routine may --require that it has
-MODELS = (("max", ("zva512", "sve")), ("cortex-a57", ("zva64",)), ("a64fx", ("zva256", "sve")))
-FACTS = ("zva64", "zva256", "zva512", "sve", "mops")
+MODELS = (("max", ("zva512", "sve", "sve2")), ("cortex-a57", ("zva64",)), ("a64fx", ("zva256", "sve")))
+FACTS = ("zva64", "zva256", "zva512", "sve", "sve2", "mops")
 WORDS = {"zva64": "a 64-byte ZVA block", "zva256": "a 256-byte ZVA block", "zva512": "a 512-byte ZVA block",
-         "sve": "sve", "mops": "mops"}
+         "sve": "sve", "sve2": "sve2", "mops": "mops"}
 
 
 def facts_of(requires):

@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-from . import cli, submission
+from . import cli, isa_features, submission
 
 USAGE = """\
 scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
@@ -51,11 +51,13 @@ VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--
 FLAG_OPTIONS = ("--no-bench", "--quick")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.
-FEATURE_BITS = {"sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
+FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
                 "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12,
                 "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
                 "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26}
-FEATURES = tuple(FEATURE_BITS)
+# And every feature the ISA audit can name (isa_features): those without a
+# harness bit are tested by the gate itself (gate_isa.runner_cannot).
+FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.X86 + isa_features.AARCH64 if f not in FEATURE_BITS)
 # "fpu" is no CPU feature but the kernel contract's declaration.
 DECLARATIONS = ("fpu",)
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
@@ -223,8 +225,8 @@ def validate(opts):
     opts["overread"] = overread
     requires = [f for f in (opts.get("requires") or "").split(",") if f]
     for f in requires:
-        if f not in FEATURE_BITS and f not in DECLARATIONS:
-            die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURE_BITS) + list(DECLARATIONS))})")
+        if f not in FEATURES and f not in DECLARATIONS:
+            die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURES) + list(DECLARATIONS))})")
     opts["requires"] = requires
     # Without --contract, each entry's own default: kernel for page routines.
     contract = opts.get("contract")

@@ -6,7 +6,7 @@ import re
 import tempfile
 import time
 
-from . import checks, cpu_models
+from . import checks, cpu_models, gate_isa
 from .gate_build import build, build_check
 from .gate_options import die
 
@@ -150,6 +150,8 @@ def run_all(ctx, runs, opts):
             ctx.externs = externs
             ctx.builds.append(ctx.W)
             build_seconds = build(ctx, opts["files"])
+            if built is None:
+                isa = gate_isa.audit_check(ctx)
             built = externs
         for index, entry in enumerate(ctx.entries):
             results, findings, warnings, seconds = per_entry[index]
@@ -160,13 +162,21 @@ def run_all(ctx, runs, opts):
                 check.run = label_of("", externs, runs)
                 results.append(check)
                 seconds += build_seconds
+            if (model, externs) == runs[0]:
+                audit, found = isa
+                results.append(audit)
+                findings += [dict(f, signature=f"{ctx.name} undeclared-feature {f['feature']}") for f in found]
             ctx.quick = quick or not primary
             ctx.primary = primary
             ctx.start_clock()
             if ctx.share_note:
                 ctx.progress(f"{ctx.label or 'checks'}: {ctx.share_note}")
             t = time.monotonic()
-            found_results, found, warned = run_checks(ctx, primary)
+            limit = gate_isa.runner_cannot(ctx, model)
+            if limit:
+                found_results, found, warned = gate_isa.not_run(ctx, limit, primary), [], []
+            else:
+                found_results, found, warned = run_checks(ctx, primary)
             for c in found_results:
                 c.run = ctx.label
                 if c.name == "sweep" and ctx.share_note:

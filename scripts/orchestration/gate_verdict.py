@@ -4,7 +4,7 @@ and findings it prints; gate.json and the reports, each read back."""
 import os
 import sys
 
-from . import records, report, submission
+from . import gate_isa, records, report, submission
 from .records import CouldNotJudge
 
 # --- verdict, table, reports ---------------------------------------------------
@@ -96,6 +96,8 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
            "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],
            "skipped": [c.name for c in results if c.status == "skip"]}
+    if getattr(ctx, "isa", None):
+        doc["isa"] = ctx.isa
     return doc
 
 
@@ -131,6 +133,9 @@ def show(ctx, results, findings, warnings):
     """The entry's table, speed, warnings and findings."""
     print()
     print(table(ctx, results))
+    minimal = gate_isa.minimal_line(ctx)
+    if minimal:
+        print(minimal)
     speed = os.path.join(ctx.R, "speed.txt")
     if any(c.name == "bench" and c.status in ("pass", "fail") for c in results) and os.path.exists(speed):
         print()

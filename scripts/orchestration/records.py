@@ -23,8 +23,9 @@ FAILURE_CLASSES = (
 )
 # Classes the orchestration adds on top of the engine's: a build that fails,
 # a routine slower than allowed, a crash seen by a fuzzer that does not
-# happen again when its input is replayed.
-GATE_CLASSES = ("build-error", "slowdown", "flaky")
+# happen again when its input is replayed, an instruction that needs a CPU
+# feature the routine does not declare (the ISA audit).
+GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature")
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
 # "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).

@@ -13,7 +13,7 @@ from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "abi", "sweep", "interrupts", "huge", "fuzz", "valgrind", "regressions", "bench")
+CHECKS = ("build", "isa", "abi", "sweep", "interrupts", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
 OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
@@ -21,7 +21,7 @@ OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
-OWN_CLASS = {"build": "build-error", "bench": "slowdown"}
+OWN_CLASS = {"build": "build-error", "bench": "slowdown", "isa": "undeclared-feature"}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -121,7 +121,7 @@ def validate_finding(f, checks, at):
     own = OWN_CLASS.get(f["check"])
     if (own is not None and f["kind"] != own) or (own is None and f["kind"] in OWN_CLASS.values()):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
-                         "(build-error goes with build, slowdown with bench, and only there)")
+                         "(build-error goes with build, slowdown with bench, undeclared-feature with isa, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -234,6 +234,9 @@ ABOUT = {
     "slowdown": ("Slower than the incumbents",
                  "The bench check measured the variant slower than the best incumbent of its operation by more than the gate's --max-slowdown factor.",
                  "The message gives the worst ratio, and the memgate speed command that measures it again."),
+    "undeclared-feature": ("An instruction needs a CPU feature the routine does not declare",
+                           "The ISA audit disassembled the routine's code with Capstone and found an instruction that needs a CPU feature which neither --requires nor the arch's baseline covers: on a CPU or VM without it (AVX2 without BMI2, say) the routine dies of SIGILL or computes something else.",
+                           "The message names the feature, the first instruction that needs it as symbol+offset, and the --requires that covers it. See docs/isa-audit.md."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),
@@ -334,7 +337,16 @@ def to_sarif(report):
                 "results": results,
                 "properties": {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
                                "symbol": report["symbol"], "verdict": report["verdict"],
-                               "seconds": report["seconds"]}}]}
+                               "seconds": report["seconds"], **isa_properties(report)}}]}
+
+
+def isa_properties(report):
+    """The ISA audit's minimal --requires, for SARIF's and JUnit's
+    properties ({} when the audit did not run)."""
+    isa = report.get("isa") or {}
+    if "minimal_requires" not in isa:
+        return {}
+    return {"minimal_requires": ",".join(isa["minimal_requires"]), "requires": ",".join(isa["declared"])}
 
 
 # --- JUnit XML -----------------------------------------------------------------
@@ -421,6 +433,7 @@ def to_junit(report):
     text += prop("verdict", report["verdict"]) + prop("op", report["op"]) + prop("arch", report["arch"])
     text += prop("symbol", report["symbol"]) + prop("files", " ".join(report["files"]))
     text += prop("memgate", report["memgate"])
+    text += "".join(prop(k, v) for k, v in isa_properties(report).items())
     text += "  </properties>\n"
     text += "".join(testcase(report, c) for c in report["checks"])
     return text + "</testsuite>\n"

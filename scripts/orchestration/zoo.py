@@ -27,13 +27,13 @@ import subprocess
 import sys
 import time
 
-from . import cli, cpu_models, procs, records
+from . import cli, cpu_models, procs, records, zoo_isa
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
 SHIM = os.path.join(ROOT, "zoo", "kernel", "shim.h")
 USAGE = """\
-scripts/zoo [--list] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,...]
+scripts/zoo [--list] [--audit-only] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,...]
             [--seconds N] [--emulated-factor N] [--quick] [--jobs N] [--out DIR]
             [--gate-arg ARG]...
 
@@ -44,7 +44,9 @@ point, default 40; --jobs at a time, default: one per core) and writes DIR/zoo.j
 DIR/zoo.txt (DIR: build/zoo). --seconds is the gate's budget per entry
 point (an object with three gets --seconds three times over), times
 --emulated-factor (default 3) for aarch64 under qemu. --list prints what it found and gates
-nothing. --only keeps the runs whose name matches REGEX (e.g.
+nothing. --audit-only runs the ISA audit alone on every routine (no
+harness build, no fuzzing; OUT/zoo-isa.json, OUT/zoo-isa.txt) and compares
+its minimal --requires with the one the zoo declares. --only keeps the runs whose name matches REGEX (e.g.
 'glibc-x86_64-memmove-erms'). --gate-arg passes ARG to every gate run.
 
 Exit status: 0 every routine accepted or skipped (a CPU feature this
@@ -191,6 +193,11 @@ def features_of(symbols, arch):
         for op, part, features in AARCH64_OP_NAME_FEATURES if arch == "aarch64" else ():
             if part in words and routine_op(name) == op:
                 found.update(features)
+        # The BZ #29611 fix (Debian's 2.36 has it) makes the memset
+        # selector check BMI2 for avx512_unaligned(_erms), which uses bzhi:
+        # the ISA audit found it missing here.
+        if arch == "x86_64" and routine_op(name) == "memset" and {"avx512", "unaligned"} <= words:
+            found.add("bmi2")
     if "avx2" in found:
         found.discard("avx")
     return sorted(found)
@@ -390,6 +397,7 @@ def kernel_units(tree, version, work, notes):
                                   entries, requires=[KERNEL_FEATURES[x] for x in cpu if KERNEL_FEATURES[x]],
                                   flags=["-I", incdir, "-D", f"ZOO_CPU={mask}", "--cflags", f"-include {SHIM}"],
                                   alternative=label))
+                units[-1].objects = [obj]  # what --audit-only reads
     return units
 
 
@@ -486,8 +494,8 @@ def status_of(rc, verdict, warnings):
     return "error"
 
 
-def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), plot=None, report=None):
-    return {"source": unit.source, "entry": f"{op}={symbol}", "op": op, "symbol": symbol, "arch": unit.arch,
+def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), plot=None, report=None, isa=None):
+    return {"isa": isa, "requires": list(unit.requires), "source": unit.source, "entry": f"{op}={symbol}", "op": op, "symbol": symbol, "arch": unit.arch,
             "alternative": unit.alternative, "unit": unit.name, "verdict": status,
             "warnings": [str(w) for w in warnings], "reason": reason, "findings": list(findings),
             "seconds": round(seconds, 1), "plot": plot, "report": report,
@@ -553,7 +561,7 @@ def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
         status = status_of(entry_rc, None, warnings)
         reason = "" if status != "error" else (cannot_judge(e) or last_reason(output))
         out.append(row(unit, op, symbol, status, times.get(symbol, share), warnings, reason, findings, plot,
-                       report_path))
+                       report_path, zoo_isa.of_entry(e)))
     return out
 
 
@@ -834,7 +842,8 @@ def html_page(doc):
            f"{' (quick)' if doc['quick'] else ''}, wall time {doc['wall_seconds']:.0f} s.</p>",
            '<p class="totals" id="totals">' + "".join(f'<span class="{v}">{v}: {t[v]}</span>' for v in VERDICTS)
            + "</p>", '<table id="matrix"><thead><tr><th>source</th><th>alternative</th><th>entry</th><th>arch</th>'
-           "<th>verdict</th><th>warnings</th><th>seconds</th><th>plot</th></tr></thead><tbody>"]
+           "<th>verdict</th><th>warnings</th><th>seconds</th><th>--requires (the selector's)</th>"
+           "<th>minimal --requires (the ISA audit's)</th><th>plot</th></tr></thead><tbody>"]
     for i, r in enumerate(doc["rows"]):
         verdict = {"skipped": r["reason"], "error": f"error: {r['reason']}"}.get(r["verdict"], r["verdict"])
         details = "".join(f"<br><small>{e(x)}</small>" for x in r["warnings"] + r["findings"])
@@ -844,6 +853,8 @@ def html_page(doc):
         out.append(f'<tr class="{e(r["verdict"])}"><td>{e(r["source"])}</td><td>{e(r["alternative"])}</td>'
                    f'<td>{e(r["entry"])}</td><td>{e(r["arch"])}</td><td class="v">{e(verdict)}{details}</td>'
                    f'<td class="num">{len(r["warnings"])}</td><td class="num">{r["seconds"]:.1f}</td>'
+                   f'<td>{e(",".join(r.get("requires") or []) or "-")}</td>'
+                   f'<td>{e(",".join((r.get("isa") or {}).get("minimal_requires") or []) or ("-" if r.get("isa") else "not audited"))}</td>'
                    f"<td>{plot}</td></tr>")
     out.append("</tbody></table>")
     if doc.get("arch_wall"):
@@ -875,7 +886,7 @@ def write_reports(doc, out):
 # --- the command -----------------------------------------------------------------
 
 def parse(argv):
-    opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
+    opts = {"list": False, "audit_only": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
             "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2,
             "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
     it = iter(argv)
@@ -883,8 +894,8 @@ def parse(argv):
         if arg in ("-h", "--help"):
             cli.print_help(USAGE)
             sys.exit(0)
-        if arg in ("--list", "--quick"):
-            opts[arg[2:]] = True
+        if arg in ("--list", "--quick", "--audit-only"):
+            opts[arg[2:].replace("-", "_")] = True
             continue
         name, eq, value = arg.partition("=")
         if name not in ("--only", "--sources", "--arch", "--seconds", "--emulated-factor", "--jobs", "--out",
@@ -952,6 +963,8 @@ def gate_all(argv):
     if not units:
         print("zoo: no routine found to gate (see --list)", file=sys.stderr)
         return 2
+    if opts["audit_only"]:
+        return zoo_isa.run(units, opts["out"], started, notes)
     flags = cpu_flags()
     t = time.monotonic()
     built = build_arches(units, opts["out"], opts["jobs"])

@@ -1,0 +1,170 @@
+"""The code of an ELF object, as the ISA audit reads it: its executable
+sections, its symbols, and which bytes of each section are code. Standard
+library only (struct); relocatable objects and executables of x86-64, i386
+and aarch64, little-endian.
+
+Data in a code section is not code: on aarch64 the mapping symbols ($d,
+$x; AAELF64 "Mapping symbols") say where literal pools and jump tables
+are, on every arch a sized STT_OBJECT symbol in a code section marks data."""
+
+import struct
+
+MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64"}
+SHF_EXECINSTR = 0x4
+SHT_NOBITS = 8
+SHT_SYMTAB = 2
+STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE = 1, 2, 3, 4
+
+
+class BadObject(Exception):
+    """Not an object the audit can read: one line, the file named."""
+
+
+class Section:
+    def __init__(self, index, name, kind, flags, offset, size, link, data):
+        self.index, self.name, self.kind, self.flags = index, name, kind, flags
+        self.offset, self.size, self.link, self.data = offset, size, link, data
+
+    @property
+    def code(self):
+        return bool(self.flags & SHF_EXECINSTR) and self.kind != SHT_NOBITS and self.size > 0
+
+
+class Symbol:
+    def __init__(self, name, value, size, kind, bind, shndx):
+        self.name, self.value, self.size, self.kind, self.bind, self.shndx = name, value, size, kind, bind, shndx
+
+
+def _c_string(table, offset):
+    end = table.find(b"\0", offset)
+    return table[offset:end if end >= 0 else len(table)].decode("utf-8", errors="replace")
+
+
+class Object:
+    """One ELF file: arch, sections and symbols."""
+
+    def __init__(self, path):
+        try:
+            with open(path, "rb") as f:
+                self.raw = f.read()
+        except OSError as e:
+            raise BadObject(f"{path}: cannot read it: {e.strerror or e}") from None
+        self.path = path
+        raw = self.raw
+        if raw[:4] != b"\x7fELF" or len(raw) < 52:
+            raise BadObject(f"{path}: not an ELF file")
+        if raw[5] != 1:
+            raise BadObject(f"{path}: a big-endian ELF file (the audit reads little-endian ones)")
+        self.wide = raw[4] == 2
+        machine = struct.unpack_from("<H", raw, 18)[0]
+        if machine not in MACHINES:
+            raise BadObject(f"{path}: ELF machine {machine}, not x86-64, i386 or aarch64")
+        self.arch = MACHINES[machine]
+        try:
+            self.sections = self._sections()
+            self.symbols = self._symbols()
+        except struct.error:
+            raise BadObject(f"{path}: its ELF headers are cut short") from None
+
+    def _sections(self):
+        raw = self.raw
+        if self.wide:
+            shoff, = struct.unpack_from("<Q", raw, 0x28)
+            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", raw, 0x3A)
+            layout = "<IIQQQQIIQQ"
+        else:
+            shoff, = struct.unpack_from("<I", raw, 0x20)
+            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", raw, 0x2E)
+            layout = "<IIIIIIIIII"
+        heads = [struct.unpack_from(layout, raw, shoff + i * shentsize) for i in range(shnum)]
+        names = heads[shstrndx] if shstrndx < len(heads) else None
+        strtab = raw[names[4]:names[4] + names[5]] if names else b""
+        out = []
+        for i, h in enumerate(heads):
+            name, kind, flags, _addr, offset, size, link = h[0], h[1], h[2], h[3], h[4], h[5], h[6]
+            data = b"" if kind == SHT_NOBITS else raw[offset:offset + size]
+            if kind != SHT_NOBITS and len(data) != size:
+                raise BadObject(f"{self.path}: section {i} runs past the end of the file")
+            out.append(Section(i, _c_string(strtab, name), kind, flags, offset, size, link, data))
+        return out
+
+    def _symbols(self):
+        out = []
+        for s in self.sections:
+            if s.kind != SHT_SYMTAB:
+                continue
+            names = self.sections[s.link].data if s.link < len(self.sections) else b""
+            width = 24 if self.wide else 16
+            for i in range(len(s.data) // width):
+                if self.wide:
+                    name, info, _other, shndx, value, size = struct.unpack_from("<IBBHQQ", s.data, i * width)
+                else:
+                    name, value, size, info, _other, shndx = struct.unpack_from("<IIIBBH", s.data, i * width)
+                out.append(Symbol(_c_string(names, name), value, size, info & 0xF, info >> 4, shndx))
+        return out
+
+    def code_sections(self):
+        return [s for s in self.sections if s.code]
+
+
+def mapping_kind(name):
+    """'x' (code), 'd' (data) or None: aarch64's mapping symbols are $x and
+    $d, optionally followed by '.' and anything."""
+    for kind in ("x", "d"):
+        if name == f"${kind}" or name.startswith(f"${kind}."):
+            return kind
+    return None
+
+
+def code_ranges(obj, section):
+    """[(start, end)] of the section's bytes that are code. aarch64: what
+    the mapping symbols say (from the section's start, code until the
+    first one says otherwise); every arch: less sized data objects."""
+    size = section.size
+    ranges = [(0, size)]
+    if obj.arch == "aarch64":
+        marks = sorted((s.value, mapping_kind(s.name)) for s in obj.symbols
+                       if s.shndx == section.index and mapping_kind(s.name))
+        if marks:
+            ranges, start, state = [], 0, "x"
+            for where, kind in marks:
+                if kind != state:
+                    if state == "x" and where > start:
+                        ranges.append((start, where))
+                    start, state = where, kind
+            if state == "x" and size > start:
+                ranges.append((start, size))
+    data = [(s.value, s.value + s.size) for s in obj.symbols
+            if s.shndx == section.index and s.kind == STT_OBJECT and s.size > 0]
+    for lo, hi in data:
+        cut = []
+        for a, b in ranges:
+            if hi <= a or lo >= b:
+                cut.append((a, b))
+                continue
+            if a < lo:
+                cut.append((a, lo))
+            if hi < b:
+                cut.append((hi, b))
+        ranges = cut
+    return ranges
+
+
+def namer(obj, section):
+    """A function giving 'symbol+0xOFF' for an offset in the section: the
+    nearest named symbol at or before it (functions and labels; not
+    mapping, section or file symbols)."""
+    named = sorted((s.value, s.name) for s in obj.symbols
+                   if s.shndx == section.index and s.name and not mapping_kind(s.name)
+                   and s.kind not in (STT_SECTION, STT_FILE) and not s.name.startswith(".L"))
+
+    def at(offset):
+        best = None
+        for value, name in named:
+            if value > offset:
+                break
+            best = (value, name)
+        if best is None:
+            return f"{section.name}+{offset:#x}"
+        return f"{best[1]}+{offset - best[0]:#x}"
+    return at

@@ -1,0 +1,92 @@
+"""The gate's `isa` check (isa_audit on the submission's merged object),
+and what it tells the other checks: a tool that cannot run a feature the
+code uses (valgrind has no AVX-512; a qemu model without SVE or MOPS; this
+CPU) makes the checks that run the code under it n/a, never a finding."""
+
+import os
+
+from . import checks, cpu_models, isa_audit, isa_features
+from .gate_options import FEATURE_BITS
+
+# The checks that execute the routine, and where: natively (or under the
+# arch's qemu model), under valgrind.
+EXECUTING = ("abi", "sweep", "huge", "fuzz", "valgrind", "regressions", "bench")
+UNDER_A_FURTHER_MODEL = ("abi", "sweep", "huge", "regressions")
+
+
+def merged_object(ctx):
+    return os.path.join(ctx.W, "plain.parts", "merged.o")
+
+
+def audit_check(ctx):
+    """(Check, findings) of the audit; sets ctx.isa (the report's object)
+    and ctx.isa_uses (the features the code needs). Could not judge when
+    Capstone is missing, the object cannot be read, or some bytes could not
+    be decoded (ctx.isa_uses then holds what was seen)."""
+    ctx.isa, ctx.isa_uses = None, []
+    declared = [f for f in ctx.requires if f not in ("fpu",)]
+    ctx.progress("the ISA audit (Capstone)")
+    t = checks.procs.time.monotonic()
+    try:
+        result = isa_audit.audit(merged_object(ctx), ctx.foreign or ctx.host)
+    except isa_audit.CannotAudit as e:
+        return checks.cannot("isa", str(e)), []
+    seconds = checks.procs.time.monotonic() - t
+    ctx.isa = isa_audit.summary(result, declared)
+    ctx.isa_uses = result.needed()
+    found = isa_audit.findings(result, declared, ctx.name, merged_object(ctx))
+    if result.limits:
+        more = f" (and {len(result.limits) - 1} more)" if len(result.limits) > 1 else ""
+        return checks.cannot("isa", result.limits[0] + more, seconds), found
+    status = "fail" if found else "pass"
+    return checks.Check("isa", status, result.instructions, seconds, isa_audit.note(result)), found
+
+
+def host_cpuinfo():
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def valgrind_cannot(ctx):
+    """'valgrind cannot run avx512f' when the code uses what valgrind has not."""
+    lacking = [f for f in getattr(ctx, "isa_uses", []) if f in isa_features.VALGRIND_CANNOT_RUN]
+    return f"valgrind cannot run {','.join(lacking)}" if lacking else ""
+
+
+def runner_cannot(ctx, model):
+    """Why the code cannot run where this run's checks would run it (a qemu
+    model, or this CPU), or "": the features it uses that they lack."""
+    # What the code uses, and what it declares that the harness has no
+    # CPUID bit for (it skips a routine only for the bits it knows).
+    unbitted = [f for f in ctx.requires if f not in FEATURE_BITS and f in isa_features.X86 + isa_features.AARCH64]
+    uses = [f for f in dict.fromkeys(list(getattr(ctx, "isa_uses", [])) + unbitted)
+            if f not in isa_features.BASELINE.get(ctx.arch, ())]
+    if not uses:
+        return ""
+    if ctx.emulated:
+        have = dict(cpu_models.MODELS).get(model or "max")
+        lacking = [f for f in uses if f in cpu_models.FACTS and (have is None or f not in have)]
+        return f"{ctx.emulated} -cpu {model or 'max'} cannot run {','.join(lacking)}" if lacking else ""
+    # Natively (i386 too): the host's flags; unreadable, the harness's own
+    # CPUID test still skips what --requires names.
+    text = host_cpuinfo()
+    lacking = isa_features.host_lacks(uses, text) if text else []
+    return f"this CPU cannot run {','.join(lacking)}" if lacking else ""
+
+
+def not_run(ctx, reason, primary):
+    """The rows of a run whose runner cannot execute the code."""
+    names = EXECUTING if primary else UNDER_A_FURTHER_MODEL
+    return [checks.na(name, reason) for name in names]
+
+
+def minimal_line(ctx):
+    """The line the gate prints under its table, whatever the verdict."""
+    if not getattr(ctx, "isa", None):
+        return ""
+    minimal = ",".join(ctx.isa["minimal_requires"]) or "none"
+    declared = ",".join(ctx.isa["declared"]) or "none"
+    return f"minimal --requires: {minimal} (declared: {declared})"

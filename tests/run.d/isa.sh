@@ -1,0 +1,121 @@
+# The ISA audit (issue 22, item 4; docs/isa-audit.md): scripts/isa-audit
+# and the gate's isa check. Each broken routine in tests/gate/isa/ is
+# correct in bytes and caught by the audit alone (undeclared-feature); the
+# same file with the feature declared passes. Data in code (an aarch64
+# literal pool, an x86 table) is not audited as code.
+# Sourced by tests/run (uses expect, expect_all, usage_error, arch_wanted,
+# skip, pass, fail, $TMP).
+# The python and bash programs name their own variables in single quotes,
+# and --skip takes a comma-separated list, on purpose:
+# shellcheck disable=SC2016,SC2054
+
+echo "== the ISA audit (scripts/isa-audit, the gate's isa check)"
+ISA=$TMP/isa
+mkdir -p "$ISA"
+# isa_has FEATURE: this CPU lists it in /proc/cpuinfo (a test that runs the
+# code asks; no test depends on one CPU).
+isa_has() { grep -qw "$1" /proc/cpuinfo; }
+
+gcc -c tests/gate/isa/avx2_bzhi.S -o "$ISA/avx2_bzhi.o"
+if scripts/isa-audit "$ISA/avx2_bzhi.o" 2>&1 | grep -q "Capstone is not installed"; then
+	fail "isa-audit" "Capstone is not installed (python3-capstone; scripts/install-deps installs it)"
+	return 0
+fi
+gcc -c tests/gate/isa/jump_table.S -o "$ISA/jump_table.o"
+expect_all "isa-audit: an avx2 routine that uses bzhi is undeclared-feature bmi2, with its instruction and cover" 1 \
+	"undeclared-feature: bmi2: bzhi r8, rdx, rcx at avx2_bzhi\+0xc needs bmi2, which --requires avx2 does not cover; --requires avx2,bmi2 covers it" \
+	"minimal --requires: avx,bmi2 \(declared: avx2\)" -- \
+	scripts/isa-audit --requires=avx2 "$ISA/avx2_bzhi.o"
+expect "isa-audit: the same routine with --requires avx2,bmi2 passes" 0 "minimal --requires: avx,bmi2" \
+	scripts/isa-audit --requires=avx2,bmi2 "$ISA/avx2_bzhi.o"
+expect "isa-audit: rep movsb, endbr64 and a sized data object in .text need nothing" 0 \
+	"jump_table.o: x86_64, 4 instructions; minimal --requires: none" \
+	scripts/isa-audit "$ISA/jump_table.o"
+expect "isa-audit: --format json carries the minimal --requires and the finding" 0 "^\[\"bmi2\"\] bmi2 rejected$" \
+	bash -c 'scripts/isa-audit --format=json --requires=avx2 "$1" | python3 -c "import json,sys; d=json.load(sys.stdin); print(json.dumps(d[\"undeclared\"]), d[\"findings\"][0][\"feature\"], d[\"verdict\"])"' _ "$ISA/avx2_bzhi.o"
+usage_error "isa-audit: an unknown feature is one line" "unknown feature 'avx9' in --requires" \
+	scripts/isa-audit --requires=avx9 "$ISA/avx2_bzhi.o"
+expect "isa-audit: a file that is no ELF object could not be judged" 2 "not an ELF file" \
+	scripts/isa-audit tests/gate/isa/avx2_bzhi.S
+
+if arch_wanted i386 && gcc -m32 -c tests/gate/isa/i386_sse2.S -o "$ISA/i386_sse2.o" 2>/dev/null; then
+	expect "isa-audit: i386's baseline has no SSE2 (movdqu is undeclared-feature sse2; cmov is baseline)" 1 \
+		"undeclared-feature: sse2: movdqu xmm0, xmmword ptr \[esi\] at i386_sse2\+0x" \
+		scripts/isa-audit "$ISA/i386_sse2.o"
+	expect "isa-audit: the i386 routine with --requires sse2 passes" 0 "minimal --requires: sse2 \(declared: sse2\)" \
+		scripts/isa-audit --requires=sse2 "$ISA/i386_sse2.o"
+fi
+
+if arch_wanted aarch64 && clang --target=aarch64-linux-gnu -c tests/gate/isa/sve_copy.S -o "$ISA/sve_copy.o" 2>/dev/null &&
+	clang --target=aarch64-linux-gnu -c tests/gate/isa/literal_pool.S -o "$ISA/literal_pool.o" 2>/dev/null; then
+	expect "isa-audit: SVE, which Capstone 4.0.2 cannot decode, is named by the SVE encoding rule" 1 \
+		"undeclared-feature: sve: .inst 0x25221c60 at sve_copy\+0x4 \(and 4 more\) needs sve" \
+		scripts/isa-audit "$ISA/sve_copy.o"
+	expect "isa-audit: a literal pool of SVE, MOPS and LSE words after \$d is data, not code" 0 \
+		"literal_pool.o: aarch64, 10 instructions; minimal --requires: none" \
+		scripts/isa-audit "$ISA/literal_pool.o"
+fi
+
+# The gate: the audit's finding, the minimal --requires in the table and
+# in every report.
+ISA_FLAGS=(--quick --skip=fuzz,huge --no-bench)
+expect_all "gate: an avx2 routine that uses bzhi is rejected by the isa check alone" 1 \
+	"^isa +FAIL .*minimal --requires: avx,bmi2" "^sweep +(PASS|N/A) " "^minimal --requires: avx,bmi2 \(declared: avx2\)" \
+	"^1\. \[isa\] undeclared-feature: bmi2: bzhi " "^REJECTED: avx2_bzhi, 1 finding\(s\)" -- \
+	scripts/gate "${ISA_FLAGS[@]}" --op memcpy --requires=avx2 --report="$ISA/r.json" --sarif="$ISA/r.sarif" \
+	--junit="$ISA/r.xml" tests/gate/isa/avx2_bzhi.S
+expect "gate: the reports carry the minimal --requires (JSON, SARIF, JUnit)" 0 "^avx,bmi2 avx,bmi2 avx,bmi2 undeclared-feature$" \
+	python3 -c 'import json, sys, xml.etree.ElementTree as E
+r = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2])); x = E.parse(sys.argv[3]).getroot()
+junit = [p.get("value") for p in x.iter("property") if p.get("name") == "minimal_requires"][0]
+print(",".join(r["isa"]["minimal_requires"]), s["runs"][0]["properties"]["minimal_requires"], junit,
+      s["runs"][0]["results"][0]["ruleId"])' "$ISA/r.json" "$ISA/r.sarif" "$ISA/r.xml"
+if isa_has bmi2 && isa_has avx2; then
+	expect_all "gate: the same routine with --requires avx2,bmi2 is accepted" 0 \
+		"^isa +PASS " "^ACCEPTED.*: avx2_bzhi passed every" -- \
+		scripts/gate "${ISA_FLAGS[@]}" --op memcpy --requires=avx2,bmi2 tests/gate/isa/avx2_bzhi.S
+else
+	skip "gate: avx2_bzhi with --requires avx2,bmi2" "this CPU lacks avx2 or bmi2"
+fi
+
+# glibc's __mempcpy_avx512_no_vzeroupper without --requires: the audit's
+# avx512f, and valgrind n/a (it has no AVX-512), not six SIGILL findings.
+ISA_MEMBER='/usr/lib/x86_64-linux-gnu/libc.a(memmove-avx512-no-vzeroupper.o)'
+if [ ! -f /usr/lib/x86_64-linux-gnu/libc.a ]; then
+	fail "gate: glibc's avx512 mempcpy" "no /usr/lib/x86_64-linux-gnu/libc.a (libc6-dev)"
+elif ! isa_has avx512f; then
+	expect_all "gate: glibc's avx512 mempcpy, undeclared, is undeclared-feature avx512f (this CPU cannot run it)" 1 \
+		"^\[isa\]|^1\. \[isa\] undeclared-feature: avx512f: " "^sweep +N/A .*this CPU cannot run avx512f" -- \
+		scripts/gate "${ISA_FLAGS[@]}" --entry mempcpy=__mempcpy_avx512_no_vzeroupper "$ISA_MEMBER"
+else
+	ISA_OUT=$(scripts/gate "${ISA_FLAGS[@]}" --entry mempcpy=__mempcpy_avx512_no_vzeroupper "$ISA_MEMBER" 2>&1)
+	ISA_RC=$?
+	if [ $ISA_RC -eq 1 ] && grep -qE "^1\. \[isa\] undeclared-feature: avx512f: vmovups zmm0" <<<"$ISA_OUT" &&
+		grep -qE "^valgrind +N/A .*n/a \(valgrind cannot run avx512f\)" <<<"$ISA_OUT" &&
+		grep -qE "^REJECTED: __mempcpy_avx512_no_vzeroupper, 1 finding\(s\)" <<<"$ISA_OUT" &&
+		! grep -q "\[valgrind\] crash" <<<"$ISA_OUT"; then
+		pass "gate: glibc's avx512 mempcpy, undeclared, is the audit's avx512f alone; valgrind n/a"
+	else
+		fail "gate: glibc's avx512 mempcpy, undeclared" "exit $ISA_RC: $(grep -E '^(isa|valgrind) |^[0-9]+\. |^REJECTED|^ACCEPTED' <<<"$ISA_OUT" | head -n 6)"
+	fi
+	expect_all "gate: glibc's avx512 mempcpy with --requires avx512f is accepted, valgrind n/a" 0 \
+		"^valgrind +N/A .*n/a \(valgrind cannot run avx512f\)" \
+		"^ACCEPTED \(valgrind n/a: valgrind cannot run avx512f.*\): __mempcpy_avx512_no_vzeroupper passed every other" -- \
+		scripts/gate "${ISA_FLAGS[@]}" --requires=avx512f --entry mempcpy=__mempcpy_avx512_no_vzeroupper "$ISA_MEMBER"
+fi
+
+# aarch64 under qemu: the SVE routine without --requires is the audit's
+# finding; the models without SVE do not run it (n/a), so no SIGILL there
+# is blamed on it. With --requires sve it is accepted.
+if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
+	expect_all "gate: an aarch64 SVE routine without --requires sve is undeclared-feature sve, cortex-a57 n/a" 1 \
+		"^1\. \[isa\] undeclared-feature: sve: " "^sweep +N/A .*cpu cortex-a57 +n/a \(qemu-aarch64 -cpu cortex-a57 cannot run sve" \
+		"^REJECTED: sve_copy, 1 finding\(s\)" -- \
+		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --seconds=30 tests/gate/isa/sve_copy.S
+	expect_all "gate: the SVE routine with --requires sve is accepted (qemu max and a64fx)" 0 \
+		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
+		scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --seconds=30 \
+		tests/gate/isa/sve_copy.S
+elif arch_wanted aarch64; then
+	skip "gate: the aarch64 SVE routine" "$ga_why"
+fi
