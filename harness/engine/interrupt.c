@@ -70,6 +70,11 @@ static _Alignas(4096) unsigned char nest_src[NEST_BYTES], nest_dst[NEST_BYTES],
 static const size_t nest_lens[] = {1, 7, 16, 33, 100, 255, 256, 1000, 4096};
 #define NEST_LENS (sizeof nest_lens / sizeof nest_lens[0])
 
+unsigned mg_interrupt_timeout_ms(size_t len)
+{
+	return mg_timeout_for(len) * STEPPED_SLOWDOWN + STEPPED_EXTRA_MS;
+}
+
 int mg_interrupt_possible(char *why, size_t size)
 {
 	if (!mg_step_possible(why, size))
@@ -286,7 +291,7 @@ void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clea
 	const struct mg_variant *v = c->variant;
 
 	arm(o, at);
-	mg_call_begin(mg_timeout_for(c->len) * STEPPED_SLOWDOWN + STEPPED_EXTRA_MS);
+	mg_call_begin(mg_interrupt_timeout_ms(c->len));
 	o->returned = (void *)(traps_withheld() ? mg_abi_call : mg_abi_call_stepped)(
 		(const void *)(uintptr_t)v->entry.copy, (uintptr_t)o->dst,
 		mg_call_arg1(v, o->src, c->value, clean_int), c->len, &o->abi);

@@ -28,6 +28,9 @@
 /* 1 if calls can be stopped at each instruction here; else 0 with why. */
 int mg_interrupt_possible(char *why, size_t size);
 
+/* The watchdog's limit for a stepped call of `len` bytes, in ms. */
+unsigned mg_interrupt_timeout_ms(size_t len);
+
 /* mg_outcome_run, stopped at every instruction of the routine: its
  * buffers' window is `at`'s. Faults unwind through mg_fault_jmp as usual,
  * and mg_outcome_faulted then calls mg_interrupt_abandon. */

@@ -128,7 +128,8 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 
 	if (f->signo == mg_watchdog_signal())
 		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
-			       mg_timeout_for(o->c->len));
+			       o->c->interrupt ? mg_interrupt_timeout_ms(o->c->len)
+					       : mg_timeout_for(o->c->len));
 	else if (owned && f->signo == SIGSEGV && !f->general_protection &&
 		 f->access != MG_ACCESS_UNKNOWN)
 		classify_page_fault(o, out);
