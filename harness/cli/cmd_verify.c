@@ -6,6 +6,7 @@
 #include "memcheck.h"
 #include "record.h"
 #include "verify.h"
+#include "stop.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -148,6 +149,9 @@ static unsigned parse_expect(const char *list)
 
 	if (strcmp(list, "pass") == 0)
 		return 0;
+	if (!*list)
+		mg_usage_error("verify", "--expect= names nothing (want pass, or the classes the "
+			       "variants must fail with)");
 	while (*list) {
 		size_t len = strcspn(list, ",");
 		snprintf(name, sizeof name, "%.*s", (int)len, list);
@@ -172,12 +176,13 @@ int mg_cmd_verify(int argc, char **argv)
 				   .max_failures = 3,
 				   .huge = MG_HUGE_ALL,
 				   .findings_dir = "findings/verify"};
-	const char *set = "main", *names = NULL;
+	const char *set = NULL, *names = NULL;
 	unsigned ops = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int c;
 
 	o.jobs = cpus > 0 ? (unsigned)cpus : 1;
+	mg_stop_install("memgate verify", 0);
 	while ((c = mg_getopt(argc, argv, "verify", opts)) != -1) {
 		switch (c) {
 		case O_PROFILE:
@@ -185,7 +190,7 @@ int mg_cmd_verify(int argc, char **argv)
 				mg_usage_error("verify",
 					       "unknown profile '%s' (valid: quick, full)", optarg);
 			break;
-		case O_SEED: o.seed = mg_parse_u64("verify", "seed", optarg); break;
+		case O_SEED: o.seed = mg_parse_seed("verify", "seed", optarg); break;
 		case O_VARIANT: names = optarg; break;
 		case O_SET: set = optarg; break;
 		case O_OP: ops = parse_ops(optarg); break;
