@@ -87,19 +87,37 @@ usage_error "random --findings= (empty)" "^memgate random: --findings= names no 
 echo "== findings that cannot be written are never \"saved\""
 # Not a folder: unwritable even for root.
 : >"$TMP/rb.file"
-expect_all "verify: unwritable findings are could-not-judge, exit 2" 2 \
-	"; NOT saved: could not write $TMP/rb\.file/x/bad_memcpy_returns_end\.txt$" \
-	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved$" -- \
+# An unwritable findings folder is found before the sweep, in one line.
+usage_error "verify: an unwritable findings folder is one line, exit 2, before the sweep" \
+	"^memgate verify: cannot write findings in $TMP/rb\.file/x: Not a directory$" \
 	$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb.file/x"
+# A findings file that cannot be written once the sweep runs (here a folder
+# in its place) is could not judge, and said once.
+mkdir -p "$TMP/rb-late/bad_memcpy_returns_end.txt"
+expect_all "verify: a finding that cannot be written later is could-not-judge, exit 2" 2 \
+	"; NOT saved: could not write $TMP/rb-late/bad_memcpy_returns_end\.txt$" \
+	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved$" -- \
+	$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb-late"
+n=$($MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb-late" 2>&1 >/dev/null |
+	grep -c "cannot write")
+if [ "$n" = 1 ]; then
+	pass "verify: a findings file that cannot be written is said once"
+else
+	fail "verify: a findings file that cannot be written is said once" "said $n times"
+fi
 if $MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off \
 	--findings="$TMP/rb.file/x" 2>&1 | grep -q "saved in"; then
 	fail "verify: no \"saved in\" for unwritable findings" "it says saved"
 else
 	pass "verify: no \"saved in\" for unwritable findings"
 fi
-expect_all "random: unwritable findings are could-not-judge, exit 2" 2 \
-	"^could not judge: a finding could not be written to $TMP/rb\.file/x$" -- \
+usage_error "random: an unwritable findings folder is one line, exit 2, before the run" \
+	"^memgate random: cannot write findings in $TMP/rb\.file/x: Not a directory$" \
 	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb.file/x"
+mkdir -p "$TMP/rb-late-random" && : >"$TMP/rb-late-random/memcpy"
+expect_all "random: a finding that cannot be written later is could-not-judge, exit 2" 2 \
+	"^could not judge: a finding could not be written to $TMP/rb-late-random$" -- \
+	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb-late-random"
 if build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 \
 	--findings="$TMP/rb.file/x" 2>&1 | grep -q "saved in"; then
 	fail "random: no \"saved in\" for unwritable findings" "it says saved"
