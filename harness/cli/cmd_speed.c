@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -118,8 +119,13 @@ static void configure(struct speed *s, const struct speed_flags *f)
  * signal leaves it as it was. */
 static FILE *open_data(const char *path, char *partial, size_t size)
 {
+	struct stat st;
 	FILE *data;
 
+	/* What the rename would fail on, found now. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		mg_usage_error(CMD, "cannot write --data=%s: %s", path,
+			       S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
 	snprintf(partial, size, "%s.partial-%ld", path, (long)getpid());
 	data = fopen(partial, "wx");
 	if (!data)

@@ -127,6 +127,44 @@ fi
 expect "random: writable findings are saved" 1 ", saved in $TMP/rb-found$" \
 	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb-found"
 
+echo "== saved is saved: verify appends each run, and marks an interrupted one partial"
+sv=$TMP/rb-saved
+$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$sv" >/dev/null 2>&1
+cp "$sv/bad_memcpy_returns_end.txt" "$TMP/rb-saved-1st"
+$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$sv" >/dev/null 2>&1
+if cmp -s -n "$(stat -c %s "$TMP/rb-saved-1st")" "$TMP/rb-saved-1st" "$sv/bad_memcpy_returns_end.txt" &&
+	[ "$(grep -c '^== memgate verify run of ' "$sv/bad_memcpy_returns_end.txt")" = 2 ] &&
+	[ "$(grep -c '^== end of run: complete$' "$sv/bad_memcpy_returns_end.txt")" = 2 ]; then
+	pass "verify: a second run appends after the first, each with its header and end"
+else
+	fail "verify: a second run appends after the first, each with its header and end" \
+		"$(grep '^==' "$sv/bad_memcpy_returns_end.txt")"
+fi
+# Stopped while it saves finding after finding: the earlier runs stay byte
+# for byte, its own part ends with the partial mark, nothing stays running.
+cp "$sv/bad_memcpy_returns_end.txt" "$sv/bad_memcpy_overread_src.txt"
+cp "$sv/bad_memcpy_overread_src.txt" "$TMP/rb-saved-before"
+$MG verify --set=selftest --variant=bad_memcpy_overread_src --huge=off --max-failures=1000000 \
+	--findings="$sv" >"$TMP/rb-saved.out" 2>&1 &
+sv_pid=$!
+sleep 1
+kill -TERM "$sv_pid"
+wait "$sv_pid"
+sv_rc=$?
+sleep 0.5
+if [ "$sv_rc" = 143 ] &&
+	cmp -s -n "$(stat -c %s "$TMP/rb-saved-before")" "$TMP/rb-saved-before" "$sv/bad_memcpy_overread_src.txt" &&
+	tail -n 1 "$sv/bad_memcpy_overread_src.txt" |
+	grep -q '^== end of run: interrupted by SIGTERM: the findings of this run above are partial$' &&
+	grep -q "^memgate verify: interrupted by SIGTERM; 0 of 1 variants done; findings so far are in $sv/ (partial)$" "$TMP/rb-saved.out" &&
+	! pgrep -f -- "--findings=$sv" >/dev/null; then
+	pass "verify: SIGTERM keeps the earlier findings, marks its own partial, exits 143, leaves nothing running"
+else
+	fail "verify: SIGTERM keeps the earlier findings, marks its own partial, exits 143, leaves nothing running" \
+		"exit $sv_rc; $(tail -n 1 "$sv/bad_memcpy_overread_src.txt"); $(tail -n 1 "$TMP/rb-saved.out")"
+	kill -KILL "$sv_pid" 2>/dev/null
+fi
+
 echo "== a finding report is not an input"
 mkdir -p "$TMP/rb-rep/memcpy"
 $MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb-rep/v" >/dev/null 2>&1
