@@ -50,7 +50,8 @@ static const char help[] =
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
 	"                   docs/records.md (finding, error, summary)\n"
 	"Exit status: 0 no finding, 1 findings, 2 bad usage, or the run could not\n"
-	"be judged (a finding not saved, a worker killed, no fork).\n";
+	"be judged (a finding not saved, a worker killed, no fork); 128+N stopped by\n"
+	"signal N (SIGINT, SIGTERM, SIGHUP), the findings so far saved.\n";
 
 struct options {
 	const char *family, *variant, *findings;

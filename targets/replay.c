@@ -47,7 +47,8 @@ static const char help[] =
 	"                        the default) or a failure (strict)\n"
 	"                   (case, finding, error, summary), written as each case ends\n"
 	"Exit status: 0 every run as expected, 1 some not, 2 bad usage, a bad input\n"
-	"file, or a case that could not be judged.\n";
+	"file, or a case that could not be judged; 128+N stopped by signal N\n"
+	"(SIGINT, SIGTERM, SIGHUP).\n";
 
 struct options {
 	const char *target, *variant, *emit_c;

@@ -24,7 +24,11 @@ static const char help[] =
 /* The value of --selector=N: 0 to 255 in digits, or a usage error. */
 static int parse_selector(const char *text)
 {
-	return (int)mg_parse_uint("encode", "selector", text, 255);
+	uint64_t n = mg_parse_u64("encode", "selector", text);
+
+	if (n > 255)
+		mg_usage_error("encode", "bad value '%s' for --selector (want 0 to 255)", text);
+	return (int)n;
 }
 
 /* Takes --output=FILE and --selector=N out of argv, each at most once;

@@ -37,7 +37,8 @@ static const char help[] =
 	"                  preserved (auto: only by kernel-style variants)\n"
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
 	"                  docs/records.md (case, finding, error, summary)\n"
-	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge.\n";
+	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge;\n"
+	"128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP).\n";
 
 enum {
 	O_VARIANT = 1,

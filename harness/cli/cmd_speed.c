@@ -94,7 +94,7 @@ static int parse_flags(int argc, char **argv, struct speed_flags *f)
 
 static void configure(struct speed *s, const struct speed_flags *f)
 {
-	s->v = mg_select_variants(CMD, "main", f->names, &s->nv);
+	s->v = mg_select_variants(CMD, NULL, f->names, &s->nv);
 	if (!s->nv)
 		mg_usage_error(CMD, "--variant names no variant");
 	mg_speed_check_variants(s);

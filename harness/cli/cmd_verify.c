@@ -44,7 +44,8 @@ static const char help[] =
 	"  --format=text|jsonl   what stdout says: the table, or the records of\n"
 	"                        docs/records.md (variant, finding, error, summary)\n"
 	"Exit status: 0 every variant did what the table expects, 1 some did not,\n"
-	"2 bad usage or something could not be judged.\n";
+	"2 bad usage or something could not be judged; 130, 143, 129 stopped by\n"
+	"SIGINT, SIGTERM, SIGHUP (the findings so far saved, marked partial).\n";
 
 enum {
 	O_PROFILE = 1,

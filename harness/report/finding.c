@@ -97,7 +97,12 @@ static FILE *open_new(const char *path, char *tmp, size_t size)
 {
 	int fd;
 
-	snprintf(tmp, size, "%s.partial-XXXXXX", path);
+	/* A dot file: no reader of the folder takes it for an input, should a
+	 * SIGKILL leave it behind. */
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	snprintf(tmp, size, "%.*s.%s.partial-XXXXXX", (int)(base - path), path, base);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return NULL;
