@@ -430,16 +430,19 @@ ifeq ($(ARCH)-$(filter aarch64,$(HOST_ARCH)),aarch64-)
 CPU_MODELS ?= max cortex-a57 a64fx
 endif
 CPU_MODEL_OPS ?= memset,clear_page,copy_page
+# Our defaults for verify's flags, less those VERIFY_FLAGS gives (memgate
+# refuses a flag given twice).
+verify_defaults = $(foreach f,$(1),$(if $(findstring $(firstword $(subst =, ,$(f)))=,$(VERIFY_FLAGS)),,$(f)))
 verify-arch:
 	@$(MAKE) --no-print-directory all
 ifeq ($(strip $(CPU_MODELS)),)
-	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),--huge=oracle) $(VERIFY_FLAGS))
+	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),$(call verify_defaults,--huge=oracle)) $(VERIFY_FLAGS))
 else
 	@status=0; for model in $(CPU_MODELS); do \
-		more="--profile=quick --op=$(CPU_MODEL_OPS) --findings=findings/verify/cpu-$$model"; \
+		more="$(call verify_defaults,--profile=quick --op=$(CPU_MODEL_OPS) --findings=findings/verify/cpu-$$model)"; \
 		[ "$$model" = $(firstword $(CPU_MODELS)) ] && more=; \
 		echo "== $(ARCH) -cpu $$model"; \
-		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify --huge=oracle $$more $(VERIFY_FLAGS); \
+		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify $(call verify_defaults,--huge=oracle) $$more $(VERIFY_FLAGS); \
 		rc=$$?; [ $$rc = 0 ] || [ $$status = 1 ] || status=$$rc; \
 	done; exit $$status
 endif

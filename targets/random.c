@@ -16,9 +16,11 @@
 #include "isolate.h"
 #include "options.h"
 #include "record.h"
+#include "stop.h"
 #include "rng.h"
 #include "table.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
@@ -48,7 +50,8 @@ static const char help[] =
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
 	"                   docs/records.md (finding, error, summary)\n"
 	"Exit status: 0 no finding, 1 findings, 2 bad usage, or the run could not\n"
-	"be judged (a finding not saved, a worker killed, no fork).\n";
+	"be judged (a finding not saved, a worker killed, no fork); 128+N stopped by\n"
+	"signal N (SIGINT, SIGTERM, SIGHUP), the findings so far saved.\n";
 
 struct options {
 	const char *family, *variant, *findings;
@@ -101,20 +104,6 @@ static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG
 	return &targets[i % target_count];
 }
 
-/* mkdir -p: the findings folder may be new, and nested. */
-static void make_dirs(const char *path)
-{
-	char part[4096];
-
-	snprintf(part, sizeof part, "%s", path);
-	for (char *slash = strchr(part + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(part, 0777);
-		*slash = '/';
-	}
-	mkdir(part, 0777);
-}
-
 static int seen(struct progress *p, const char *signature)
 {
 	for (unsigned i = 0; i < p->findings && i < MAX_FINDINGS; i++)
@@ -159,7 +148,6 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 	if (seen(p, signature) || p->findings >= MAX_FINDINGS)
 		return;
 	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
-	make_dirs(dir);
 	if (!mg_finding_save_as(dir, "random", t, c, v, input, MG_INPUT_MAX_BYTES, saved,
 				sizeof saved)) {
 		p->write_failed = 1;
@@ -231,22 +219,27 @@ static void run(struct progress *p, double deadline)
 {
 	for (;;) {
 		int status;
-		pid_t pid;
+		pid_t pid, got;
 
 		fflush(NULL);
 		p->done = 0;
-		pid = fork();
+		pid = mg_stop_fork();
+		if (pid < 0 && mg_stop_signal())
+			return;
 		if (pid < 0) {
 			not_judged(p, "cannot fork a worker");
 			return;
 		}
 		if (pid == 0)
 			work(p, deadline);
-		if (waitpid(pid, &status, 0) < 0) {
+		while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			; /* a stop signal: its handler has stopped the worker */
+		mg_stop_reaped(pid);
+		if (got < 0) {
 			not_judged(p, "cannot wait for the worker");
 			return;
 		}
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && p->done)
+		if (mg_stop_signal() || (WIFEXITED(status) && WEXITSTATUS(status) == 0 && p->done))
 			return;
 		worker_died(p, status);
 		if (finished(p, deadline))
@@ -325,7 +318,7 @@ static void parse(int argc, char **argv)
 				mg_usage_error("random", "--cases=%s: want 1 or more", optarg);
 			break;
 		case O_SEED:
-			opt.seed = mg_parse_u64("random", "seed", optarg);
+			opt.seed = mg_parse_seed("random", "seed", optarg);
 			have_seed = 1;
 			break;
 		case O_MAXLEN: opt.max_len = mg_parse_max_len("random", optarg); break;
@@ -401,14 +394,30 @@ static int finish(struct progress *p, double seconds)
 	return p->findings ? 1 : 0;
 }
 
+/* A stop signal ended the run: the cases so far, the findings saved. */
+static int stopped(const struct progress *p, double seconds)
+{
+	char where[4300];
+
+	snprintf(where, sizeof where, "%llu cases in %.1f s, %u finding%s%s%s", p->next, seconds,
+		 p->findings, p->findings == 1 ? "" : "s", p->findings ? ", saved in " : "",
+		 p->findings ? opt.findings : "");
+	return mg_interrupted("random", opt.variant, where);
+}
+
 int main(int argc, char **argv)
 {
 	struct progress *p;
 	double start;
 
+	char why[4200];
+
+	mg_stop_install("memgate random", 0);
 	parse(argc, argv);
 	use_build_dir(getenv("MEMGATE_BUILD"));
 	init_targets();
+	if (!mg_findings_dir_ready(opt.findings, why, sizeof why))
+		mg_usage_error("random", "%s", why);
 	p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("random: mmap");
@@ -422,5 +431,7 @@ int main(int argc, char **argv)
 	mg_check_init();
 	start = now();
 	run(p, start + opt.seconds);
+	if (mg_stop_signal())
+		return stopped(p, now() - start);
 	return finish(p, now() - start);
 }

@@ -16,6 +16,7 @@
 #include "options.h"
 #include "memcheck.h"
 #include "record.h"
+#include "stop.h"
 #include "table.h"
 
 #include <dirent.h>
@@ -46,7 +47,8 @@ static const char help[] =
 	"                        the default) or a failure (strict)\n"
 	"                   (case, finding, error, summary), written as each case ends\n"
 	"Exit status: 0 every run as expected, 1 some not, 2 bad usage, a bad input\n"
-	"file, or a case that could not be judged.\n";
+	"file, or a case that could not be judged; 128+N stopped by signal N\n"
+	"(SIGINT, SIGTERM, SIGHUP).\n";
 
 struct options {
 	const char *target, *variant, *emit_c;
@@ -68,15 +70,18 @@ __attribute__((noreturn, format(printf, 1, 2))) static void file_error(const cha
 	va_start(args, format);
 	vsnprintf(why, sizeof why, format, args);
 	va_end(args);
-	fprintf(stderr, "replay: %s\n", why);
+	fputs("replay: ", stderr);
+	mg_print_shown(stderr, why);
+	fputc('\n', stderr);
 	if (mg_format == MG_FORMAT_JSONL)
 		mg_record_error(stdout, "replay", NULL, why);
 	exit(MG_EXIT_USAGE);
 }
 
 /* A finding's .txt (fuzz targets, random: "memgate: FINDING ..."; verify:
- * "CLASS: detail"), by its name or its first words: never an input, though
- * its bytes would decode as one. */
+ * "== memgate verify run of ..." or, before its run headers, "CLASS:
+ * detail"), by its name or its first words: never an input, though its
+ * bytes would decode as one. */
 static int is_report(const char *path, const uint8_t *buf, size_t n)
 {
 	size_t len = strlen(path), word = 0;
@@ -84,7 +89,8 @@ static int is_report(const char *path, const uint8_t *buf, size_t n)
 
 	if (len >= 4 && strcmp(path + len - 4, ".txt") == 0)
 		return 1;
-	if (n >= 8 && memcmp(buf, "memgate:", 8) == 0)
+	if ((n >= 8 && memcmp(buf, "memgate:", 8) == 0) ||
+	    (n >= 10 && memcmp(buf, "== memgate", 10) == 0))
 		return 1;
 	while (word < n && word < sizeof name - 1 && buf[word] != ':')
 		word++;
@@ -235,6 +241,8 @@ static void run_case(const char *path, const struct mg_target *t, const uint8_t 
 		return;
 	}
 	judge(&c, &v);
+	if (mg_stop_signal())
+		return; /* the case's child was stopped: no verdict */
 	if (v.cls == MG_ERROR) {
 		not_judged(path, &c, v.detail, sum);
 		return;
@@ -266,7 +274,7 @@ static void replay_file(const char *path, struct totals *sum)
 		return;
 	}
 	each = t;
-	for (unsigned i = 0; i < t.count; i++) {
+	for (unsigned i = 0; i < t.count && !mg_stop_signal(); i++) {
 		each.pool[0] = t.pool[i];
 		each.count = 1;
 		each.pinned = true;
@@ -289,10 +297,13 @@ static const char *odd_kind(mode_t mode)
 				: "not a regular file";
 }
 
-static void replay_path(const char *path, struct totals *sum)
+/* Replays a file, or each input below a folder; returns how many inputs it
+ * found. */
+static unsigned replay_path(const char *path, struct totals *sum)
 {
 	struct dirent **entries;
 	struct stat st;
+	unsigned inputs = 0;
 	int n;
 
 	if (stat(path, &st) != 0)
@@ -302,7 +313,7 @@ static void replay_path(const char *path, struct totals *sum)
 		file_error("%s is %s, not a memgate fuzz input", path, odd_kind(st.st_mode));
 	if (!S_ISDIR(st.st_mode)) {
 		replay_file(path, sum);
-		return;
+		return 1;
 	}
 	n = scandir(path, &entries, NULL, by_name);
 	if (n < 0)
@@ -311,13 +322,23 @@ static void replay_path(const char *path, struct totals *sum)
 		char child[4096];
 		const char *name = entries[i]->d_name;
 		/* Dot files are not inputs (README.md is skipped the same way). */
-		if (name[0] != '.' && !strstr(name, ".md") && !strstr(name, ".txt")) {
+		if (name[0] != '.' && !strstr(name, ".md") && !strstr(name, ".txt") &&
+		    !mg_stop_signal()) {
 			snprintf(child, sizeof child, "%s/%s", path, name);
-			replay_path(child, sum);
+			inputs += replay_path(child, sum);
 		}
 		free(entries[i]);
 	}
 	free(entries);
+	return inputs;
+}
+
+/* A folder given with no input in it: nothing replayed is no pass. */
+static void replay_arg(const char *path, struct totals *sum)
+{
+	if (replay_path(path, sum) == 0 && !mg_stop_signal())
+		file_error("%s holds no input to replay (the folder and those below it are empty, "
+			   "or hold only reports and dot files)", path);
 }
 
 enum {
@@ -412,6 +433,16 @@ static int finish(const struct totals *sum)
 	return errors ? MG_EXIT_NOT_JUDGED : sum->failed ? 1 : 0;
 }
 
+/* A stop signal: what ran so far, and the line that says it was cut. */
+static int stopped(const struct totals *sum)
+{
+	char where[128];
+
+	snprintf(where, sizeof where, "%u passed, %u failed before it", sum->passed,
+		 sum->failed);
+	return mg_interrupted("replay", opt->variant, where);
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
@@ -419,13 +450,17 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	opt = &o;
+	/* In one process there is nothing to stop but itself. */
+	mg_stop_install("memgate replay", o.in_process);
 	use_build_dir(getenv("MEMGATE_BUILD"));
 	mg_check_init();
 	if (o.in_process) {
 		mg_call_watch(&in_call);
 		atexit(exit_during_call);
 	}
-	for (int i = optind; i < argc; i++)
-		replay_path(argv[i], &sum);
+	for (int i = optind; i < argc && !mg_stop_signal(); i++)
+		replay_arg(argv[i], &sum);
+	if (mg_stop_signal())
+		return stopped(&sum);
 	return finish(&sum);
 }

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "cpu.h"
 #include "options.h"
+#include "stop.h"
 #include "sandbox.h"
 #include "sweep.h"
 #include "table.h"
@@ -216,6 +217,7 @@ int mg_cmd_bench(int argc, char **argv)
 	double seconds = 0.5;
 	int c, overhead = 1, sweep = 1;
 
+	mg_stop_install("memgate bench", 1);
 	while ((c = mg_getopt(argc, argv, "bench", opts)) != -1) {
 		if (c == O_SECONDS) {
 			char *end;

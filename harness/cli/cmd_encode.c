@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help[] =
 	"usage: memgate encode --output=FILE --variant=NAME --len=N [--selector=N]\n"
@@ -20,43 +21,62 @@ static const char help[] =
 	"an unpinned target picks its variant (scripts/seed-corpus spreads seeds\n"
 	"over a family that way). Exit status: 0 written, 2 bad usage.\n";
 
-/* The value of --selector=N: 0 to 255, or a usage error. */
+/* The value of --selector=N: 0 to 255 in digits, or a usage error. */
 static int parse_selector(const char *text)
 {
-	char *end;
-	long n = strtol(text, &end, 10);
+	uint64_t n = mg_parse_u64("encode", "selector", text);
 
-	if (end == text || *end || n < 0 || n > 255)
+	if (n > 255)
 		mg_usage_error("encode", "bad value '%s' for --selector (want 0 to 255)", text);
 	return (int)n;
 }
 
-/* Takes --output=FILE and --selector=N out of argv; the rest are case
- * flags (or --help). */
+/* Takes --output=FILE and --selector=N out of argv, each at most once;
+ * the rest are case flags (or --help). */
 static const char *take_output(int *argc, char **argv, int *selector)
 {
 	const char *output = NULL;
 	int kept = 1;
 
 	for (int i = 1; i < *argc; i++) {
-		if (strncmp(argv[i], "--output=", 9) == 0)
+		if (strncmp(argv[i], "--output=", 9) == 0) {
+			if (output)
+				mg_usage_error("encode", "--output given twice: give it once");
 			output = argv[i] + 9;
-		else if (strncmp(argv[i], "--selector=", 11) == 0)
+			if (!*output)
+				mg_usage_error("encode", "--output= names no file");
+		} else if (strncmp(argv[i], "--selector=", 11) == 0) {
+			if (*selector >= 0)
+				mg_usage_error("encode", "--selector given twice: give it once");
 			*selector = parse_selector(argv[i] + 11);
-		else
+		} else {
 			argv[kept++] = argv[i];
+		}
 	}
 	*argc = kept;
 	argv[kept] = NULL;
 	return output;
 }
 
+/* A file is replaced only by a complete new one: written under a
+ * temporary name, then renamed. */
 static void write_input(const char *path, const uint8_t *data, size_t size)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	char tmp[4200];
+	FILE *f;
 
-	if (!f || fwrite(data, 1, size, f) != size || (f != stdout && fclose(f) != 0))
-		mg_usage_error("encode", "cannot write %s: %s", path, strerror(errno));
+	if (strcmp(path, "-") == 0) {
+		if (fwrite(data, 1, size, stdout) != size || fflush(stdout) != 0)
+			mg_usage_error("encode", "cannot write to stdout: %s", strerror(errno));
+		return;
+	}
+	snprintf(tmp, sizeof tmp, "%s.partial-%ld", path, (long)getpid());
+	f = fopen(tmp, "wbx");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0 || rename(tmp, path) != 0) {
+		int err = errno;
+		unlink(tmp);
+		mg_usage_error("encode", "cannot write %s: %s", path, strerror(err));
+	}
 }
 
 /* What the decoder cannot express: lengths past what replay and the fuzz

@@ -6,6 +6,7 @@
 #include "options.h"
 #include "memcheck.h"
 #include "record.h"
+#include "stop.h"
 #include "table.h"
 
 #include <limits.h>
@@ -38,7 +39,8 @@ static const char help[] =
 	"                  preserved (auto: only by kernel-style variants)\n"
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
 	"                  docs/records.md (case, finding, error, summary)\n"
-	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge.\n";
+	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge;\n"
+	"128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP).\n";
 
 enum {
 	O_VARIANT = 1,
@@ -133,7 +135,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 					       optarg);
 			c->place = strcmp(optarg, "after") ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
 			break;
-		case O_SEED: c->seed = mg_parse_u64(cmd, "seed", optarg); break;
+		case O_SEED: c->seed = mg_parse_seed(cmd, "seed", optarg); break;
 		case O_OVERREAD: mg_parse_overread(cmd, optarg); break;
 		case O_TIMEOUT:
 			mg_check_timeout_ms =
@@ -224,6 +226,7 @@ int mg_cmd_run(int argc, char **argv)
 	struct mg_verdict v;
 	char text[512], needs[160];
 
+	mg_stop_install("memgate run", 0);
 	if (!mg_parse_case_flags(argc, argv, "run", &c)) {
 		fputs(help, stdout);
 		return 0;
@@ -248,6 +251,8 @@ int mg_cmd_run(int argc, char **argv)
 	/* In a child, which confirms the call returned: a variant that ends
 	 * the process is a crash, not a silent pass. */
 	mg_check_isolated(&c, &v);
+	if (mg_stop_signal())
+		return mg_interrupted("run", c.variant->name, NULL);
 	if (v.cls == MG_ERROR)
 		return not_judged(&c, v.detail);
 	if (mg_format == MG_FORMAT_TEXT)

@@ -6,8 +6,10 @@
  * This file is the command: its flags, then the parts in harness/cli/speed/
  * in turn (setup.c, clock.c, measure.c with evict.c, print.c). Speed is
  * never a verdict here (the gate decides what a slowdown means): the exit
- * status is 0, 1 when the data file could not be written, 2 on bad usage. */
+ * status is 0, or 2 on bad usage or when the data file could not be
+ * written (1 would read as a finding). */
 #include "options.h"
+#include "stop.h"
 #include "speed/clock.h"
 #include "speed/speed.h"
 
@@ -15,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char help[] =
 	"usage: memgate speed --variant=NEW,OLD1,OLD2,... [OPTIONS]\n"
@@ -27,8 +31,8 @@ static const char help[] =
 	"                   then a last line '# end: N rows'\n"
 	"  --quick          a few lengths and rounds (for tests)\n"
 	"  --hide-feature=LIST  act as if the CPU lacked these features\n"
-	"Cycles are time-stamp counter ticks. Exit status: 0; 1 if --data could not be\n"
-	"written; 2 on bad usage.\n";
+	"Cycles are time-stamp counter ticks. Exit status: 0; 2 on bad usage or if\n"
+	"--data could not be written. FILE is replaced only by a complete new one.\n";
 
 enum { O_VARIANT = 1, O_LENGTHS, O_ROUNDS, O_DATA, O_QUICK, O_HIDE, O_HELP };
 
@@ -90,7 +94,7 @@ static int parse_flags(int argc, char **argv, struct speed_flags *f)
 
 static void configure(struct speed *s, const struct speed_flags *f)
 {
-	s->v = mg_select_variants(CMD, "main", f->names, &s->nv);
+	s->v = mg_select_variants(CMD, NULL, f->names, &s->nv);
 	if (!s->nv)
 		mg_usage_error(CMD, "--variant names no variant");
 	mg_speed_check_variants(s);
@@ -109,20 +113,58 @@ static void configure(struct speed *s, const struct speed_flags *f)
 	s->rounds = f->rounds ? (unsigned)f->rounds : f->quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
 }
 
+/* --data goes to FILE.partial-PID first, made before the measuring (a bad
+ * path is found then, not after), and becomes FILE by a rename once it is
+ * complete: an earlier FILE stays whole until then, and a run stopped by a
+ * signal leaves it as it was. */
+static FILE *open_data(const char *path, char *partial, size_t size)
+{
+	struct stat st;
+	FILE *data;
+
+	/* What the rename would fail on, found now. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		mg_usage_error(CMD, "cannot write --data=%s: %s", path,
+			       S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+	snprintf(partial, size, "%s.partial-%ld", path, (long)getpid());
+	data = fopen(partial, "wx");
+	if (!data)
+		mg_usage_error(CMD, "cannot write --data=%s: %s", path, strerror(errno));
+	mg_stop_remove_on_stop(partial);
+	return data;
+}
+
+static int close_data(FILE *data, const char *partial, const char *path)
+{
+	int ok = !ferror(data);
+
+	ok = fclose(data) == 0 && ok;
+	if (ok && rename(partial, path) == 0) {
+		printf("rows written to %s\n", path);
+		return 0;
+	}
+	fprintf(stderr, "memgate speed: writing %s failed: %s\n", path, strerror(errno));
+	unlink(partial);
+	return MG_EXIT_USAGE;
+}
+
 int mg_cmd_speed(int argc, char **argv)
 {
 	struct speed_flags f = {NULL, NULL, NULL, 0, 0};
 	struct speed s;
 	FILE *data = NULL;
+	char partial[4200];
+	sigset_t held;
+	int status;
 	uint64_t t0 = now_ns();
 
 	memset(&s, 0, sizeof s);
+	mg_stop_install("memgate speed", 1);
 	if (!parse_flags(argc, argv, &f))
 		return 0;
 	configure(&s, &f);
-	/* Opened first: a bad path is found before the measuring, not after. */
-	if (f.data && !(data = fopen(f.data, "w")))
-		mg_usage_error(CMD, "cannot write --data=%s: %s", f.data, strerror(errno));
+	if (f.data)
+		data = open_data(f.data, partial, sizeof partial);
 	mg_speed_prepare(&s);
 	mg_speed_print_intro(&s);
 	mg_speed_note_skipped(&s);
@@ -131,13 +173,14 @@ int mg_cmd_speed(int argc, char **argv)
 		mg_speed_print_table(&s, (enum cache)c);
 	mg_speed_print_summary(&s);
 	printf("measured in %.1f s\n", (double)(now_ns() - t0) * 1e-9);
-	if (data) {
-		mg_speed_write_data(&s, data);
-		if (ferror(data) | fclose(data)) {
-			fprintf(stderr, "memgate speed: writing %s failed\n", f.data);
-			return 1;
-		}
-		printf("rows written to %s\n", f.data);
-	}
-	return 0;
+	if (!data)
+		return 0;
+	/* The rows, then the rename, with the stop signals held: a signal
+	 * now finds the file written (it was measured) and ends the run after. */
+	mg_stop_hold(&held);
+	mg_speed_write_data(&s, data);
+	mg_stop_remove_on_stop(NULL);
+	status = close_data(data, partial, f.data);
+	mg_stop_release(&held);
+	return status;
 }

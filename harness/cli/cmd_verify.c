@@ -6,6 +6,7 @@
 #include "memcheck.h"
 #include "record.h"
 #include "verify.h"
+#include "stop.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ static const char help[] =
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
 	"                        the default) or a failure (strict)\n"
-	"  --findings=DIR        where findings are saved (default findings/verify)\n"
+	"  --findings=DIR        where findings are appended, after those of earlier\n"
+	"                        runs (default findings/verify)\n"
 	"  --expect=pass|CLASS,...  override the table: the variants must pass, or\n"
 	"                        fail with only these classes\n"
 	"  --huge=on|off|oracle  the check at lengths of 2 GiB and more (default on;\n"
@@ -42,7 +44,8 @@ static const char help[] =
 	"  --format=text|jsonl   what stdout says: the table, or the records of\n"
 	"                        docs/records.md (variant, finding, error, summary)\n"
 	"Exit status: 0 every variant did what the table expects, 1 some did not,\n"
-	"2 bad usage or something could not be judged.\n";
+	"2 bad usage or something could not be judged; 130, 143, 129 stopped by\n"
+	"SIGINT, SIGTERM, SIGHUP (the findings so far saved, marked partial).\n";
 
 enum {
 	O_PROFILE = 1,
@@ -148,6 +151,9 @@ static unsigned parse_expect(const char *list)
 
 	if (strcmp(list, "pass") == 0)
 		return 0;
+	if (!*list)
+		mg_usage_error("verify", "--expect= names nothing (want pass, or the classes the "
+			       "variants must fail with)");
 	while (*list) {
 		size_t len = strcspn(list, ",");
 		snprintf(name, sizeof name, "%.*s", (int)len, list);
@@ -172,12 +178,13 @@ int mg_cmd_verify(int argc, char **argv)
 				   .max_failures = 3,
 				   .huge = MG_HUGE_ALL,
 				   .findings_dir = "findings/verify"};
-	const char *set = "main", *names = NULL;
+	const char *set = NULL, *names = NULL;
 	unsigned ops = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int c;
 
 	o.jobs = cpus > 0 ? (unsigned)cpus : 1;
+	mg_stop_install("memgate verify", 0);
 	while ((c = mg_getopt(argc, argv, "verify", opts)) != -1) {
 		switch (c) {
 		case O_PROFILE:
@@ -185,7 +192,7 @@ int mg_cmd_verify(int argc, char **argv)
 				mg_usage_error("verify",
 					       "unknown profile '%s' (valid: quick, full)", optarg);
 			break;
-		case O_SEED: o.seed = mg_parse_u64("verify", "seed", optarg); break;
+		case O_SEED: o.seed = mg_parse_seed("verify", "seed", optarg); break;
 		case O_VARIANT: names = optarg; break;
 		case O_SET: set = optarg; break;
 		case O_OP: ops = parse_ops(optarg); break;

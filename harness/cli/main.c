@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < COMMAND_COUNT; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "memgate: unknown command '%s' (valid: verify, run, list, bench, encode, speed)\n",
-		argv[1]);
+	fputs("memgate: unknown command '", stderr);
+	mg_print_shown(stderr, argv[1]);
+	fputs("' (valid: verify, run, list, bench, encode, speed)\n", stderr);
 	return MG_EXIT_USAGE;
 }

@@ -12,14 +12,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+void mg_print_shown(FILE *out, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p) {
+		size_t n = mg_utf8_char(p);
+		if (n)
+			fwrite(p, 1, n, out);
+		else
+			fprintf(out, "\\x%02x", *p);
+		p += n ? n : 1;
+	}
+}
+
+/* The length of the valid UTF-8 character (not a control character) at p,
+ * or 0. */
+size_t mg_utf8_char(const unsigned char *p)
+{
+	size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+	       : (*p & 0xf8) == 0xf0 ? 4 : 0;
+
+	if (n == 1)
+		return *p >= 0x20 && *p != 0x7f;
+	if (n == 0 || (n == 2 && *p < 0xc2) || (n == 4 && *p > 0xf4))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void mg_usage_error(const char *cmd, const char *format, ...)
 {
+	char text[4096];
 	va_list args;
 
-	fprintf(stderr, "memgate %s: ", cmd);
 	va_start(args, format);
-	vfprintf(stderr, format, args);
+	vsnprintf(text, sizeof text, format, args);
 	va_end(args);
+	fprintf(stderr, "memgate %s: ", cmd);
+	mg_print_shown(stderr, text);
 	fputc('\n', stderr);
 	exit(MG_EXIT_USAGE);
 }
@@ -30,39 +63,110 @@ static void print_valid(const struct option *opts)
 		fprintf(stderr, "%s--%s", i ? ", " : "", opts[i].name);
 }
 
-int mg_getopt(int argc, char **argv, const char *cmd, const struct option *opts)
+/* The option getopt could not take: unknown, lacking its value, or given
+ * one it does not take. */
+static void bad_option(char **argv, const char *cmd, const struct option *opts)
 {
-	int c;
+	const char *arg = argv[optind - 1];
+	const char *what = "unknown option";
 
-	opterr = 0;
-	optopt = 0;
-	c = getopt_long(argc, argv, "", opts, NULL);
-	if (c != '?')
-		return c;
-	/* getopt sets optopt only when a known option lacks its value. */
-	fprintf(stderr, "memgate %s: %s '%s' (valid: ", cmd,
-		optopt ? "option needs a value:" : "unknown option", argv[optind - 1]);
+	if (optopt && strchr(arg, '='))
+		what = "option takes no value:";
+	else if (optopt)
+		what = "option needs a value:";
+	fprintf(stderr, "memgate %s: %s '", cmd, what);
+	mg_print_shown(stderr, arg);
+	fprintf(stderr, "' (valid: ");
 	print_valid(opts);
 	fprintf(stderr, ")\n");
 	exit(MG_EXIT_USAGE);
 }
 
-uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text)
+/* Each option once: a second one would silently win over the first. */
+static void refuse_repeats(const char *cmd, const struct option *opts, int index)
 {
-	char *end;
+	static const struct option *seen_for;
+	static const char *seen[64];
+	static int given[64];
+
+	if (seen_for != opts) {
+		seen_for = opts;
+		memset(given, 0, sizeof given);
+	}
+	if (index < 0 || index >= 64)
+		return;
+	if (given[index]) {
+		if (seen[index])
+			mg_usage_error(cmd, "--%s given twice ('%s', then '%s'): give it once",
+				       opts[index].name, seen[index], optarg ? optarg : "");
+		mg_usage_error(cmd, "--%s given twice: give it once", opts[index].name);
+	}
+	given[index] = 1;
+	seen[index] = optarg;
+}
+
+int mg_getopt(int argc, char **argv, const char *cmd, const struct option *opts)
+{
+	int c, index = -1;
+
+	opterr = 0;
+	optopt = 0;
+	c = getopt_long(argc, argv, "", opts, &index);
+	if (c == '?')
+		bad_option(argv, cmd, opts);
+	if (c != -1)
+		refuse_repeats(cmd, opts, index);
+	return c;
+}
+
+/* Only digits: strtoull would also take blanks, a sign ("-1" is
+ * UINT64_MAX), a 0x prefix and octal ("010" is 8). */
+static int all_digits(const char *text)
+{
+	if (!*text)
+		return 0;
+	for (; *text; text++)
+		if (!isdigit((unsigned char)*text))
+			return 0;
+	return 1;
+}
+
+static uint64_t parse_u64(const char *cmd, const char *flag, const char *text, int base,
+			  const char *want)
+{
 	unsigned long long v;
 
 	errno = 0;
-	v = strtoull(text, &end, 0);
-	/* strtoull skips blanks and takes a sign ("-1" is UINT64_MAX): a
-	 * number here starts with a digit. */
-	if (end == text || *end || !isdigit((unsigned char)text[0]) || (errno && errno != ERANGE))
-		mg_usage_error(cmd, "bad value '%s' for --%s (want a whole number, digits only)", text,
-			       flag);
+	v = strtoull(text, NULL, base);
 	if (errno == ERANGE)
 		mg_usage_error(cmd, "--%s=%s is out of range (at most %llu)", flag, text,
 			       (unsigned long long)UINT64_MAX);
+	if (errno)
+		mg_usage_error(cmd, "bad value '%s' for --%s (%s)", text, flag, want);
 	return v;
+}
+
+uint64_t mg_parse_u64(const char *cmd, const char *flag, const char *text)
+{
+	const char *want = "want a whole number, digits only";
+
+	if (!all_digits(text))
+		mg_usage_error(cmd, "bad value '%s' for --%s (%s)", text, flag, want);
+	return parse_u64(cmd, flag, text, 10, want);
+}
+
+uint64_t mg_parse_seed(const char *cmd, const char *flag, const char *text)
+{
+	const char *want = "want a whole number: digits, or 0x and hex digits";
+
+	if (strncmp(text, "0x", 2) == 0 || strncmp(text, "0X", 2) == 0) {
+		if (!text[2] || strspn(text + 2, "0123456789abcdefABCDEF") != strlen(text + 2))
+			mg_usage_error(cmd, "bad value '%s' for --%s (%s)", text, flag, want);
+		return parse_u64(cmd, flag, text + 2, 16, want);
+	}
+	if (!all_digits(text))
+		mg_usage_error(cmd, "bad value '%s' for --%s (%s)", text, flag, want);
+	return parse_u64(cmd, flag, text, 10, want);
 }
 
 unsigned mg_parse_uint(const char *cmd, const char *flag, const char *text, unsigned max)
@@ -85,13 +189,17 @@ unsigned mg_parse_positive(const char *cmd, const char *flag, const char *text, 
 
 int64_t mg_parse_i64(const char *cmd, const char *flag, const char *text)
 {
-	char *end;
+	const char *digits = text + (text[0] == '-');
+	int hex = strncmp(digits, "0x", 2) == 0 || strncmp(digits, "0X", 2) == 0;
+	const char *allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
+	const char *rest = digits + (hex ? 2 : 0);
 	long long v;
 
 	errno = 0;
-	v = strtoll(text, &end, 0);
-	if (errno || end == text || *end)
-		mg_usage_error(cmd, "bad value '%s' for --%s (want a number)", text, flag);
+	v = strtoll(text, NULL, hex ? 16 : 10);
+	if (!*rest || strspn(rest, allowed) != strlen(rest) || errno)
+		mg_usage_error(cmd, "bad value '%s' for --%s (want a whole number: digits, or 0x "
+			       "and hex digits, with - before them for a negative one)", text, flag);
 	return v;
 }
 
@@ -101,7 +209,9 @@ const struct mg_variant *mg_parse_variant(const char *cmd, const char *name)
 
 	if (v)
 		return v;
-	fprintf(stderr, "memgate %s: unknown variant '%s' (", cmd, name);
+	fprintf(stderr, "memgate %s: unknown variant '", cmd);
+	mg_print_shown(stderr, name);
+	fprintf(stderr, "' (");
 	mg_variant_print_names(stderr);
 	fprintf(stderr, ")\n");
 	exit(MG_EXIT_USAGE);
@@ -135,10 +245,27 @@ static void add_named(const char *cmd, const char *names, const struct mg_varian
 	}
 }
 
+static const struct mg_table *set_table(const char *cmd, const char *set)
+{
+	if (strcmp(set, "main") == 0)
+		return &mg_main_table;
+	if (strcmp(set, "selftest") == 0)
+		return &mg_selftest_table;
+	if (strcmp(set, "all") != 0)
+		mg_usage_error(cmd, "unknown set '%s' (valid: main, selftest, all)", set);
+	return NULL;
+}
+
+static int in_table(const struct mg_table *t, const struct mg_variant *v)
+{
+	return v >= t->variants && v < t->variants + t->count;
+}
+
 const struct mg_variant *const *mg_select_variants(const char *cmd, const char *set,
 						   const char *names, size_t *count)
 {
 	size_t cap = mg_main_table.count + mg_selftest_table.count + 1;
+	const struct mg_table *table = set ? set_table(cmd, set) : &mg_main_table;
 	const struct mg_variant **out;
 	size_t n = 0;
 
@@ -151,14 +278,17 @@ const struct mg_variant *const *mg_select_variants(const char *cmd, const char *
 		add_named(cmd, names, out, &n);
 		if (n == 0)
 			mg_usage_error(cmd, "--variant='%s' names no variant", names);
-	} else if (strcmp(set, "main") == 0 || strcmp(set, "all") == 0) {
+		/* A set given with names narrows them: a name outside it is a
+		 * typo's sign, not a wish to run it anyway. */
+		for (size_t i = 0; set && table && i < n; i++)
+			if (!in_table(table, out[i]))
+				mg_usage_error(cmd, "variant '%s' is not in --set=%s", out[i]->name,
+					       set);
+	} else if (!table) {
 		add_table(&mg_main_table, out, &n);
-		if (strcmp(set, "all") == 0)
-			add_table(&mg_selftest_table, out, &n);
-	} else if (strcmp(set, "selftest") == 0) {
 		add_table(&mg_selftest_table, out, &n);
 	} else {
-		mg_usage_error(cmd, "unknown set '%s' (valid: main, selftest, all)", set);
+		add_table(table, out, &n);
 	}
 	*count = n;
 	return out;

@@ -215,6 +215,9 @@ const char *mg_signal_name(int signo)
 	case SIGUSR2: return "SIGUSR2";
 	case SIGABRT: return "SIGABRT";
 	case SIGKILL: return "SIGKILL";
+	case SIGTERM: return "SIGTERM";
+	case SIGINT: return "SIGINT";
+	case SIGHUP: return "SIGHUP";
 	default: return signo == mg_watchdog_signal() ? "the watchdog's signal" : "signal";
 	}
 }

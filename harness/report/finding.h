@@ -36,4 +36,9 @@ int mg_finding_save_as(const char *dir, const char *stage, const struct mg_targe
 		       const struct mg_case *c, const struct mg_verdict *v, const uint8_t *data,
 		       size_t size, char *input, size_t input_size);
 
+/* mkdir -p `dir`, then proof that a file can be made in it (one is made and
+ * removed): a finding that cannot be saved is found before the run, not
+ * after it. Returns 0 with why ("cannot write findings in DIR: REASON"). */
+int mg_findings_dir_ready(const char *dir, char *why, size_t size);
+
 #endif

@@ -2,6 +2,7 @@
 #include "cpu.h"
 #include "fault.h"
 #include "finding.h"
+#include "stop.h"
 #include "table.h"
 
 #include <string.h>
@@ -169,6 +170,17 @@ int mg_record_error(FILE *out, const char *stage, const char *variant, const cha
 	mg_json_string(&j, "stage", stage);
 	mg_json_string(&j, "variant", variant);
 	return mg_json_write(&j, out);
+}
+
+int mg_interrupted(const char *stage, const char *variant, const char *where)
+{
+	char why[64];
+
+	if (mg_format == MG_FORMAT_JSONL) {
+		snprintf(why, sizeof why, "interrupted by %s", mg_signal_name(mg_stop_signal()));
+		mg_record_error(stdout, stage, variant, why);
+	}
+	return mg_stop_say(where);
 }
 
 int mg_record_summary(FILE *out, const struct mg_summary *s)

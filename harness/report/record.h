@@ -39,6 +39,12 @@ int mg_record_case(FILE *out, const struct mg_case *c, const struct mg_verdict *
 /* An error record: the harness could not judge. */
 int mg_record_error(FILE *out, const char *stage, const char *variant, const char *reason);
 
+/* A stop signal ended the run (stop.h): with --format=jsonl an error record
+ * "interrupted by SIGTERM" on stdout (and no summary: the output is not
+ * complete), then the "WHO: interrupted by SIGTERM[; WHERE]" line on stderr.
+ * Returns the exit status, 128 + the signal's number. */
+int mg_interrupted(const char *stage, const char *variant, const char *where);
+
 struct mg_summary {
 	const char *command;
 	unsigned long long cases, passed, failed, errors, skipped;

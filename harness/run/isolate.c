@@ -1,6 +1,7 @@
 #include "isolate.h"
 #include "check.h"
 #include "fault.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -84,7 +85,8 @@ static void collect(pid_t pid, const struct isolated *shared, struct mg_verdict 
 	pid_t got;
 
 	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-		;
+		; /* a stop signal: its handler has stopped the child already */
+	mg_stop_reaped(pid);
 	if (got < 0)
 		not_judged(out, "wait for the case's child");
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shared->done)
@@ -104,7 +106,7 @@ void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out)
 		return;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = mg_stop_fork();
 	if (pid < 0)
 		not_judged(out, "fork a child for the case");
 	else if (pid == 0)

@@ -4,32 +4,67 @@
 #include "isolate.h"
 #include "finding.h"
 #include "record.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
-static int save_finding(const char *path, const struct mg_case *c, const struct mg_verdict *v,
-			const char *replay)
+/* Said once per stage: the next finding fails the same way. */
+static int cannot_write(struct mg_tally *t, const char *path)
 {
-	char words[512];
-	FILE *f = fopen(path, "a");
+	if (!t->unsaved)
+		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
+	return 0;
+}
+
+/* Appends to the findings file with the stop signals held (stop.h), so
+ * that an interrupted run never leaves half a line. */
+static int append(struct mg_tally *t, const char *path, const char *text)
+{
+	sigset_t saved;
+	FILE *f;
 	int ok;
 
+	mg_stop_hold(&saved);
+	f = fopen(path, "a");
 	if (!f) {
-		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
-		return 0;
+		mg_stop_release(&saved);
+		return cannot_write(t, path);
 	}
-	mg_case_describe(c, words, sizeof words);
-	ok = fprintf(f, "%s: %s\n  case: %s\n  replay: %s\n", mg_class_name(v->cls), v->detail,
-		     words, replay) > 0;
+	ok = fputs(text, f) >= 0;
 	ok = fflush(f) == 0 && ok;
-	if (fclose(f) != 0 || !ok) {
-		fprintf(stderr, "memgate: cannot write %s: %s\n", path, strerror(errno));
+	ok = fclose(f) == 0 && ok;
+	mg_stop_release(&saved);
+	return ok ? 1 : cannot_write(t, path);
+}
+
+static int save_finding(struct mg_tally *t, const struct mg_tally_run *run,
+			const struct mg_case *c, const struct mg_verdict *v, const char *replay)
+{
+	char words[512], text[MG_DETAIL_MAX + 2 * 512 + MG_REPLAY_MAX];
+	int n = 0;
+
+	if (!t->headed && run->header)
+		n = snprintf(text, sizeof text, "%s\n", run->header);
+	mg_case_describe(c, words, sizeof words);
+	snprintf(text + n, sizeof text - (size_t)n, "%s: %s\n  case: %s\n  replay: %s\n",
+		 mg_class_name(v->cls), v->detail, words, replay);
+	if (!append(t, run->path, text))
 		return 0;
-	}
+	t->headed = 1;
 	return 1;
+}
+
+int mg_tally_close(const struct mg_tally *t, const char *path, const char *how)
+{
+	char text[256];
+
+	if (!t->headed)
+		return 1;
+	snprintf(text, sizeof text, "== end of run: %s\n", how);
+	return append((struct mg_tally *)t, path, text);
 }
 
 static void set_error(struct mg_tally *t, const char *why)
@@ -41,17 +76,18 @@ static void set_error(struct mg_tally *t, const char *why)
 
 /* Disk first: if anything goes wrong after this, the finding is kept. A
  * finding that could not be saved leaves the stage unjudged. */
-static void record_finding(struct mg_tally *t, const char *path, const char *stage,
-			   const struct mg_case *c, const struct mg_verdict *v)
+static void record_finding(const struct mg_tally_run *run, const struct mg_case *c,
+			   const struct mg_verdict *v)
 {
+	struct mg_tally *t = run->tally;
 	char replay[MG_REPLAY_MAX];
 
 	mg_finding_replay(c, v, replay, sizeof replay);
-	if (!save_finding(path, c, v, replay)) {
+	if (!save_finding(t, run, c, v, replay)) {
 		t->unsaved = 1;
 		set_error(t, "a finding could not be saved");
 	}
-	if (mg_format == MG_FORMAT_JSONL && !mg_record_finding(stdout, c, v, stage, NULL))
+	if (mg_format == MG_FORMAT_JSONL && !mg_record_finding(stdout, c, v, run->stage, NULL))
 		set_error(t, "a finding record could not be written");
 	t->failures++;
 	t->classes |= MG_CLASS_BIT(v->cls);
@@ -95,13 +131,14 @@ int mg_tally_case(const struct mg_case *c, void *arg)
 		record_warning(t, c, &v);
 	if (v.cls == MG_OK)
 		return 0;
-	record_finding(t, run->path, run->stage, c, &v);
+	record_finding(run, c, &v);
 	/* Each timeout costs a full watchdog period: one is enough to know. */
 	return t->shown >= run->max_failures || v.cls == MG_TIMEOUT;
 }
 
-void mg_tally_ended(struct mg_tally *t, const char *path, const char *stage, int status)
+void mg_tally_ended(const struct mg_tally_run *run, int status)
 {
+	struct mg_tally *t = run->tally;
 	struct mg_verdict v;
 
 	t->state = MG_STAGE_DONE;
@@ -115,7 +152,7 @@ void mg_tally_ended(struct mg_tally *t, const char *path, const char *stage, int
 		return;
 	}
 	t->died = WIFSIGNALED(status) ? WTERMSIG(status) : -1;
-	record_finding(t, path, stage, &t->current, &v);
+	record_finding(run, &t->current, &v);
 }
 
 int mg_tally_judge(const struct mg_tally *t, unsigned expect, char *out, size_t size)

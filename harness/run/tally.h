@@ -42,6 +42,8 @@ struct mg_tally {
 	int died;		/* the process died of this signal, on `current` */
 	volatile int in_call;	/* the variant is running (mg_call_watch) */
 	int unsaved;		/* a finding could not be written to the findings file */
+	int headed;		/* this run's header is in the findings file */
+	int interrupted;	/* a stop signal (stop.h) ended the stage: partial */
 	int error;		/* a case could not be judged (or a finding not saved): */
 	char why[160];		/* why */
 	struct mg_case current; /* the case being run */
@@ -55,8 +57,8 @@ struct mg_tally {
 	unsigned long long warned_runs;
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
 	enum mg_interrupts_state interrupts;
-	unsigned long long interrupted; /* the interrupts stage's cases */
-	double interrupted_seconds;	/* and what they took */
+	unsigned long long stepped_cases; /* the interrupts stage's cases */
+	double stepped_seconds;		  /* and what they took */
 	char interrupts_why[160];
 	unsigned shown;
 	uint64_t last_shown_seed; /* a case fails in each placement: show it once */
@@ -69,7 +71,13 @@ struct mg_tally_run {
 	const char *path;      /* findings file */
 	unsigned max_failures; /* stop after this many failing cases */
 	const char *stage;     /* "sweep", "huge": for the records */
+	const char *header;    /* the run's first line in the findings file, or NULL */
 };
+
+/* The findings file is appended to, never truncated: each run's part starts
+ * with its header (written before its first finding) and ends with
+ * "== end of run: HOW" (mg_tally_close), so a part without an end was cut
+ * short by something no handler sees (SIGKILL, a power cut). */
 
 /* An mg_case_fn: checks the case and records it; asks to stop after
  * max_failures failing cases, a timeout or a case it could not judge. With
@@ -78,7 +86,12 @@ int mg_tally_case(const struct mg_case *c, void *run);
 
 /* The stage's process ended (wait status) before finishing: the case it was
  * on becomes a crash finding, or the stage an error (mg_verdict_ended). */
-void mg_tally_ended(struct mg_tally *t, const char *path, const char *stage, int status);
+void mg_tally_ended(const struct mg_tally_run *run, int status);
+
+/* Ends this run's part of the findings file with "== end of run: HOW", if
+ * the run wrote one (a stage with no finding writes nothing). Returns 0
+ * when that failed (said on stderr). */
+int mg_tally_close(const struct mg_tally *t, const char *path, const char *how);
 
 /* "PASS", "FAIL (expected)", ... for a stage that must pass (expect 0) or fail
  * with only the classes in `expect`; returns 1 when that is what happened. */

@@ -6,10 +6,12 @@
 #include "verify.h"
 #include "cpu.h"
 #include "fault.h"
+#include "finding.h"
 #include "huge.h"
 #include "interrupt.h"
 #include "interrupts.h"
 #include "spots.h"
+#include "stop.h"
 #include "record.h"
 #include "rng.h"
 #include "table.h"
@@ -21,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,9 @@ struct runner {
 	int write_failed; /* a record could not be written */
 };
 
+/* Who wrote a part of a findings file: the time and the parent's pid. */
+static char run_stamp[96];
+
 static double now(void)
 {
 	struct timespec ts;
@@ -62,24 +66,30 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void make_dirs(const char *path)
-{
-	char tmp[512];
-
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(tmp, 0777);
-			*p = '/';
-		}
-	mkdir(tmp, 0777);
-}
-
 static void findings_path(const struct mg_verify_opts *o, const struct mg_variant *v, int huge,
 			  char *out, size_t size)
 {
 	snprintf(out, size, "%s/%s%s.txt", o->findings_dir, v->name, huge ? "-4gib" : "");
+}
+
+/* The first line of this run's part of a stage's findings file. */
+static void stage_header(const struct mg_verify_opts *o, const struct mg_variant *v, int huge,
+			 char *out, size_t size)
+{
+	snprintf(out, size, "== memgate verify run of %s: %s, %s (profile %s, seed %llu)", run_stamp,
+		 v->name, huge ? "lengths of 2 GiB and more" : "sweep and placements",
+		 o->profile == MG_PROFILE_FULL ? "full" : "quick", (unsigned long long)o->seed);
+}
+
+static void stamp_run(void)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char when[40] = "an unknown time";
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	snprintf(run_stamp, sizeof run_stamp, "%s, pid %ld", when, (long)getpid());
 }
 
 static unsigned expected_classes(const struct mg_verify_opts *o, const struct mg_variant *v)
@@ -247,8 +257,8 @@ static void interrupts_stage(const struct mg_verify_opts *o, const struct mg_var
 	if (!interrupts_wanted(t))
 		return;
 	mg_interrupts_sweep(v, o->profile, o->seed, mg_tally_case, &stepped);
-	t->interrupted = t->cases - cases;
-	t->interrupted_seconds = now() - t0;
+	t->stepped_cases = t->cases - cases;
+	t->stepped_seconds = now() - t0;
 	t->interrupts = t->failures > failures ? MG_INTERRUPTS_FAIL : MG_INTERRUPTS_PASS;
 }
 
@@ -330,12 +340,13 @@ static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg
 static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
 		      struct mg_tally *t, int huge)
 {
-	char path[512];
-	struct mg_tally_run run = {t, path, o->max_failures, huge ? "huge" : "sweep"};
+	char path[512], header[512];
+	struct mg_tally_run run = {t, path, o->max_failures, huge ? "huge" : "sweep", header};
 	double t0 = now();
 
+	/* Earlier runs' findings stay: this run's are appended after them. */
 	findings_path(o, v, huge, path, sizeof path);
-	unlink(path);
+	stage_header(o, v, huge, header, sizeof header);
 	t->state = MG_STAGE_RUNNING;
 	if (huge)
 		mg_huge_sweep(v, o->profile == MG_PROFILE_FULL, o->seed, (enum mg_huge_mode)o->huge,
@@ -343,6 +354,10 @@ static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v
 	else
 		sweep_and_placements(o, v, &run);
 	t->seconds = now() - t0;
+	if (!mg_tally_close(t, path, "complete") && !t->error) {
+		t->error = t->unsaved = 1;
+		snprintf(t->why, sizeof t->why, "the findings file could not be written");
+	}
 	t->state = MG_STAGE_DONE;
 }
 
@@ -402,7 +417,9 @@ static pid_t start(struct runner *rn, size_t row, int huge)
 	pid_t pid;
 
 	fflush(stdout);
-	pid = fork();
+	pid = mg_stop_fork();
+	if (pid < 0 && mg_stop_signal())
+		return 0; /* the run is being stopped: nothing more starts */
 	if (pid < 0) {
 		snprintf(why, sizeof why, "cannot fork: %s", strerror(errno));
 		if (huge) {
@@ -440,12 +457,27 @@ static void start_huge_if_pending(struct runner *rn)
 static void settle(const struct runner *rn, size_t row, int huge, int status)
 {
 	struct mg_tally *t = huge ? &rn->results[row].huge : &rn->results[row].sweep;
-	char path[512];
+	char path[512], header[512], how[160];
+	struct mg_tally_run run = {t, path, rn->o->max_failures, huge ? "huge" : "sweep", header};
 
 	if (t->state != MG_STAGE_RUNNING && (huge || t->state != MG_STAGE_PENDING))
 		return;
 	findings_path(rn->o, rn->o->variants[row], huge, path, sizeof path);
-	mg_tally_ended(t, path, huge ? "huge" : "sweep", status);
+	stage_header(rn->o, rn->o->variants[row], huge, header, sizeof header);
+	if (mg_stop_signal()) {
+		/* Stopped by the run's own stop, not killed by its case. */
+		t->state = MG_STAGE_DONE;
+		t->interrupted = 1;
+		snprintf(how, sizeof how, "interrupted by %s: the findings of this run above are "
+			 "partial", mg_signal_name(mg_stop_signal()));
+	} else {
+		mg_tally_ended(&run, status);
+		snprintf(how, sizeof how, "%s", t->error ? "could not judge" : "the harness died");
+	}
+	if (!mg_tally_close(t, path, how) && !t->error) {
+		t->error = t->unsaved = 1;
+		snprintf(t->why, sizeof t->why, "the findings file could not be written");
+	}
 }
 
 /* The huge child ends when its work is done, or dies on a variant: then
@@ -462,7 +494,7 @@ static void huge_child_ended(struct runner *rn, int status)
 		start_huge_if_pending(rn);
 		return;
 	}
-	if (!huge_pending(rn))
+	if (!huge_pending(rn) || mg_stop_signal())
 		return;
 	if (WIFSIGNALED(status)) {
 		char why[160];
@@ -485,7 +517,8 @@ static void reap_one(struct runner *rn)
 	pid_t pid = wait(&status);
 
 	if (pid < 0)
-		return;
+		return; /* EINTR: a stop signal (the caller looks) */
+	mg_stop_reaped(pid);
 	if (pid == rn->huge_pid) {
 		huge_child_ended(rn, status);
 		return;
@@ -599,6 +632,9 @@ static enum row_verdict judge_row(const struct runner *rn, size_t row, char *out
 static int row_ready(const struct runner *rn, size_t i)
 {
 	const struct result *r = &rn->results[i];
+
+	if (r->sweep.interrupted || r->huge.interrupted)
+		return 0; /* never judged: its run was stopped */
 	return rn->skipped[i] ||
 	       (r->sweep.state == MG_STAGE_DONE && r->huge.state != MG_STAGE_PENDING &&
 		r->huge.state != MG_STAGE_RUNNING);
@@ -632,8 +668,8 @@ static void write_interrupts_fields(struct mg_json *j, const struct mg_tally *t)
 				  : NULL;
 
 	mg_json_string(j, "interrupts", names[t->interrupts]);
-	mg_json_uint(j, "interrupted_cases", t->interrupted);
-	mg_json_real(j, "interrupted_seconds", t->interrupted_seconds);
+	mg_json_uint(j, "interrupted_cases", t->stepped_cases);
+	mg_json_real(j, "interrupted_seconds", t->stepped_seconds);
 	mg_json_string(j, "interrupts_reason", why);
 }
 
@@ -759,18 +795,22 @@ static void plan_rows(struct runner *rn)
 	}
 }
 
+/* Starts the sweep children, at most --jobs at once, until all ran or a
+ * stop signal came (its handler has stopped the running ones; they are
+ * reaped all the same). */
 static void run_all(struct runner *rn)
 {
-	make_dirs(rn->o->findings_dir);
 	plan_rows(rn);
 	start_huge_if_pending(rn);
-	for (size_t i = 0; i < rn->o->count; i++) {
+	for (size_t i = 0; i < rn->o->count && !mg_stop_signal(); i++) {
 		if (rn->skipped[i])
 			continue;
-		while (rn->running >= rn->o->jobs) {
+		while (rn->running >= rn->o->jobs && !mg_stop_signal()) {
 			reap_one(rn);
 			print_ready_rows(rn);
 		}
+		if (mg_stop_signal())
+			break;
 		rn->pids[i] = start(rn, i, 0);
 		rn->started[i] = now();
 		rn->running += rn->pids[i] != 0;
@@ -830,6 +870,19 @@ static int cannot_start(const char *why)
 	return MG_EXIT_NOT_JUDGED;
 }
 
+/* A stop signal ended the run: the rows done are printed, the findings
+ * saved (each stopped stage's part of its file says it is partial). */
+static int stopped(struct runner *rn)
+{
+	char where[700];
+
+	if (mg_format == MG_FORMAT_TEXT)
+		print_details(rn);
+	snprintf(where, sizeof where, "%zu of %zu variants done; findings so far are in %s/ "
+		 "(partial)", rn->next_print, rn->o->count, rn->o->findings_dir);
+	return mg_interrupted("verify", NULL, where);
+}
+
 static void print_summary(struct runner *rn)
 {
 	const struct mg_verify_opts *o = rn->o;
@@ -861,6 +914,7 @@ int mg_verify(const struct mg_verify_opts *o)
 {
 	struct runner rn = {.o = o};
 	size_t rows = o->count + 1;
+	char why[700];
 	int status;
 
 	rn.results = shared(rows * sizeof *rn.results);
@@ -870,11 +924,22 @@ int mg_verify(const struct mg_verify_opts *o)
 	rn.skipped = calloc(rows, sizeof *rn.skipped);
 	if (!rn.results || !rn.huge || !rn.pids || !rn.started || !rn.skipped)
 		return cannot_start("no memory for the results");
+	if (!mg_findings_dir_ready(o->findings_dir, why, sizeof why)) {
+		fprintf(stderr, "memgate verify: %s\n", why);
+		if (mg_format == MG_FORMAT_JSONL)
+			cannot_start(why);
+		return MG_EXIT_NOT_JUDGED;
+	}
+	stamp_run();
 	if (mg_format == MG_FORMAT_TEXT)
 		print_header();
 	run_all(&rn);
-	print_summary(&rn);
-	status = rn.errors || rn.write_failed ? MG_EXIT_NOT_JUDGED : rn.unexpected ? 1 : 0;
+	if (mg_stop_signal()) {
+		status = stopped(&rn);
+	} else {
+		print_summary(&rn);
+		status = rn.errors || rn.write_failed ? MG_EXIT_NOT_JUDGED : rn.unexpected ? 1 : 0;
+	}
 	munmap(rn.results, rows * sizeof *rn.results);
 	munmap(rn.huge, sizeof *rn.huge);
 	free(rn.pids);

@@ -26,7 +26,9 @@ Two kinds of table, told apart by their name:
 Every probe fails on: another exit status, a Python traceback, a failed
 assertion, a segfault or abort of the tool, a missing pattern, a second line
 where one was wanted, any file that existed before the command (setup's
-included) changed or removed afterwards, or a process the command started
+included) changed or removed afterwards (appending to it is no change: its
+earlier bytes must stay as they were, as a findings file's earlier runs
+do), or a process the command started
 still running 3 s after it ended (found by an environment tag every child
 inherits). One line is printed per probe, PASS or FAIL NAME: REASON, for
 tests/run's count; the exit status is 1 if any failed, 2 on a bad table.
@@ -96,7 +98,8 @@ def check_row(row):
 
 
 def snapshot(root):
-    """Every regular file below root, by path, with its contents' hash."""
+    """Every regular file below root, by path, with its size and its
+    contents' hash."""
     files = {}
     for folder, _, names in os.walk(root):
         for name in names:
@@ -105,16 +108,26 @@ def snapshot(root):
                 continue
             try:
                 with open(path, "rb") as f:
-                    files[path] = hashlib.sha256(f.read()).hexdigest()
+                    data = f.read()
+                files[path] = (len(data), hashlib.sha256(data).hexdigest())
             except OSError:
                 continue  # a FIFO's kin, or one the setup made unreadable
     return files
 
 
+def kept(path, size, digest):
+    """Whether the file still starts with its earlier `size` bytes."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read(size)).hexdigest() == digest
+    except OSError:
+        return False
+
+
 def changed_files(before, root):
     after = snapshot(root)
     lost = [p for p in before if p not in after]
-    altered = [p for p in before if p in after and after[p] != before[p]]
+    altered = [p for p in before if p in after and after[p] != before[p] and not kept(p, *before[p])]
     return [os.path.relpath(p, root) + (" (removed)" if p in lost else " (changed)") for p in lost + altered]
 
 

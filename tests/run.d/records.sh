@@ -161,21 +161,23 @@ expect "random: a harness without its memory is exit 2 (could not judge)" 2 \
 expect "replay: a harness without its memory is exit 2 (could not judge)" 2 \
 	"^memgate: could not judge: mmap" \
 	bash -c "ulimit -v 60000 && build/replay --target=memcpy corpus/memcpy/len17.in"
+mkdir -p "$TMP/rec-late" && : >"$TMP/rec-late/memcpy"
 expect_all "random: findings that cannot be saved make exit 2, and nothing says saved" 2 \
-	"^could not judge: a finding could not be written to /dev/null/x" -- \
-	build/random --variant=bad_memcpy_exits_midway --cases=50 --seed=3 --findings=/dev/null/x
-if build/random --variant=bad_memcpy_exits_midway --cases=50 --seed=3 --findings=/dev/null/x 2>&1 |
+	"^could not judge: a finding could not be written to $TMP/rec-late" -- \
+	build/random --variant=bad_memcpy_exits_midway --cases=50 --seed=3 --findings="$TMP/rec-late"
+if build/random --variant=bad_memcpy_exits_midway --cases=50 --seed=3 --findings="$TMP/rec-late" 2>&1 |
 	grep -q "saved in"; then
 	fail "random: an unsaved finding is never said saved" "a 'saved in' line"
 else
 	pass "random: an unsaved finding is never said saved"
 fi
 
+mkdir -p "$TMP/rec-late/v/bad_memcpy_returns_end.txt"
 expect_all "verify: findings that cannot be written make exit 2" 2 \
-	"NOT saved: could not write /dev/null/x/bad_memcpy_returns_end.txt" \
+	"NOT saved: could not write $TMP/rec-late/v/bad_memcpy_returns_end.txt" \
 	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved" -- \
-	$MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x
-if $MG verify --variant=bad_memcpy_returns_end --huge=off --findings=/dev/null/x 2>&1 |
+	$MG verify --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rec-late/v"
+if $MG verify --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rec-late/v" 2>&1 |
 	grep -q "saved in"; then
 	fail "verify: an unwritten finding is never said saved" "a 'saved in' line"
 else

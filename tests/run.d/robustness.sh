@@ -87,19 +87,37 @@ usage_error "random --findings= (empty)" "^memgate random: --findings= names no 
 echo "== findings that cannot be written are never \"saved\""
 # Not a folder: unwritable even for root.
 : >"$TMP/rb.file"
-expect_all "verify: unwritable findings are could-not-judge, exit 2" 2 \
-	"; NOT saved: could not write $TMP/rb\.file/x/bad_memcpy_returns_end\.txt$" \
-	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved$" -- \
+# An unwritable findings folder is found before the sweep, in one line.
+usage_error "verify: an unwritable findings folder is one line, exit 2, before the sweep" \
+	"^memgate verify: cannot write findings in $TMP/rb\.file/x: Not a directory$" \
 	$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb.file/x"
+# A findings file that cannot be written once the sweep runs (here a folder
+# in its place) is could not judge, and said once.
+mkdir -p "$TMP/rb-late/bad_memcpy_returns_end.txt"
+expect_all "verify: a finding that cannot be written later is could-not-judge, exit 2" 2 \
+	"; NOT saved: could not write $TMP/rb-late/bad_memcpy_returns_end\.txt$" \
+	"^could not judge: 1 variant, the first bad_memcpy_returns_end: a finding could not be saved$" -- \
+	$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb-late"
+n=$($MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$TMP/rb-late" 2>&1 >/dev/null |
+	grep -c "cannot write")
+if [ "$n" = 1 ]; then
+	pass "verify: a findings file that cannot be written is said once"
+else
+	fail "verify: a findings file that cannot be written is said once" "said $n times"
+fi
 if $MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off \
 	--findings="$TMP/rb.file/x" 2>&1 | grep -q "saved in"; then
 	fail "verify: no \"saved in\" for unwritable findings" "it says saved"
 else
 	pass "verify: no \"saved in\" for unwritable findings"
 fi
-expect_all "random: unwritable findings are could-not-judge, exit 2" 2 \
-	"^could not judge: a finding could not be written to $TMP/rb\.file/x$" -- \
+usage_error "random: an unwritable findings folder is one line, exit 2, before the run" \
+	"^memgate random: cannot write findings in $TMP/rb\.file/x: Not a directory$" \
 	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb.file/x"
+mkdir -p "$TMP/rb-late-random" && : >"$TMP/rb-late-random/memcpy"
+expect_all "random: a finding that cannot be written later is could-not-judge, exit 2" 2 \
+	"^could not judge: a finding could not be written to $TMP/rb-late-random$" -- \
+	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb-late-random"
 if build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 \
 	--findings="$TMP/rb.file/x" 2>&1 | grep -q "saved in"; then
 	fail "random: no \"saved in\" for unwritable findings" "it says saved"
@@ -108,6 +126,44 @@ else
 fi
 expect "random: writable findings are saved" 1 ", saved in $TMP/rb-found$" \
 	build/random --variant=bad_memcpy_returns_end --cases=200 --seed=1 --findings="$TMP/rb-found"
+
+echo "== saved is saved: verify appends each run, and marks an interrupted one partial"
+sv=$TMP/rb-saved
+$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$sv" >/dev/null 2>&1
+cp "$sv/bad_memcpy_returns_end.txt" "$TMP/rb-saved-1st"
+$MG verify --set=selftest --variant=bad_memcpy_returns_end --huge=off --findings="$sv" >/dev/null 2>&1
+if cmp -s -n "$(stat -c %s "$TMP/rb-saved-1st")" "$TMP/rb-saved-1st" "$sv/bad_memcpy_returns_end.txt" &&
+	[ "$(grep -c '^== memgate verify run of ' "$sv/bad_memcpy_returns_end.txt")" = 2 ] &&
+	[ "$(grep -c '^== end of run: complete$' "$sv/bad_memcpy_returns_end.txt")" = 2 ]; then
+	pass "verify: a second run appends after the first, each with its header and end"
+else
+	fail "verify: a second run appends after the first, each with its header and end" \
+		"$(grep '^==' "$sv/bad_memcpy_returns_end.txt")"
+fi
+# Stopped while it saves finding after finding: the earlier runs stay byte
+# for byte, its own part ends with the partial mark, nothing stays running.
+cp "$sv/bad_memcpy_returns_end.txt" "$sv/bad_memcpy_overread_src.txt"
+cp "$sv/bad_memcpy_overread_src.txt" "$TMP/rb-saved-before"
+$MG verify --set=selftest --variant=bad_memcpy_overread_src --huge=off --max-failures=1000000 \
+	--findings="$sv" >"$TMP/rb-saved.out" 2>&1 &
+sv_pid=$!
+sleep 1
+kill -TERM "$sv_pid"
+wait "$sv_pid"
+sv_rc=$?
+sleep 0.5
+if [ "$sv_rc" = 143 ] &&
+	cmp -s -n "$(stat -c %s "$TMP/rb-saved-before")" "$TMP/rb-saved-before" "$sv/bad_memcpy_overread_src.txt" &&
+	tail -n 1 "$sv/bad_memcpy_overread_src.txt" |
+	grep -q '^== end of run: interrupted by SIGTERM: the findings of this run above are partial$' &&
+	grep -q "^memgate verify: interrupted by SIGTERM; 0 of 1 variants done; findings so far are in $sv/ (partial)$" "$TMP/rb-saved.out" &&
+	! pgrep -f -- "--findings=$sv" >/dev/null; then
+	pass "verify: SIGTERM keeps the earlier findings, marks its own partial, exits 143, leaves nothing running"
+else
+	fail "verify: SIGTERM keeps the earlier findings, marks its own partial, exits 143, leaves nothing running" \
+		"exit $sv_rc; $(tail -n 1 "$sv/bad_memcpy_overread_src.txt"); $(tail -n 1 "$TMP/rb-saved.out")"
+	kill -KILL "$sv_pid" 2>/dev/null
+fi
 
 echo "== a finding report is not an input"
 mkdir -p "$TMP/rb-rep/memcpy"
