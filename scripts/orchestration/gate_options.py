@@ -1,6 +1,7 @@
 """The gate's options: its --help text, what each option may say, and the
 checks on them (bad usage is one line, exit 2, through Usage)."""
 
+import errno
 import os
 import re
 import sys
@@ -73,8 +74,14 @@ def die(text):
 
 # --- options -------------------------------------------------------------------
 
+# The options that may be given more than once, each adding to a list.
+REPEATABLE = ("-I", "-D", "--extern", "--entry")
+
+
 def parse(argv):
+    cli.refuse_non_utf8(argv, FLAG_OPTIONS)
     opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False}
+    seen = set()
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -92,9 +99,14 @@ def parse(argv):
                     die(f"{arg} needs a value")
                 value = argv[i + 1]
                 i += 1
+            if not value:
+                die(f"{arg[:2]} needs a value, not an empty one")
             opts["tree_flags"].append(arg[:2] + value)
         elif arg in FLAG_OPTIONS:
+            cli.once(seen, arg)
             opts["bench" if arg == "--no-bench" else "quick"] = arg == "--quick"
+        elif arg.split("=", 1)[0] in FLAG_OPTIONS:
+            die(f"{arg.split('=', 1)[0]} takes no value ('{arg}')")
         elif arg.split("=", 1)[0] in VALUE_OPTIONS:
             opt, eq, value = arg.partition("=")
             if not eq:
@@ -102,6 +114,10 @@ def parse(argv):
                     die(f"{opt} needs a value")
                 value = argv[i + 1]
                 i += 1
+            if not value.strip() and opt != "--cflags":
+                die(f"{opt} needs a value, not an empty one")
+            if opt not in REPEATABLE:
+                cli.once(seen, opt)
             key = opt[2:].replace("-", "_")
             if key in ("extern", "entry"):
                 opts[key].append(value)
@@ -139,10 +155,20 @@ VALID_OPS = "memcpy, mempcpy, memmove, memset, copy_page or clear_page"
 def validate_file(f):
     member = submission.split_member(f)
     path = member[0] if member else f
-    if not os.path.exists(path):
-        die(f"{path}: no such file")
-    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+    try:
+        os.stat(path)
+    except OSError as e:
+        die(f"{path}: {'no such file' if e.errno == errno.ENOENT else e.strerror}")
+    if os.path.isdir(path):
+        die(f"{path} is a directory, not a source or object file")
+    if not os.path.isfile(path):
+        die(f"{path} is not a regular file (a FIFO or a device), not a source or object file")
+    if not os.access(path, os.R_OK):
         die(f"{path}: not a readable file")
+    if f.endswith(".o") and not member:
+        why = not_an_object(path)
+        if why:
+            die(f"{path}: not an object file ({why})")
     if member:
         rc, out = submission.capture(["ar", "t", path], timeout=60)
         if rc != 0:
@@ -151,6 +177,30 @@ def validate_file(f):
             die(f"{path} has no member {member[1]}")
     elif not f.endswith((".c", ".S", ".s", ".o")):
         die(f"{f}: not a C (.c), assembly (.S, .s) or object (.o) file, or an archive member ARCHIVE.a(MEMBER.o)")
+
+
+ELF_MAGIC = b"\x7fELF"
+ET_REL = 1
+
+
+def not_an_object(path):
+    """Why `path` is no relocatable ELF object (what the linker would say
+    only as 'file format not recognized'), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(18)
+    except OSError as e:
+        return e.strerror
+    if head[:4] != ELF_MAGIC:
+        return "file format not recognized: no ELF header"
+    if len(head) < 18:
+        return "file format not recognized: a truncated ELF header"
+    order = "little" if head[5] == 1 else "big"
+    kind = int.from_bytes(head[16:18], order)
+    if kind != ET_REL:
+        names = {2: "an executable", 3: "a shared object or a position-independent executable", 4: "a core dump"}
+        return f"it is {names.get(kind, f'ELF type {kind}')}, not a relocatable object (.o)"
+    return None
 
 
 def default_symbol(first):
