@@ -142,7 +142,11 @@ def tag_of(child):
 def start(argv, stdout=None, stderr=None, env=None, cwd=None):
     """Starts argv in a new session (its output to the open files or paths
     given) and returns its Popen without waiting: for a process watched
-    while it runs, ended with stop(). Raises OSError if it cannot start."""
+    while it runs, ended with stop(). Raises OSError if it cannot start, and
+    Interrupted once a stop signal came (from any thread: zoo's gate threads
+    start nothing more while the program ends)."""
+    if _interrupted:
+        raise Interrupted(_interrupted[0])
     out = open(stdout, "ab") if isinstance(stdout, str) else stdout
     err = open(stderr, "ab") if isinstance(stderr, str) else stderr
     name = f"{TAG_PREFIX}{os.getpid()}_{next(_TOKENS)}"
