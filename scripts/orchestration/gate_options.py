@@ -5,6 +5,7 @@ import errno
 import os
 import re
 import sys
+import tempfile
 
 from . import cli, submission
 
@@ -203,6 +204,24 @@ def not_an_object(path):
     return None
 
 
+def writable_output(kind, path):
+    """Usage unless the report file `path` can be written: checked before
+    the build and the checks, not after them."""
+    if path is None:
+        return
+    if os.path.isdir(path):
+        die(f"--{kind} {path} is a directory (give a file name)")
+    where = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(where):
+        die(f"--{kind} {path}: no folder {where}")
+    # A file made and removed there: access() says yes to root everywhere.
+    try:
+        with tempfile.NamedTemporaryFile(dir=where, prefix=".gate-probe-"):
+            pass
+    except OSError as e:
+        die(f"--{kind} {path}: cannot write in {where} ({e.strerror or e})")
+
+
 def default_symbol(first):
     member = submission.split_member(first)
     return os.path.splitext(member[1] if member else os.path.basename(first))[0]
@@ -249,6 +268,8 @@ def validate(opts):
             opts["tree_flags"] += shlex.split(extra)
         except ValueError as e:
             die(f"--cflags '{extra}': {e}")
+    for kind in ("report", "sarif", "junit"):
+        writable_output(kind, opts.get(kind))
     opts["src_align"] = power_of_two("src-align", opts.get("src_align", "1"))
     opts["dst_align"] = power_of_two("dst-align", opts.get("dst_align", "1"))
     opts["len_multiple"] = whole("len-multiple", opts.get("len_multiple", "1"))

@@ -878,15 +878,20 @@ def parse(argv):
     opts = {"list": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
             "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2,
             "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+    cli.refuse_non_utf8(argv, ("--list", "--quick"))
+    seen = set()
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):
             cli.print_help(USAGE)
             sys.exit(0)
         if arg in ("--list", "--quick"):
+            cli.once(seen, arg)
             opts[arg[2:]] = True
             continue
         name, eq, value = arg.partition("=")
+        if name in ("--list", "--quick"):
+            raise Usage(f"{name} takes no value ('{arg}')")
         if name not in ("--only", "--sources", "--arch", "--seconds", "--emulated-factor", "--jobs", "--out",
                         "--gate-arg"):
             raise Usage(f"unknown option '{arg}' (see --help)")
@@ -894,6 +899,10 @@ def parse(argv):
             value = next(it, None)
             if value is None:
                 raise Usage(f"{name} needs a value")
+        if not value.strip():
+            raise Usage(f"{name} needs a value, not an empty one")
+        if name != "--gate-arg":
+            cli.once(seen, name)
         if name == "--only":
             try:
                 opts["only"] = re.compile(value)
@@ -997,7 +1006,12 @@ def gate_all(argv, run=None):
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     clock = time.monotonic()
     notes = []
-    os.makedirs(opts["out"], exist_ok=True)
+    try:
+        os.makedirs(opts["out"], exist_ok=True)
+    except OSError as e:
+        raise Usage(f"--out {opts['out']}: cannot create it ({e.strerror or e})") from None
+    if not os.access(opts["out"], os.W_OK | os.X_OK):
+        raise Usage(f"--out {opts['out']}: not a folder it can write in")
     units = discover(opts["sources"], opts["arches"], opts["out"], notes)
     discover_seconds = time.monotonic() - clock
     if opts["only"]:
