@@ -154,9 +154,13 @@ def replay(flags, path, tmp):
     err = os.path.join(tmp, "replay.err")
     r = procs.run(["build/replay", "--format=jsonl"] + flags + [path], stdout=out, stderr=err, cwd=ROOT)
     if r.returncode == 2:
+        # build/replay's one line of why (a file or a flag it refuses), as ours.
         with open(err, encoding="utf-8", errors="replace") as f:
-            sys.stderr.write(f.read())
-        raise CouldNotJudge(f"build/replay could not judge {path}")
+            lines = [line.strip() for line in f if line.strip()]
+        why = lines[-1] if lines else f"build/replay could not judge {path} (exit 2)"
+        for prefix in ("memgate replay: ", "replay: "):
+            why = why[len(prefix):] if why.startswith(prefix) else why
+        raise Usage(why)
     recs = read(out)
     found = of_kind(recs, "finding")
     if r.returncode != 1 or not found:
