@@ -13,8 +13,10 @@ TARGET (they must pass).
 --variant, the variant of the finding record beside the input (NAME.json)
 pins it, if there is one.
 The input is filed only if it reproduces: build/replay's record of it
-(--format=jsonl) says what it is. Exit 0 filed, 1 it does not reproduce,
-2 bad usage or could not judge.
+(--format=jsonl) says what it is. Exit 0 filed (or filed already), 1 it
+does not reproduce, 2 bad usage, bad input (a directory, a FIFO, a link
+loop, a file over 4096 bytes: one line with the reason) or could not judge,
+128 + N stopped by signal N. A filed input is never overwritten.
 """
 
 import errno

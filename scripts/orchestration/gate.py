@@ -8,7 +8,9 @@ reports on request.
 Exit status: 0 accepted (every required check ran to its end, its results
 were written and read back, and none found anything), 1 rejected (at least
 one finding), 2 bad usage, a build error or a build-time rule broken, or
-"could not judge: REASON" (a check could not run to its end)."""
+"could not judge: REASON" (a check could not run to its end), 128 + N
+stopped by signal N (SIGINT, SIGTERM, SIGHUP): every check and what it
+started stopped, the results folder marked PARTIAL, no verdict."""
 
 import os
 import shutil

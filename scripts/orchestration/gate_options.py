@@ -45,7 +45,8 @@ code runs under every qemu -cpu model that has them (max, cortex-a57,
 a64fx), with a verdict per model, and is a SKIP when none has them.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
-or build-time rule, or "could not judge: REASON"."""
+or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
+SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")

@@ -49,7 +49,7 @@ nothing. --only keeps the runs whose name matches REGEX (e.g.
 
 Exit status: 0 every routine accepted or skipped (a CPU feature this
 machine lacks), 1 some routine rejected, 2 bad usage or some routine could
-not be judged."""
+not be judged, 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP)."""
 
 # The operations the gate knows, by the names routines carry.
 ROUTINE = re.compile(r"^_*(?:pi_)?(memcpy|memmove|mempcpy|memset|copy_page|clear_page)(?:_([A-Za-z0-9_]+))?$")
