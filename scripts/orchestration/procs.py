@@ -209,6 +209,18 @@ def _on_stop_signal(signum, frame):
     raise Interrupted(signum)
 
 
+def stop_early(prog):
+    """Until catch_stop_signals() takes over (a command's imports take a
+    while on a busy machine), a stop signal ends the program at once, with
+    its one line and 128 + N: it has started nothing yet."""
+    def end(signum, frame):
+        os.write(2, f"{prog}: interrupted by {signal.Signals(signum).name} before it started\n".encode())
+        os._exit(128 + signum)
+
+    for s in STOP_SIGNALS:
+        signal.signal(s, end)
+
+
 def catch_stop_signals():
     """SIGINT, SIGTERM and SIGHUP raise Interrupted in the main thread (the
     first of them; later ones are ignored), wherever they came from."""

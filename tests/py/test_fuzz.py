@@ -4,7 +4,6 @@ fail-closed errors, the run-directory lock and interruption."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -283,11 +282,15 @@ class FuzzRun(unittest.TestCase):
     def test_sigterm_to_the_group_exits_143_and_leaves_no_fuzzer(self):
         self.interrupt(signal.SIGTERM, to_group=True)
 
-    def test_sigterm_sighup_sigint_to_its_own_pid_leave_no_fuzzer(self):
-        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-            with self.subTest(signal=signum):
-                shutil.rmtree(self.out, ignore_errors=True)
-                self.interrupt(signum, to_group=False)
+    # One test per signal, not subtests: tests/py/run.py counts tests.
+    def test_sigterm_to_its_own_pid_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGTERM, to_group=False)
+
+    def test_sighup_to_its_own_pid_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGHUP, to_group=False)
+
+    def test_sigint_to_its_own_pid_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGINT, to_group=False)
 
     def test_an_interrupted_resume_keeps_the_earlier_summary(self):
         rc, _, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}")
