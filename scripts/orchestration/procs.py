@@ -45,11 +45,13 @@ GRACE_SECONDS = 2.0
 
 
 def _proc_stat(pid):
-    """(state, pgid) of a process, or None if it is gone."""
+    """(state, pgid, start time in clock ticks since boot) of a process, or
+    None if it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             fields = f.read().rsplit(b")", 1)[1].split()
-        return fields[0], int(fields[2])  # fields: state, ppid, pgrp, ...
+        # fields: state, ppid, pgrp, ..., starttime (field 22 of proc(5))
+        return fields[0], int(fields[2]), int(fields[19])
     except (OSError, IndexError, ValueError):
         return None
 
@@ -62,12 +64,14 @@ def _tagged(needle, pid):
         return False
 
 
-def members(pgid, needle=None):
+def members(pgid, needle=None, since=0):
     """The live processes of group pgid, and those carrying `needle` in
     their environment (a child's tag, see start()): a process that left
     the group (setsid: AFL++'s fork server does) or lost its parent is
-    still found. A zombie does not count: where init does not reap orphans
-    (some containers), a killed group's members stay zombies for good."""
+    still found. Only processes started at `since` (clock ticks since boot)
+    or later can carry it: the others' environment is not read. A zombie
+    does not count: where init does not reap orphans (some containers), a
+    killed group's members stay zombies for good."""
     found = []
     try:
         pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
@@ -80,19 +84,19 @@ def members(pgid, needle=None):
         stat = _proc_stat(pid)
         if stat is None or stat[0] in (b"Z", b"X"):
             continue
-        if stat[1] == pgid or (needle is not None and _tagged(needle, pid)):
+        if stat[1] == pgid or (needle is not None and stat[2] >= since and _tagged(needle, pid)):
             found.append(pid)
     return found
 
 
-def group_alive(pgid, needle=None):
+def group_alive(pgid, needle=None, since=0):
     """Whether a member of the group (or a process with the tag) still runs."""
     if needle is None:
         try:
             os.killpg(pgid, 0)
         except (ProcessLookupError, PermissionError):
             return False
-    return bool(members(pgid, needle))
+    return bool(members(pgid, needle, since))
 
 
 def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeout=None):
@@ -135,8 +139,10 @@ _TOKENS = itertools.count(1)
 
 
 def tag_of(child):
-    """The environment entry (bytes) that marks `child` and its descendants."""
-    return getattr(child, "memgate_tag", None)
+    """(tag, since): the environment entry (bytes) that marks `child` and
+    its descendants, and when the child started (none of them started
+    earlier); (None, 0) for a Popen not started here."""
+    return getattr(child, "memgate_tag", None), getattr(child, "memgate_since", 0)
 
 
 def start(argv, stdout=None, stderr=None, env=None, cwd=None):
@@ -168,6 +174,8 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
             preexec_fn=lambda: child_setup(held),
         )
         child.memgate_tag = f"{name}=1".encode()
+        stat = _proc_stat(child.pid)
+        child.memgate_since = stat[2] if stat else 0
         RUNNING[child.pid] = child
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
@@ -263,13 +271,15 @@ def child_setup(mask):
         _SET_PDEATHSIG()
 
 
-def _signal_all(pgid, needle, sig):
-    """`sig` to the group and to every process with the tag; SIGCONT after
-    it, so that a stopped one (SIGSTOP, SIGTSTP) gets it too."""
-    pids = members(pgid, needle) if needle is not None else []
+def _signal_all(child, sig):
+    """`sig` to the group `child` leads and to every process with its tag;
+    SIGCONT after it, so that a stopped one (SIGSTOP, SIGTSTP) gets it too.
+    Returns the processes it found."""
+    needle, since = tag_of(child)
+    pids = members(child.pid, needle, since)
     for s in (sig, signal.SIGCONT) if sig != signal.SIGKILL else (sig,):
         try:
-            os.killpg(pgid, s)
+            os.killpg(child.pid, s)
         except (ProcessLookupError, PermissionError):
             pass
         for pid in pids:
@@ -277,6 +287,12 @@ def _signal_all(pgid, needle, sig):
                 os.kill(pid, s)
             except (ProcessLookupError, PermissionError):
                 pass
+    return pids
+
+
+def _alive(child):
+    needle, since = tag_of(child)
+    return group_alive(child.pid, needle, since)
 
 
 def stop(child, grace=GRACE_SECONDS):
@@ -285,23 +301,26 @@ def stop(child, grace=GRACE_SECONDS):
     reaps the leader. Its exit status stays in child.returncode; a leader
     that had already exited keeps its own."""
     pgid = child.pid
-    needle = tag_of(child)
-    _signal_all(pgid, needle, signal.SIGTERM)
+    found = _signal_all(child, signal.SIGTERM)
+    if child.poll() is not None and not found:
+        # The usual end: the leader exited and left nothing behind.
+        RUNNING.pop(pgid, None)
+        return child.returncode
     end = time.monotonic() + grace
     # The leader is reaped as soon as it exits: a zombie still counts as a
     # member of its group.
     while time.monotonic() < end:
-        if child.poll() is not None and not group_alive(pgid, needle):
+        if child.poll() is not None and not _alive(child):
             break
         time.sleep(0.02)
     else:
-        _signal_all(pgid, needle, signal.SIGKILL)
+        _signal_all(child, signal.SIGKILL)
     child.wait()
     # Members outside our reach of wait() (reparented to init) take a moment
     # to be reaped after SIGKILL: gone before we say they are.
     end = time.monotonic() + 1.0
-    while group_alive(pgid, needle) and time.monotonic() < end:
-        _signal_all(pgid, needle, signal.SIGKILL)
+    while _alive(child) and time.monotonic() < end:
+        _signal_all(child, signal.SIGKILL)
         time.sleep(0.02)
     RUNNING.pop(pgid, None)
     return child.returncode
@@ -312,6 +331,6 @@ def stop_all(grace=GRACE_SECONDS):
     at once, then each its SIGKILL."""
     children = list(RUNNING.values())
     for child in children:
-        _signal_all(child.pid, tag_of(child), signal.SIGTERM)
+        _signal_all(child, signal.SIGTERM)
     for child in children:
         stop(child, grace)
