@@ -13,17 +13,22 @@ TARGET (they must pass).
 --variant, the variant of the finding record beside the input (NAME.json)
 pins it, if there is one.
 The input is filed only if it reproduces: build/replay's record of it
-(--format=jsonl) says what it is. Exit 0 filed, 1 it does not reproduce,
-2 bad usage or could not judge.
+(--format=jsonl) says what it is. Exit 0 filed (or filed already), 1 it
+does not reproduce, 2 bad usage, bad input (a directory, a FIFO, a link
+loop, a file over 4096 bytes: one line with the reason) or could not judge,
+128 + N stopped by signal N. A filed input is never overwritten.
 """
 
+import errno
 import os
 import shlex
 import shutil
+import stat
 import sys
 import tempfile
 
 from . import cli, procs
+from .fuzz_findings import INPUT_MAX
 from .records import CouldNotJudge, of_kind, read
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -34,22 +39,31 @@ Usage = cli.Usage
 
 
 def parse(argv):
+    cli.refuse_non_utf8(argv)
     flags, inputs, case, into = [], [], None, "corpus/regressions"
+    seen = set()
     args = list(argv)
     while args:
         a = args.pop(0)
-        if a.startswith(("--target=", "--variant=")):
-            flags.append(a)
-        elif a == "--case":
-            if not args:
-                raise Usage("--case needs a replay line")
-            case = args.pop(0)
-        elif a.startswith("--case="):
-            case = a[len("--case="):]
-        elif a.startswith("--into="):
-            into = a[len("--into="):]
-        elif a in ("-h", "--help"):
+        name, eq, value = a.partition("=")
+        if a in ("-h", "--help"):
             return None
+        if name in ("--target", "--variant", "--case", "--into"):
+            if not eq:
+                if name != "--case":
+                    raise Usage(f"{name} needs a value ({name}=VALUE)")
+                if not args:
+                    raise Usage("--case needs a replay line")
+                value = args.pop(0)
+            if not value.strip():
+                raise Usage(f"{name} needs a value, not an empty one")
+            cli.once(seen, name)
+            if name == "--case":
+                case = value
+            elif name == "--into":
+                into = value
+            else:
+                flags.append(f"{name}={value}")
         elif a.startswith("-"):
             raise Usage(f"unknown option '{a}' (valid: {OPTIONS})")
         else:
@@ -57,6 +71,25 @@ def parse(argv):
                 raise Usage("one input at a time")
             inputs.append(a)
     return flags, (inputs[0] if inputs else None), case, into
+
+
+def check_input(path):
+    """Usage (bad input, exit 2) unless `path` is a file that can be a fuzz
+    input: the reason is the file's, never 'does not reproduce'."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise Usage(f"{path}: {'no such file' if e.errno == errno.ENOENT else e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise Usage(f"{path} is a directory, not an input file (give one file in it)")
+    if stat.S_ISFIFO(st.st_mode):
+        raise Usage(f"{path} is a FIFO, not a memgate fuzz input")
+    if not stat.S_ISREG(st.st_mode):
+        raise Usage(f"{path} is not a regular file, not a memgate fuzz input")
+    if st.st_size > INPUT_MAX:
+        raise Usage(f"{path} is not a memgate fuzz input: {st.st_size} bytes, over {INPUT_MAX}")
+    if not os.access(path, os.R_OK):
+        raise Usage(f"{path}: cannot be read (permission denied)")
 
 
 def cksum(data):
@@ -123,14 +156,33 @@ def replay(flags, path, tmp):
     err = os.path.join(tmp, "replay.err")
     r = procs.run(["build/replay", "--format=jsonl"] + flags + [path], stdout=out, stderr=err, cwd=ROOT)
     if r.returncode == 2:
+        # build/replay's one line of why (a file or a flag it refuses), as ours.
         with open(err, encoding="utf-8", errors="replace") as f:
-            sys.stderr.write(f.read())
-        raise CouldNotJudge(f"build/replay could not judge {path}")
+            lines = [line.strip() for line in f if line.strip()]
+        why = lines[-1] if lines else f"build/replay could not judge {path} (exit 2)"
+        for prefix in ("memgate replay: ", "replay: "):
+            why = why[len(prefix):] if why.startswith(prefix) else why
+        raise Usage(why)
     recs = read(out)
     found = of_kind(recs, "finding")
     if r.returncode != 1 or not found:
         return None
     return found[0]
+
+
+def free_name(directory, stem, data):
+    """STEM.in, or the first STEM-N.in that is free or holds `data` already:
+    a filed regression is never overwritten by another input whose
+    checksum is the same."""
+    for n in range(1, 1000):
+        dest = os.path.join(directory, f"{stem}.in" if n == 1 else f"{stem}-{n}.in")
+        try:
+            with open(dest, "rb") as f:
+                if f.read() == data:
+                    return dest
+        except FileNotFoundError:
+            return dest
+    raise CouldNotJudge(f"{directory}: 999 inputs named {stem}-N.in already")
 
 
 def main(argv):
@@ -143,6 +195,11 @@ def add(argv):
         cli.print_help(__doc__.split("\n\n", 1)[1])
         return 0
     flags, path, case, into = parsed
+    if path:
+        check_input(path)
+        path = os.path.abspath(path)
+    if into != "corpus/regressions":
+        into = os.path.abspath(into)
     os.chdir(ROOT)
     run_quiet(["make", "--no-print-directory", "-s", "build/memgate", "build/replay"], "building build/memgate and build/replay")
     with tempfile.TemporaryDirectory(prefix="add-regression-") as tmp:
@@ -162,7 +219,17 @@ def add(argv):
         os.makedirs(directory, exist_ok=True)
         with open(path, "rb") as f:
             data = f.read()
-        dest = os.path.join(directory, f"{finding['class']}-{cksum(data)}.in")
-        shutil.copyfile(path, dest)
+        dest = free_name(directory, f"{finding['class']}-{cksum(data)}", data)
+        if os.path.exists(dest):
+            # Named by its bytes: the same input is filed already, as it is.
+            print(f"filed already: {dest} ({finding['signature']})")
+            return 0
+        tmp = f"{dest}.tmp-{os.getpid()}"
+        try:
+            shutil.copyfile(path, tmp)
+            os.replace(tmp, dest)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
         print(f"filed {dest} ({finding['signature']})")
         return 0

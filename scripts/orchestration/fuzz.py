@@ -11,8 +11,10 @@ programs.
 Exit status: 0 no findings (every fuzzer ran to its end, its results were
 written and read back), 1 findings, 2 bad usage (one line) or could not
 judge ("could not judge: REASON": a fuzzer that could not run, a corrupt
-corpus file, a replay that did not finish, a write error), 130 interrupted
-(the fuzzers are stopped; findings and corpus stay on disk).
+corpus file, a replay that did not finish, a write error), 128 + N for
+signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP: the fuzzers are stopped;
+findings and corpus stay on disk, and sessions.log says the session was
+interrupted).
 
 Time: --seconds is the fuzzing; each target may take up to
 OVERHEAD_SECONDS more (screening the seeds, stopping the fuzzers, replaying,
@@ -57,20 +59,18 @@ Each target may take up to {overhead} s more than its share of --seconds
 (seeds, stopping, replaying, minimising). Output: DIR/summary.txt, and
 DIR/summary.jsonl (records, docs/records.md).
 Exit status: 0 no findings, 1 findings, 2 bad usage or could not judge,
-130 interrupted.""".format(overhead=OVERHEAD_SECONDS)
+130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.""".format(overhead=OVERHEAD_SECONDS)
 
 
 Usage = cli.Usage  # bad usage: one line, exit 2
-
-
-class Interrupted(Exception):
-    """SIGINT, SIGTERM or SIGHUP: exit 130."""
+Interrupted = procs.Interrupted  # SIGINT, SIGTERM or SIGHUP: exit 128 + N
 
 
 # ------------------------------------------------------------------ options
 
 
 def parse_args(argv):
+    cli.refuse_non_utf8(argv, ("--sanitize",))
     opts = {"target": "all", "seconds": "60", "variant": "", "engine": "libfuzzer",
             "sanitize": "0", "jobs": "", "out": "", "resume": ""}
     given = set()
@@ -95,10 +95,13 @@ def parse_args(argv):
             raise Usage(f"unknown option '{arg}' (valid: {OPTIONS})")
         else:
             raise Usage(f"unexpected argument '{arg}' (valid: {OPTIONS})")
+        if name in VALUED and not value.strip():
+            # An empty value is no "not given": --resume= must not start a new run.
+            raise Usage(f"{name} needs a value, not an empty one")
+        cli.once(given, name)
         key = name[2:]
         opts[key] = value
-        given.add(key)
-    return opts, given
+    return opts, {n[2:] for n in given}
 
 
 def read_conf(path):
@@ -336,15 +339,20 @@ class Session:
         self.run_dir = resume or self.make_run_dir(opts["out"])
         self.ctx = Context(opts, self.run_dir, bin_root, bool(resume))
         self.report = Report(self.ctx)
-        # An earlier session's summary must not outlive this one: a reader
-        # finds this session's complete summary, or none.
-        for name in ("summary.jsonl", "summary.txt"):
-            p = os.path.join(self.run_dir, name)
-            if os.path.exists(p):
-                os.unlink(p)
+        # An earlier session's summary stays until this session's complete
+        # one replaces it (records.write_text renames it into place); the
+        # log says which session it is of, and of an interrupted one.
+        self.log_session(f"session started {time.strftime('%Y-%m-%d %H:%M:%S')} (pid {os.getpid()}): "
+                         f"{shlex.join(self.argv)}")
         conf = "".join(f"{k} {opts[k]}\n" for k in ("target", "variant", "engine", "sanitize"))
         write_text(os.path.join(self.run_dir, "run.conf"), conf)
         return True
+
+    def log_session(self, line):
+        """Appends a line to DIR/sessions.log, the run directory's history:
+        each session's start and end, one header a session."""
+        with open(os.path.join(self.run_dir, "sessions.log"), "a", encoding="utf-8") as f:
+            f.write(line + "\n")
 
     def make_run_dir(self, out):
         if out:
@@ -555,7 +563,10 @@ class Session:
         self.build()
         for idx, t in enumerate(targets):
             self.fuzz_target(idx, t, per_target)
-        return self.report.finish()
+        status = self.report.finish()
+        self.log_session(f"session ended {time.strftime('%Y-%m-%d %H:%M:%S')}: exit {status}; "
+                         "summary.txt and summary.jsonl are this session's")
+        return status
 
     def write_error(self, reason):
         """What a reader of summary.jsonl learns of a run that could not
@@ -610,27 +621,18 @@ def check_corpus(corp):
                 raise CouldNotJudge(f"corpus entry {p} is a symbolic link")
 
 
-def on_signal(signum, frame):
-    # Once: whatever comes next runs with the signals ignored, so the
-    # fuzzers are surely stopped before the exit.
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, signal.SIG_IGN)
-    raise Interrupted()
-
-
 def main(argv):
     cwd = os.getcwd()
     os.chdir(ROOT)
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, on_signal)
+    procs.catch_stop_signals()
     session = Session(argv, cwd)
     try:
         return session.execute()
     except Usage as e:
         print(f"fuzz: {e}", file=sys.stderr)
         return 2
-    except Interrupted:
-        return interrupted(session)
+    except KeyboardInterrupt as e:
+        return interrupted(session, e)
     except CouldNotJudge as e:
         return could_not_judge(session, str(e))
     except OSError as e:
@@ -642,7 +644,7 @@ def main(argv):
         traceback.print_exc()
         return could_not_judge(session, f"internal error: {type(e).__name__}: {e}")
     finally:
-        procs.stop_all()
+        cli.stop_children()
 
 
 def could_not_judge(session, reason):
@@ -653,19 +655,30 @@ def could_not_judge(session, reason):
     return 2
 
 
-def interrupted(session):
+def interrupted(session, e):
+    """Stops the fuzzers, keeps what they saved, says so in one line and in
+    sessions.log, and returns 128 + N."""
+    cli.stop_children()
+    if not isinstance(e, Interrupted):
+        e = procs.interrupted() or Interrupted(signal.SIGINT)
     try:
-        procs.stop_all()
-        run = session.ctx.show(session.run_dir) if session.ctx else "the run directory"
-        if session.phase in ("fuzzing", "collecting") and session.engine is not None:
-            try:
-                session.engine.collect()
-            except OSError:
-                pass
-            print(f"fuzz: interrupted, the fuzzers are stopped; findings so far in {run}/*/raw, "
-                  f"working corpus in {run}/corpus", file=sys.stderr)
-        else:
-            print(f"fuzz: interrupted; what was saved so far is in {run}", file=sys.stderr)
-    except Interrupted:
+        run = session.ctx.show(session.run_dir) if session.ctx else None
+        if session.ctx:
+            if session.phase in ("fuzzing", "collecting") and session.engine is not None:
+                try:
+                    session.engine.collect()
+                except OSError:
+                    pass
+            session.log_session(f"session interrupted by {e.name} {time.strftime('%Y-%m-%d %H:%M:%S')} while "
+                                f"{session.phase}: its inputs in */raw are not judged yet (partial); "
+                                "summary.txt and summary.jsonl, if there, are of an earlier session")
+    except (KeyboardInterrupt, OSError):
         pass
-    return 130
+    if run and session.phase in ("fuzzing", "collecting", "analysing"):
+        print(f"fuzz: interrupted by {e.name}; the fuzzers are stopped; findings so far are in {run}/*/raw "
+              f"(partial, not judged), working corpus in {run}/corpus", file=sys.stderr)
+    elif run:
+        print(f"fuzz: interrupted by {e.name}; what was saved so far is in {run} (partial)", file=sys.stderr)
+    else:
+        print(f"fuzz: interrupted by {e.name}; nothing was saved yet", file=sys.stderr)
+    return e.status

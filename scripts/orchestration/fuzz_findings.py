@@ -671,14 +671,17 @@ class Analysis:
                 f.record["input"] = os.path.join(self.dir, slug(f.record["signature"]) + ".in")
 
     def remove_duplicates(self, groups):
-        """Every other input with a signature already kept goes, with the
-        target's record and report beside it."""
+        """Every other input of this session with a signature already kept
+        goes, with the target's record and report beside it. What an earlier
+        session of the run kept stays: saved is saved."""
         for group in groups.values():
             keep = None
             for s in group:
                 if s.verdict is not None and (keep is None or (s.size, s.main_path()) < keep):
                     keep = (s.size, s.main_path())
             for s in group:
+                if s.earlier:
+                    continue
                 for p in s.paths:
                     if keep and p == keep[1]:
                         continue

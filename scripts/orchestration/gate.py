@@ -8,17 +8,20 @@ reports on request.
 Exit status: 0 accepted (every required check ran to its end, its results
 were written and read back, and none found anything), 1 rejected (at least
 one finding), 2 bad usage, a build error or a build-time rule broken, or
-"could not judge: REASON" (a check could not run to its end)."""
+"could not judge: REASON" (a check could not run to its end), 128 + N
+stopped by signal N (SIGINT, SIGTERM, SIGHUP): every check and what it
+started stopped, the results folder marked PARTIAL, no verdict."""
 
 import os
 import shutil
 
-from . import cli
+from . import cli, records
 from .gate_build import ROOT, contract_macro, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
 from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all
 from .gate_verdict import by_reason, finish, finish_entries, qualifiers, run_verdicts, verdict_of
+from .records import CouldNotJudge
 
 # The names other modules and the unit tests use as gate.NAME.
 __all__ = ["Context", "FEATURES", "Usage", "by_reason", "contract_macro", "dedupe", "default_symbol",
@@ -27,12 +30,29 @@ __all__ = ["Context", "FEATURES", "Usage", "by_reason", "contract_macro", "dedup
 
 def main(argv):
     os.chdir(ROOT)
-    return cli.run_main("gate", lambda: gate(argv))
+    run = {}
+    return cli.run_main("gate", lambda: gate(argv, run), lambda: interrupted(run.get("ctx")))
 
 
-def gate(argv):
+def interrupted(ctx):
+    """What an interrupted gate says of its results: none is a verdict; the
+    results folder it made (each run makes a new one) is marked partial."""
+    where = getattr(ctx, "root_R", None)
+    if not where:
+        return "no verdict (nothing was saved yet)"
+    try:
+        records.write_text(os.path.join(where, "PARTIAL"),
+                           "interrupted: these are the results of a gate run that was stopped; no verdict\n")
+    except CouldNotJudge:
+        pass
+    return f"no verdict; what the checks saved so far is in {where}/ (partial)"
+
+
+def gate(argv, run=None):
     opts = validate(parse(argv))
     ctx = Context(opts)
+    if run is not None:
+        run["ctx"] = ctx
     setup_arch(ctx, opts)
     runs = plan_runs(ctx)
     if runs is None:

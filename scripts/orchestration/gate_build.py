@@ -210,7 +210,7 @@ def show_compiler(ctx, log, given):
         text = ""
     for src, name in zip(ctx.sources, given):
         text = text.replace(src, name)
-    lines = [l for l in text.splitlines() if re.search(r"error|Error|undefined reference", l)]
+    lines = [l for l in text.splitlines() if re.search(r"error|Error|undefined reference|not recognized|No such file|cannot find", l)]
     return "\n".join(lines[:20])
 
 

@@ -1,9 +1,11 @@
 """The gate's options: its --help text, what each option may say, and the
 checks on them (bad usage is one line, exit 2, through Usage)."""
 
+import errno
 import os
 import re
 import sys
+import tempfile
 
 from . import cli, isa_features, submission
 
@@ -44,7 +46,8 @@ code runs under every qemu -cpu model that has them (max, cortex-a57,
 a64fx), with a verdict per model, and is a SKIP when none has them.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
-or build-time rule, or "could not judge: REASON"."""
+or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
+SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")
@@ -76,8 +79,14 @@ def die(text):
 
 # --- options -------------------------------------------------------------------
 
+# The options that may be given more than once, each adding to a list.
+REPEATABLE = ("-I", "-D", "--extern", "--entry")
+
+
 def parse(argv):
+    cli.refuse_non_utf8(argv, FLAG_OPTIONS)
     opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False}
+    seen = set()
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -95,9 +104,14 @@ def parse(argv):
                     die(f"{arg} needs a value")
                 value = argv[i + 1]
                 i += 1
+            if not value:
+                die(f"{arg[:2]} needs a value, not an empty one")
             opts["tree_flags"].append(arg[:2] + value)
         elif arg in FLAG_OPTIONS:
+            cli.once(seen, arg)
             opts["bench" if arg == "--no-bench" else "quick"] = arg == "--quick"
+        elif arg.split("=", 1)[0] in FLAG_OPTIONS:
+            die(f"{arg.split('=', 1)[0]} takes no value ('{arg}')")
         elif arg.split("=", 1)[0] in VALUE_OPTIONS:
             opt, eq, value = arg.partition("=")
             if not eq:
@@ -105,6 +119,10 @@ def parse(argv):
                     die(f"{opt} needs a value")
                 value = argv[i + 1]
                 i += 1
+            if not value.strip() and opt != "--cflags":
+                die(f"{opt} needs a value, not an empty one")
+            if opt not in REPEATABLE:
+                cli.once(seen, opt)
             key = opt[2:].replace("-", "_")
             if key in ("extern", "entry"):
                 opts[key].append(value)
@@ -142,10 +160,20 @@ VALID_OPS = "memcpy, mempcpy, memmove, memset, copy_page or clear_page"
 def validate_file(f):
     member = submission.split_member(f)
     path = member[0] if member else f
-    if not os.path.exists(path):
-        die(f"{path}: no such file")
-    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+    try:
+        os.stat(path)
+    except OSError as e:
+        die(f"{path}: {'no such file' if e.errno == errno.ENOENT else e.strerror}")
+    if os.path.isdir(path):
+        die(f"{path} is a directory, not a source or object file")
+    if not os.path.isfile(path):
+        die(f"{path} is not a regular file (a FIFO or a device), not a source or object file")
+    if not os.access(path, os.R_OK):
         die(f"{path}: not a readable file")
+    if f.endswith(".o") and not member:
+        why = not_an_object(path)
+        if why:
+            die(f"{path}: not an object file ({why})")
     if member:
         rc, out = submission.capture(["ar", "t", path], timeout=60)
         if rc != 0:
@@ -154,6 +182,48 @@ def validate_file(f):
             die(f"{path} has no member {member[1]}")
     elif not f.endswith((".c", ".S", ".s", ".o")):
         die(f"{f}: not a C (.c), assembly (.S, .s) or object (.o) file, or an archive member ARCHIVE.a(MEMBER.o)")
+
+
+ELF_MAGIC = b"\x7fELF"
+ET_REL = 1
+
+
+def not_an_object(path):
+    """Why `path` is no relocatable ELF object (what the linker would say
+    only as 'file format not recognized'), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(18)
+    except OSError as e:
+        return e.strerror
+    if head[:4] != ELF_MAGIC:
+        return "file format not recognized: no ELF header"
+    if len(head) < 18:
+        return "file format not recognized: a truncated ELF header"
+    order = "little" if head[5] == 1 else "big"
+    kind = int.from_bytes(head[16:18], order)
+    if kind != ET_REL:
+        names = {2: "an executable", 3: "a shared object or a position-independent executable", 4: "a core dump"}
+        return f"it is {names.get(kind, f'ELF type {kind}')}, not a relocatable object (.o)"
+    return None
+
+
+def writable_output(kind, path):
+    """Usage unless the report file `path` can be written: checked before
+    the build and the checks, not after them."""
+    if path is None:
+        return
+    if os.path.isdir(path):
+        die(f"--{kind} {path} is a directory (give a file name)")
+    where = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(where):
+        die(f"--{kind} {path}: no folder {where}")
+    # A file made and removed there: access() says yes to root everywhere.
+    try:
+        with tempfile.NamedTemporaryFile(dir=where, prefix=".gate-probe-"):
+            pass
+    except OSError as e:
+        die(f"--{kind} {path}: cannot write in {where} ({e.strerror or e})")
 
 
 def default_symbol(first):
@@ -202,6 +272,8 @@ def validate(opts):
             opts["tree_flags"] += shlex.split(extra)
         except ValueError as e:
             die(f"--cflags '{extra}': {e}")
+    for kind in ("report", "sarif", "junit"):
+        writable_output(kind, opts.get(kind))
     opts["src_align"] = power_of_two("src-align", opts.get("src_align", "1"))
     opts["dst_align"] = power_of_two("dst-align", opts.get("dst_align", "1"))
     opts["len_multiple"] = whole("len-multiple", opts.get("len_multiple", "1"))

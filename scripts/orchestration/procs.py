@@ -1,10 +1,15 @@
 """Child processes under one deadline, each in its own session, so that
 nothing a routine starts (forked children, a process that blocks or ignores
-signals) outlives the check that ran it."""
+signals) outlives the check that ran it; and the signals that stop a
+command (SIGINT, SIGTERM, SIGHUP sent to its own PID, not only the
+terminal's SIGINT to its group) turned into Interrupted, which ends every
+child first."""
 
+import itertools
 import os
 import signal
 import subprocess
+import threading
 import time
 
 
@@ -39,28 +44,59 @@ class Result:
 GRACE_SECONDS = 2.0
 
 
-def group_alive(pgid):
-    """Whether a member of the group still runs. A zombie does not count:
-    where init does not reap orphans (some containers), a killed group's
-    members stay zombies for good."""
+def _proc_stat(pid):
+    """(state, pgid, start time in clock ticks since boot) of a process, or
+    None if it is gone."""
     try:
-        os.killpg(pgid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        # fields: state, ppid, pgrp, ..., starttime (field 22 of proc(5))
+        return fields[0], int(fields[2]), int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _tagged(needle, pid):
     try:
-        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return needle in f.read().split(b"\0")
     except OSError:
-        return True
+        return False
+
+
+def members(pgid, needle=None, since=0):
+    """The live processes of group pgid, and those carrying `needle` in
+    their environment (a child's tag, see start()): a process that left
+    the group (setsid: AFL++'s fork server does) or lost its parent is
+    still found. Only processes started at `since` (clock ticks since boot)
+    or later can carry it: the others' environment is not read. A zombie
+    does not count: where init does not reap orphans (some containers), a
+    killed group's members stay zombies for good."""
+    found = []
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return found
+    me = os.getpid()
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
+        if pid == me:
             continue
-        # fields: state, ppid, pgrp, ...
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            return True
-    return False
+        stat = _proc_stat(pid)
+        if stat is None or stat[0] in (b"Z", b"X"):
+            continue
+        if stat[1] == pgid or (needle is not None and stat[2] >= since and _tagged(needle, pid)):
+            found.append(pid)
+    return found
+
+
+def group_alive(pgid, needle=None, since=0):
+    """Whether a member of the group (or a process with the tag) still runs."""
+    if needle is None:
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+    return bool(members(pgid, needle, since))
 
 
 def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeout=None):
@@ -94,14 +130,34 @@ def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeo
 # Every process group started here and not yet stopped, by its leader's pid:
 # what stop_all() ends when the program is interrupted.
 RUNNING = {}
+# Each child started here carries a variable of its own, TAG_PREFIX + a
+# token unique to it, which everything it starts inherits (a nested
+# command's children carry its tag and their own): stop() finds them by it
+# wherever they went.
+TAG_PREFIX = "MEMGATE_RUN_"
+_TOKENS = itertools.count(1)
+
+
+def tag_of(child):
+    """(tag, since): the environment entry (bytes) that marks `child` and
+    its descendants, and when the child started (none of them started
+    earlier); (None, 0) for a Popen not started here."""
+    return getattr(child, "memgate_tag", None), getattr(child, "memgate_since", 0)
 
 
 def start(argv, stdout=None, stderr=None, env=None, cwd=None):
     """Starts argv in a new session (its output to the open files or paths
     given) and returns its Popen without waiting: for a process watched
-    while it runs, ended with stop(). Raises OSError if it cannot start."""
+    while it runs, ended with stop(). Raises OSError if it cannot start, and
+    Interrupted once a stop signal came (from any thread: zoo's gate threads
+    start nothing more while the program ends)."""
+    if _interrupted:
+        raise Interrupted(_interrupted[0])
     out = open(stdout, "ab") if isinstance(stdout, str) else stdout
     err = open(stderr, "ab") if isinstance(stderr, str) else stderr
+    name = f"{TAG_PREFIX}{os.getpid()}_{next(_TOKENS)}"
+    env = dict(os.environ if env is None else env)
+    env[name] = "1"
     # The signals that stop a program are held while the child starts and is
     # recorded, so an interruption cannot leave one running unrecorded; the
     # child gets them back before it runs its program.
@@ -117,6 +173,9 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
             start_new_session=True,
             preexec_fn=lambda: child_setup(held),
         )
+        child.memgate_tag = f"{name}=1".encode()
+        stat = _proc_stat(child.pid)
+        child.memgate_since = stat[2] if stat else 0
         RUNNING[child.pid] = child
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
@@ -127,6 +186,62 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP reached this program: it ends with
+    128 + the signal's number, as a shell reports a death by it."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self):
+        return signal.Signals(self.signum).name
+
+    @property
+    def status(self):
+        return 128 + self.signum
+
+
+_interrupted = []
+
+
+def _on_stop_signal(signum, frame):
+    # Once: a second signal while the children are being stopped must not
+    # cut that short. (A handler, not SIG_IGN, which children would inherit.)
+    if _interrupted:
+        return
+    _interrupted.append(signum)
+    raise Interrupted(signum)
+
+
+def stop_early(prog):
+    """Until catch_stop_signals() takes over (a command's imports take a
+    while on a busy machine), a stop signal ends the program at once, with
+    its one line and 128 + N: it has started nothing yet."""
+    def end(signum, frame):
+        os.write(2, f"{prog}: interrupted by {signal.Signals(signum).name} before it started\n".encode())
+        os._exit(128 + signum)
+
+    for s in STOP_SIGNALS:
+        signal.signal(s, end)
+
+
+def catch_stop_signals():
+    """SIGINT, SIGTERM and SIGHUP raise Interrupted in the main thread (the
+    first of them; later ones are ignored), wherever they came from."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    del _interrupted[:]
+    for s in STOP_SIGNALS:
+        signal.signal(s, _on_stop_signal)
+
+
+def interrupted():
+    """Interrupted for the stop signal received, or None."""
+    return Interrupted(_interrupted[0]) if _interrupted else None
 
 
 def _parent_death_signal():
@@ -156,32 +271,56 @@ def child_setup(mask):
         _SET_PDEATHSIG()
 
 
+def _signal_all(child, sig):
+    """`sig` to the group `child` leads and to every process with its tag;
+    SIGCONT after it, so that a stopped one (SIGSTOP, SIGTSTP) gets it too.
+    Returns the processes it found."""
+    needle, since = tag_of(child)
+    pids = members(child.pid, needle, since)
+    for s in (sig, signal.SIGCONT) if sig != signal.SIGKILL else (sig,):
+        try:
+            os.killpg(child.pid, s)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for pid in pids:
+            try:
+                os.kill(pid, s)
+            except (ProcessLookupError, PermissionError):
+                pass
+    return pids
+
+
+def _alive(child):
+    needle, since = tag_of(child)
+    return group_alive(child.pid, needle, since)
+
+
 def stop(child, grace=GRACE_SECONDS):
-    """Ends the group `child` leads (SIGTERM, then SIGKILL after `grace`
-    seconds to whatever is left) and reaps the leader. Its exit status stays
-    in child.returncode; a leader that had already exited keeps its own."""
+    """Ends the group `child` leads, and every process that carries its tag
+    (SIGTERM, then SIGKILL after `grace` seconds to whatever is left), and
+    reaps the leader. Its exit status stays in child.returncode; a leader
+    that had already exited keeps its own."""
     pgid = child.pid
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        pass
+    found = _signal_all(child, signal.SIGTERM)
+    if child.poll() is not None and not found:
+        # The usual end: the leader exited and left nothing behind.
+        RUNNING.pop(pgid, None)
+        return child.returncode
     end = time.monotonic() + grace
     # The leader is reaped as soon as it exits: a zombie still counts as a
     # member of its group.
     while time.monotonic() < end:
-        if child.poll() is not None and not group_alive(pgid):
+        if child.poll() is not None and not _alive(child):
             break
         time.sleep(0.02)
     else:
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _signal_all(child, signal.SIGKILL)
     child.wait()
     # Members outside our reach of wait() (reparented to init) take a moment
     # to be reaped after SIGKILL: gone before we say they are.
     end = time.monotonic() + 1.0
-    while group_alive(pgid) and time.monotonic() < end:
+    while _alive(child) and time.monotonic() < end:
+        _signal_all(child, signal.SIGKILL)
         time.sleep(0.02)
     RUNNING.pop(pgid, None)
     return child.returncode
@@ -192,9 +331,6 @@ def stop_all(grace=GRACE_SECONDS):
     at once, then each its SIGKILL."""
     children = list(RUNNING.values())
     for child in children:
-        try:
-            os.killpg(child.pid, signal.SIGTERM)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _signal_all(child, signal.SIGTERM)
     for child in children:
         stop(child, grace)

@@ -208,15 +208,40 @@ def missing_entry(tools, obj, symbol, defined, where=""):
     be one (compile_object makes it global); defined in several files, it
     is ambiguous."""
     if symbol in defined:
-        return None
+        return not_code(tools, obj, symbol, where)
     shown = ", ".join(s for s in defined if s not in DEFAULT_NAMES) or "nothing"
     copies = local_symbols(tools, obj).count(symbol)
     if copies == 1:
-        return None
+        return not_code(tools, obj, symbol, where)
     if copies > 1:
         return (f"symbol '{symbol}' is local{where} and defined {copies} times (a static function or a "
                 f"label without .globl in several files): which one is the entry point is ambiguous")
     return f"symbol '{symbol}' is not defined{where} (it defines: {shown})"
+
+
+# nm's letters for symbols in code (a text section), upper case global,
+# lower case local; W is a weak symbol, which nm marks W for code and V for
+# data.
+CODE_LETTERS = "TtWw"
+DATA_WORDS = {"d": "initialised data", "b": "zero-initialised data (bss)", "r": "read-only data",
+              "v": "a weak data object", "c": "a common data symbol", "g": "small initialised data",
+              "s": "small zero-initialised data", "a": "an absolute value", "i": "an indirect function (ifunc)",
+              "u": "a unique global data symbol"}
+
+
+def not_code(tools, obj, symbol, where=""):
+    """Why `symbol`, defined in `obj`, cannot be an entry point because it
+    is no code (a table or a variable: gated as code, its bytes would run),
+    or None."""
+    rc, out = capture([tools["nm"], "--defined-only", obj], timeout=60)
+    if rc != 0:
+        return None
+    letters = {f[-2] for f in (line.split() for line in out.splitlines()) if len(f) >= 2 and f[-1] == symbol}
+    if not letters or letters & set(CODE_LETTERS):
+        return None
+    letter = sorted(letters)[0]
+    return (f"symbol '{symbol}'{where} is not a function: nm says it is {DATA_WORDS.get(letter.lower(), 'no code')} "
+            f"('{letter}'), not code in a text section")
 
 
 def globalize(tools, obj, symbols_, defined):

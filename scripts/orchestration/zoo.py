@@ -51,7 +51,7 @@ its minimal --requires with the one the zoo declares. --only keeps the runs whos
 
 Exit status: 0 every routine accepted or skipped (a CPU feature this
 machine lacks), 1 some routine rejected, 2 bad usage or some routine could
-not be judged."""
+not be judged, 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP)."""
 
 # The operations the gate knows, by the names routines carry.
 ROUTINE = re.compile(r"^_*(?:pi_)?(memcpy|memmove|mempcpy|memset|copy_page|clear_page)(?:_([A-Za-z0-9_]+))?$")
@@ -619,8 +619,7 @@ def keep_plot(where, unit, symbol, out):
         [p for p in plots if symbol in p] or (plots if len(unit.entries) == 1 else [])
     if not mine:
         return None
-    plot = os.path.join("plots", f"{unit.name}-{symbol}.svg")
-    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    plot = os.path.join(os.path.relpath(where, out), f"{unit.name}-{symbol}.svg")
     shutil.copyfile(os.path.join(where, mine[0]), os.path.join(out, plot))
     return plot
 
@@ -715,9 +714,10 @@ def run_unit(unit, opts, flags, broken):
     if lacking:
         return [row(unit, op, s, "skipped", 0.0, reason=f"SKIP (needs {','.join(lacking)})")
                 for op, s in unit.entries]
-    where = os.path.join(opts["out"], "runs", unit.name)
-    shutil.rmtree(where, ignore_errors=True)
-    os.makedirs(where, exist_ok=True)
+    # A folder of this zoo run's own (runs/RUN-ID/UNIT): an earlier run's
+    # results are evidence, kept as they are.
+    where = os.path.join(opts["out"], "runs", opts["run_id"], unit.name)
+    os.makedirs(where)
     report = os.path.join(where, "report.json")
     # The gate shares its budget among the entry points: each gets --seconds
     # (times --emulated-factor under qemu, where the same checks run slower).
@@ -889,15 +889,20 @@ def parse(argv):
     opts = {"list": False, "audit_only": False, "only": None, "sources": ["glibc", "musl", "kernel"], "arches": list(ARCHES),
             "seconds": 40, "emulated_factor": 3, "quick": False, "jobs": os.cpu_count() or 2,
             "out": os.path.join(ROOT, "build", "zoo"), "gate_args": []}
+    cli.refuse_non_utf8(argv, ("--list", "--quick", "--audit-only"))
+    seen = set()
     it = iter(argv)
     for arg in it:
         if arg in ("-h", "--help"):
             cli.print_help(USAGE)
             sys.exit(0)
         if arg in ("--list", "--quick", "--audit-only"):
+            cli.once(seen, arg)
             opts[arg[2:].replace("-", "_")] = True
             continue
         name, eq, value = arg.partition("=")
+        if name in ("--list", "--quick", "--audit-only"):
+            raise Usage(f"{name} takes no value ('{arg}')")
         if name not in ("--only", "--sources", "--arch", "--seconds", "--emulated-factor", "--jobs", "--out",
                         "--gate-arg"):
             raise Usage(f"unknown option '{arg}' (see --help)")
@@ -905,6 +910,10 @@ def parse(argv):
             value = next(it, None)
             if value is None:
                 raise Usage(f"{name} needs a value")
+        if not value.strip():
+            raise Usage(f"{name} needs a value, not an empty one")
+        if name != "--gate-arg":
+            cli.once(seen, name)
         if name == "--only":
             try:
                 opts["only"] = re.compile(value)
@@ -940,15 +949,80 @@ def version():
 
 
 def main(argv):
-    return cli.run_main("zoo", lambda: gate_all(argv))
+    run = {}
+    return cli.run_main("zoo", lambda: gate_all(argv, run), lambda: interrupted_note(run))
 
 
-def gate_all(argv):
+def gate_units(units, opts, flags, built):
+    """Every unit's rows, gated `--jobs` at a time. Each gate run is a group
+    of its own, ended with everything it started when it ends (procs.run);
+    on an interruption every one still running is stopped before the
+    threads are waited for."""
+    rows = []
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=opts["jobs"])
+    futures = {}
+    try:
+        # The pool starts them in this order.
+        for u in schedule(units, opts, flags):
+            futures[pool.submit(gate_unit, u, opts, flags, built.get(u.arch))] = u
+        for fut in concurrent.futures.as_completed(futures):
+            unit = futures[fut]
+            try:
+                got = fut.result()
+            except (OSError, records.CouldNotJudge) as e:
+                got = [row(unit, op, s, "error", 0.0, reason=f"could not judge: {e}") for op, s in unit.entries]
+            for r in got:
+                print(f"zoo: {r['verdict']:8} {r['seconds']:6.1f} s  {r['arch']:7} {r['entry']}  ({r['source']}"
+                      f"{' [' + r['alternative'] + ']' if r['alternative'] else ''})", flush=True)
+            rows += got
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        cli.stop_children()
+        pool.shutdown(wait=True)
+        raise
+    pool.shutdown(wait=True)
+    return rows
+
+
+def new_run_id(out):
+    """A name under out/runs/ that no earlier zoo run used (it is made)."""
+    base = time.strftime("%Y%m%d-%H%M%S")
+    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+    for n in itertools.count(1):
+        name = base if n == 1 else f"{base}-{n}"
+        try:
+            os.mkdir(os.path.join(out, "runs", name))
+            return name
+        except FileExistsError:
+            continue
+
+
+def interrupted_note(run):
+    """The interrupted line's end: where the partial results are (marked)."""
+    where = run.get("where")
+    if not where:
+        return "nothing was gated yet; earlier results are as they were"
+    try:
+        records.write_text(os.path.join(where, "PARTIAL"), "interrupted: the gate runs of this zoo run that were "
+                           "stopped have no verdict; zoo.json, zoo.txt and zoo.html are of an earlier run\n")
+    except records.CouldNotJudge:
+        pass
+    return f"every gate run is stopped; this run's results so far are in {where}/ (partial)"
+
+
+def gate_all(argv, run=None):
     opts = parse(argv)
+    run = {} if run is None else run
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     clock = time.monotonic()
     notes = []
-    os.makedirs(opts["out"], exist_ok=True)
+    try:
+        os.makedirs(opts["out"], exist_ok=True)
+    except OSError as e:
+        raise Usage(f"--out {opts['out']}: cannot create it ({e.strerror or e})") from None
+    if not os.access(opts["out"], os.W_OK | os.X_OK):
+        raise Usage(f"--out {opts['out']}: not a folder it can write in")
     units = discover(opts["sources"], opts["arches"], opts["out"], notes)
     discover_seconds = time.monotonic() - clock
     if opts["only"]:
@@ -966,6 +1040,8 @@ def gate_all(argv):
     if opts["audit_only"]:
         return zoo_isa.run(units, opts["out"], started, notes)
     flags = cpu_flags()
+    opts["run_id"] = new_run_id(opts["out"])
+    run["where"] = os.path.join(opts["out"], "runs", opts["run_id"])
     t = time.monotonic()
     built = build_arches(units, opts["out"], opts["jobs"])
     build_seconds = time.monotonic() - t
@@ -975,20 +1051,7 @@ def gate_all(argv):
           f"{opts['seconds']} s per entry point",
           flush=True)
     opts["clock"] = clock
-    with concurrent.futures.ThreadPoolExecutor(max_workers=opts["jobs"]) as pool:
-        # The pool starts them in this order.
-        futures = {pool.submit(gate_unit, u, opts, flags, built.get(u.arch)): u
-                   for u in schedule(units, opts, flags)}
-        for fut in concurrent.futures.as_completed(futures):
-            unit = futures[fut]
-            try:
-                got = fut.result()
-            except (OSError, records.CouldNotJudge) as e:
-                got = [row(unit, op, s, "error", 0.0, reason=f"could not judge: {e}") for op, s in unit.entries]
-            for r in got:
-                print(f"zoo: {r['verdict']:8} {r['seconds']:6.1f} s  {r['arch']:7} {r['entry']}  ({r['source']}"
-                      f"{' [' + r['alternative'] + ']' if r['alternative'] else ''})", flush=True)
-            rows += got
+    rows = gate_units(units, opts, flags, built)
     order = {u.name: i for i, u in enumerate(units)}
     rows.sort(key=lambda r: (order[r["unit"]], r["entry"]))
     doc = {"schema": SCHEMA, "started": started, "memgate": version(), "seconds_per_run": opts["seconds"],

@@ -257,21 +257,57 @@ class FuzzRun(unittest.TestCase):
             os.killpg(first.pid, signal.SIGTERM)
             first.communicate(timeout=30)
 
-    def test_sigterm_exits_130_and_leaves_no_fuzzer(self):
+    def interrupt(self, signum, to_group):
         pids = os.path.join(self.top, "pids")
         run = self.start_background(f"--variant={VARIANT}", "--seconds=60", f"--out={self.out}",
                                     FAKE_MODE="stubborn", FAKE_PIDS=pids)
         self.wait_for(pids)
         time.sleep(0.3)  # the stubborn fuzzer's forked child too
-        os.killpg(run.pid, signal.SIGTERM)
+        if to_group:
+            os.killpg(run.pid, signum)
+        else:
+            os.kill(run.pid, signum)
         _, err = run.communicate(timeout=30)
-        self.assertEqual(run.returncode, 130, err)
-        self.assertIn("fuzz: interrupted", err)
+        self.assertEqual(run.returncode, 128 + signum, err)
+        self.assertRegex(err, rf"fuzz: interrupted by {signal.Signals(signum).name}; ")
+        self.assertEqual(len(err.strip().splitlines()[-1:]), 1)
         with open(pids) as f:
             left = [int(p) for p in f.read().split() if alive(int(p))]
         self.assertEqual(left, [])
         self.assertTrue(os.path.isdir(os.path.join(self.out, "corpus", "memcpy")))
         self.assertFalse(os.path.exists(os.path.join(self.out, "summary.jsonl")))
+        with open(os.path.join(self.out, "sessions.log")) as f:
+            self.assertIn(f"session interrupted by {signal.Signals(signum).name}", f.read())
+
+    def test_sigterm_to_the_group_exits_143_and_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGTERM, to_group=True)
+
+    # One test per signal, not subtests: tests/py/run.py counts tests.
+    def test_sigterm_to_its_own_pid_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGTERM, to_group=False)
+
+    def test_sighup_to_its_own_pid_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGHUP, to_group=False)
+
+    def test_sigint_to_its_own_pid_leaves_no_fuzzer(self):
+        self.interrupt(signal.SIGINT, to_group=False)
+
+    def test_an_interrupted_resume_keeps_the_earlier_summary(self):
+        rc, _, err = self.fuzz(f"--variant={VARIANT}", "--seconds=1", f"--out={self.out}")
+        self.assertEqual(rc, 0, err)
+        before = {}
+        for name in ("summary.txt", "summary.jsonl"):
+            with open(os.path.join(self.out, name), "rb") as f:
+                before[name] = f.read()
+        pids = os.path.join(self.top, "pids")
+        run = self.start_background(f"--resume={self.out}", "--seconds=60", FAKE_MODE="stubborn", FAKE_PIDS=pids)
+        self.wait_for(pids)
+        os.kill(run.pid, signal.SIGHUP)
+        _, err = run.communicate(timeout=30)
+        self.assertEqual(run.returncode, 129, err)
+        for name, data in before.items():
+            with open(os.path.join(self.out, name), "rb") as f:
+                self.assertEqual(f.read(), data, name)
 
     def test_deadline_kills_a_fuzzer_that_ignores_sigterm(self):
         pids = os.path.join(self.top, "pids")

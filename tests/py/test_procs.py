@@ -1,6 +1,8 @@
 """procs.run ends every process a child started at the deadline: one that
 blocks every signal, and its forked child holding the output."""
 import os
+import signal
+import subprocess
 import sys
 import time
 import unittest
@@ -17,6 +19,26 @@ if os.fork() == 0:
 print("started", flush=True)
 while True:
     time.sleep(0.1)
+"""
+
+
+# A child that starts a grandchild in a session of its own (as AFL++'s fork
+# server does) and one that stops itself (SIGSTOP), then ends: neither is in
+# the child's group any more, nor a child of it.
+ESCAPES = r"""
+import os, signal, sys, time
+pids = []
+for stop in (False, True):
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        if stop:
+            os.kill(os.getpid(), signal.SIGSTOP)
+        while True:
+            time.sleep(0.1)
+    pids.append(pid)
+open(os.environ["PIDFILE"], "w").write(" ".join(map(str, pids)))
+sys.exit(0)
 """
 
 
@@ -52,6 +74,69 @@ class Deadline(unittest.TestCase):
     def test_a_killed_child_reports_its_signal(self):
         result = procs.run([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"])
         self.assertEqual(result.signal, 9)
+
+
+class Escapes(unittest.TestCase):
+    def test_a_grandchild_in_its_own_session_and_a_stopped_one_end_with_the_child(self):
+        d = tmpdir(self)
+        pidfile = os.path.join(d, "pid")
+        result = procs.run([sys.executable, "-c", ESCAPES], env=dict(os.environ, PIDFILE=pidfile), timeout=30)
+        self.assertEqual(result.returncode, 0)
+        with open(pidfile) as f:
+            pids = [int(p) for p in f.read().split()]
+        time.sleep(0.2)
+        self.assertEqual([p for p in pids if running(p)], [])
+
+    def test_stop_all_ends_them_too(self):
+        d = tmpdir(self)
+        pidfile = os.path.join(d, "pid")
+        child = procs.start([sys.executable, "-c", ESCAPES.replace("sys.exit(0)", "time.sleep(60)")],
+                            env=dict(os.environ, PIDFILE=pidfile))
+        for _ in range(100):
+            if os.path.exists(pidfile) and os.path.getsize(pidfile):
+                break
+            time.sleep(0.05)
+        procs.stop_all()
+        with open(pidfile) as f:
+            pids = [int(p) for p in f.read().split()]
+        time.sleep(0.2)
+        self.assertEqual([p for p in pids + [child.pid] if running(p)], [])
+        self.assertEqual(procs.RUNNING, {})
+
+
+class Signals(unittest.TestCase):
+    def test_a_stop_signal_is_128_plus_its_number(self):
+        for signum, status, name in ((signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM"),
+                                     (signal.SIGHUP, 129, "SIGHUP")):
+            e = procs.Interrupted(signum)
+            self.assertEqual((e.status, e.name), (status, name))
+            self.assertIsInstance(e, KeyboardInterrupt)
+
+    def test_run_main_stops_its_children_and_says_which_signal(self):
+        d = tmpdir(self)
+        pidfile = os.path.join(d, "pid")
+        program = (
+            "import os, sys, time; sys.path.insert(0, %r)\n"
+            "from orchestration import cli, procs\n"
+            "def body():\n"
+            "    procs.start([sys.executable, '-c', %r], env=dict(os.environ, PIDFILE=%r))\n"
+            "    time.sleep(60)\n"
+            "sys.exit(cli.run_main('demo', body, lambda: 'results so far in X'))\n"
+        ) % (os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts"),
+             ESCAPES.replace("sys.exit(0)", "time.sleep(60)"), pidfile)
+        run = subprocess.Popen([sys.executable, "-c", program], stderr=subprocess.PIPE, text=True)
+        for _ in range(200):
+            if os.path.exists(pidfile) and os.path.getsize(pidfile):
+                break
+            time.sleep(0.05)
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=30)
+        self.assertEqual(run.returncode, 143, err)
+        self.assertEqual(err.strip(), "demo: interrupted by SIGTERM; results so far in X")
+        with open(pidfile) as f:
+            pids = [int(p) for p in f.read().split()]
+        time.sleep(0.2)
+        self.assertEqual([p for p in pids if running(p)], [])
 
 
 if __name__ == "__main__":

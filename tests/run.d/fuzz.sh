@@ -212,11 +212,11 @@ if [ "$fuzz_ready" = 1 ]; then
 			[ -e "$int/corpus/memcpy/${f##*/}" ] || [ -e "$int/memcpy/raw/seed-${f##*/}" ] || echo "${f##*/}"
 		done | tr '\n' ' ')
 	saved=$(find "$int/memcpy/raw" -type f -name 'bad_memcpy_tail_overwrite-*.in' 2>/dev/null | wc -l)
-	if [ "$int_status" = 130 ] && [ -z "$left" ] && [ -z "$missing_seeds" ] && [ "$saved" -gt 0 ] &&
+	if [ "$int_status" = 143 ] && [ -z "$left" ] && [ -z "$missing_seeds" ] && [ "$saved" -gt 0 ] &&
 		grep -q "^fuzz: interrupted" "$int.out"; then
-		pass "SIGTERM mid-run: exit 130, no fuzzer left, every seed and $saved saved finding(s) kept"
+		pass "SIGTERM mid-run: exit 143, no fuzzer left, every seed and $saved saved finding(s) kept"
 	else
-		fail "SIGTERM mid-run: exit 130, no fuzzer left, every seed and the findings kept" \
+		fail "SIGTERM mid-run: exit 143, no fuzzer left, every seed and the findings kept" \
 			"exit $int_status; left running: '$left'; seeds missing: '$missing_seeds'; findings saved: $saved; output ends: $(tail -n 2 "$int.out")"
 	fi
 	(cd "$int/corpus" && find . -type f | sort) >"$TMP/int-corpus-before"
