@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 
-from . import checks, procs, submission
+from . import checks, gate_cache, procs, submission
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
@@ -76,7 +76,7 @@ def prepare(ctx, opts):
         if row[1] != ctx.op:
             die(f"--baseline {ctx.baseline} is a {row[1]}, not a {ctx.op}")
     parent = os.path.join("build", "gate", *([ctx.foreign] if ctx.foreign else []))
-    results = os.environ.get("MEMGATE_GATE_RESULTS") or os.path.join("findings", "gate")
+    results = gate_cache.results_root()
     try:
         os.makedirs(parent, exist_ok=True)
         ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
@@ -213,18 +213,17 @@ def show_compiler(ctx, log, given):
     return "\n".join(lines[:20])
 
 
-def build(ctx, given):
-    """Compiles the submission, checks the build-time rules on it, then
-    links this run's programs. Usage (exit 2) on any problem."""
+def compile_submission(ctx, given):
+    """Compiles and merges the submission into this build directory and
+    checks the build-time rules on it (Usage, exit 2, on any problem):
+    what the verdict cache hashes (gate_cache.code_hash). Returns seconds."""
     copy_sources(ctx, given)
     write_build_files(ctx)
     log = os.path.join(ctx.W, "build.log")
-    fuzz = "no" if ctx.skipped("fuzz") or ctx.foreign else "yes"
-    gate = [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
     names = " ".join(given)
     t = time.monotonic()
     symbols = [e["symbol"] for e in ctx.entries]
-    if not make(ctx, [f"{ctx.W}/plain.o"], log, gate):
+    if not make(ctx, [f"{ctx.W}/plain.o"], log, gate_vars(ctx)):
         merged = os.path.join(ctx.W, "plain.parts", "merged.o")
         if os.path.exists(merged):
             cc = gate_cc(ctx)
@@ -240,15 +239,33 @@ def build(ctx, given):
     if problems:
         # One line each; main() puts "gate: " before the first.
         die("\ngate: ".join(f"{names} {p}" for p in problems))
-    with Lock():
-        if not make(ctx, ["gate-shared"], log, gate):
-            die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
-    if not make(ctx, ["gate-build"], log, gate):
-        die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
     local = local_entries(ctx)
     for e in ctx.entries:
         e["binding"] = "local" if e["symbol"] in local else "global"
-    return time.monotonic() - t
+    ctx.compiled = (ctx.W, time.monotonic() - t)
+    return ctx.compiled[1]
+
+
+def gate_vars(ctx):
+    fuzz = "no" if ctx.skipped("fuzz") or ctx.foreign else "yes"
+    return [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
+
+
+def build(ctx, given):
+    """Compiles the submission (unless compile_submission did, into this
+    build directory), checks the build-time rules on it, then links this
+    run's programs. Usage (exit 2) on any problem. Returns seconds."""
+    done = getattr(ctx, "compiled", None)
+    seconds = done[1] if done and done[0] == ctx.W else compile_submission(ctx, given)
+    log = os.path.join(ctx.W, "build.log")
+    names = " ".join(given)
+    t = time.monotonic()
+    with Lock():
+        if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
+            die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    if not make(ctx, ["gate-build"], log, gate_vars(ctx)):
+        die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    return seconds + time.monotonic() - t
 
 
 def local_entries(ctx):

@@ -323,6 +323,10 @@ def to_sarif(report):
     if notes:
         invocation["toolExecutionNotifications"] = notes
     version = re.sub(r"^v(?=[0-9])", "", report["memgate"])
+    properties = {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
+                  "symbol": report["symbol"], "verdict": report["verdict"], "seconds": report["seconds"]}
+    if report.get("cached"):
+        properties["cached"] = cached_text(report["cached"])
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
             "runs": [{
                 "tool": {"driver": {"name": "memgate", "informationUri": INFO_URI, "version": version,
@@ -332,9 +336,12 @@ def to_sarif(report):
                 "automationDetails": {"id": f"memgate-gate/{report['variant']}/"},
                 "invocations": [invocation],
                 "results": results,
-                "properties": {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
-                               "symbol": report["symbol"], "verdict": report["verdict"],
-                               "seconds": report["seconds"]}}]}
+                "properties": properties}]}
+
+
+def cached_text(cached):
+    """'from RUN, DATE': where a reused verdict was judged (gate_cache)."""
+    return f"from {cached.get('from', '?')}, {cached.get('date', '?')}"
 
 
 # --- JUnit XML -----------------------------------------------------------------
@@ -421,6 +428,8 @@ def to_junit(report):
     text += prop("verdict", report["verdict"]) + prop("op", report["op"]) + prop("arch", report["arch"])
     text += prop("symbol", report["symbol"]) + prop("files", " ".join(report["files"]))
     text += prop("memgate", report["memgate"])
+    if report.get("cached"):
+        text += prop("cached", cached_text(report["cached"]))
     text += "  </properties>\n"
     text += "".join(testcase(report, c) for c in report["checks"])
     return text + "</testsuite>\n"
