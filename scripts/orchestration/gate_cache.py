@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import platform
+import resource
 import shutil
 import tempfile
 
@@ -23,6 +24,7 @@ VERSION_PATHS = ("Makefile", "harness", "scripts", "targets", "reference", "impl
 # Options that say where reports go, not what is checked.
 NOT_KEYED = ("report", "sarif", "junit", "no_cache")
 SCHEMA = 1
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def results_root():
@@ -31,8 +33,10 @@ def results_root():
 
 
 def cache_dir():
-    """Where the cache lives: the one place that names it."""
-    return os.path.join(results_root(), ".cache")
+    """Where the cache lives: the one place that names it (under the
+    results directory; $MEMGATE_GATE_CACHE when a caller such as the zoo,
+    whose gates each write to a results directory of their own, shares one)."""
+    return os.environ.get("MEMGATE_GATE_CACHE") or os.path.join(results_root(), ".cache")
 
 
 def _digest(value):
@@ -48,11 +52,12 @@ def memgate_version():
     if _version is None:
         h = hashlib.sha256()
         for top in VERSION_PATHS:
-            paths = [top] if os.path.isfile(top) else sorted(
-                os.path.join(d, f) for d, dirs, files in os.walk(top) for f in files
+            where = os.path.join(ROOT, top)
+            paths = [where] if os.path.isfile(where) else sorted(
+                os.path.join(d, f) for d, dirs, files in os.walk(where) for f in files
                 if "__pycache__" not in d and not f.endswith(".pyc"))
             for path in paths:
-                h.update(path.encode() + b"\0")
+                h.update(os.path.relpath(path, ROOT).encode() + b"\0")
                 with open(path, "rb") as f:
                     h.update(hashlib.sha256(f.read()).digest())
         _version = h.hexdigest()
@@ -79,12 +84,23 @@ def cpu_facts():
     return facts
 
 
+# Resource limits a check can run out of (the 4 GiB+ check needs the
+# address space; the fuzzers, descriptors and file size).
+LIMITS = ("RLIMIT_AS", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_CPU", "RLIMIT_CORE")
+
+
 def machine_facts(ctx):
     """What of this machine a verdict depends on: the CPU, the arch judged
-    and how it runs (the runner, qemu's version), and the tools that decide
-    which checks run (valgrind, AFL++)."""
-    facts = {"cpu": cpu_facts(), "arch": ctx.arch, "runner": ctx.runner,
-             "tools": {t: shutil.which(t) or "" for t in ("valgrind", "afl-fuzz", "afl-clang-fast")}}
+    and how it runs (the runner, qemu's version), the tools that decide
+    which checks run (valgrind, AFL++), the resource limits the checks run
+    under, and the environment memgate's programs read (MEMGATE_*, QEMU_*;
+    not where the results go)."""
+    env = {k: v for k, v in ctx.env.items() if k.startswith(("MEMGATE_", "QEMU_"))
+           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE")}
+    facts = {"cpu": cpu_facts(), "arch": ctx.arch, "runner": ctx.runner, "env": env,
+             "limits": {name: resource.getrlimit(getattr(resource, name)) for name in LIMITS},
+             "tools": {t: shutil.which(t, path=ctx.env.get("PATH")) or ""
+                       for t in ("valgrind", "afl-fuzz", "afl-clang-fast", "clang")}}
     if ctx.emulated:
         rc, out = submission.capture([ctx.emulated, "--version"], timeout=30)
         facts["emulator"] = out.splitlines()[0] if rc == 0 and out else ""
