@@ -61,7 +61,7 @@ if arch_wanted aarch64 && scripts/arch-probe aarch64 >/dev/null 2>&1; then
 	# of the sweep and was accepted; now the floor refuses it.
 	sed 's/mg_aarch64_memcpy_ldp/my_ldp/g' impls/aarch64/memcpy_ldp.S >"$TMP/my_ldp.S"
 	expect "gate: a budget that would run the sweep below its floor is refused (aarch64 under qemu)" 2 \
-		"^gate: --seconds 6 is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+.*; divided over 3 runs of the checks\), with the sweep at 5% of its cases or more" \
+		"^gate: --seconds 6 is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+.*; divided over 3 CPU models\), with the sweep at 5% of its cases or more" \
 		scripts/gate --arch=aarch64 --op memcpy --symbol=my_ldp --skip=fuzz,huge,regressions --seconds=6 "$TMP/my_ldp.S"
 fi
 

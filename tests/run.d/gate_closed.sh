@@ -158,7 +158,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	expect_all "gate: a routine that leaves DF set is REJECTED with its three reports" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: direction flag left set" "^reports: " "^REJECTED: " -- \
 		bash -c 'scripts/gate "$@" | tee "$0"; exit "${PIPESTATUS[0]}"' "$TMP/df.out" \
-		--op memmove --quick --skip=huge,valgrind,regressions --no-bench --seconds=8 \
+		--op memmove --quick --skip=huge,fuzz,valgrind,regressions --no-bench --seconds=8 \
 		--symbol=mg_x86_64_bad_memmove_leaves_df_set --report="$TMP/df.json" --sarif="$TMP/df.sarif" \
 		--junit="$TMP/df.xml" tests/bad/x86_64/bad_memmove_leaves_df_set.S
 	expect "gate: the DF routine's JSON report is rejected with its abi-violation" 0 "^rejected True$" \

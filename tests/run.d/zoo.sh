@@ -43,7 +43,7 @@ expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
 	'^zoo: wall time .*x86_64 [0-9.]+ s' \
 	'^zoo: x86_64: [12] gate runs, [0-9.]+ s of gate time, from [0-9]+:[0-9]{2} to [0-9]+:[0-9]{2} \([0-9.]+ s of wall time\)$' -- \
-	nice scripts/zoo --quick --seconds 30 --only "$zoo_only" --out "$zoo_out"
+	nice scripts/zoo --quick --seconds 45 --only "$zoo_only" --out "$zoo_out"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["rows"]) >= 1 and all(r["verdict"] in ("accepted", "warnings") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
 	pass "zoo: zoo.json has a row per entry point, every one accepted"
 else
