@@ -12,6 +12,7 @@ import os
 import platform
 import resource
 import shutil
+import struct
 import tempfile
 
 from . import submission
@@ -107,13 +108,43 @@ def machine_facts(ctx):
     return facts
 
 
+# Sections that describe the code rather than being it: debug
+# information (which names the build directory, and whose merged strings
+# are laid out by their contents), and the compiler's version string.
+NOT_CODE = (b".debug", b".rela.debug", b".rel.debug", b".comment", b".shstrtab", b".note.GNU-stack")
+
+
+def sections(data):
+    """[(name, type, contents)] of an ELF object's sections but NOT_CODE
+    (a non-ELF file is one section, all of it)."""
+    if data[:4] != b"\x7fELF" or len(data) < 64:
+        return [(b"", 0, data)]
+    wide, end = data[4] == 2, "<" if data[5] == 1 else ">"
+    shoff = struct.unpack_from(end + ("Q" if wide else "I"), data, 0x28 if wide else 0x20)[0]
+    entsize, count, names = struct.unpack_from(end + "HHH", data, 0x3A if wide else 0x2E)
+    heads = [struct.unpack_from(end + ("IIQQQQ" if wide else "IIIIII"), data, shoff + i * entsize)
+             for i in range(count)]
+    base = heads[names][4]
+    out = []
+    for name, kind, _, _, offset, size in heads:
+        label = data[base + name:data.index(b"\0", base + name)]
+        if label.startswith(NOT_CODE):
+            continue
+        out.append((label, kind, b"" if kind == 8 else data[offset:offset + size]))  # 8: SHT_NOBITS
+    return out
+
+
 def code_hash(ctx):
-    """The submission's built code: the merged object of the first build,
-    with its build directory's name (which the debug information carries)
-    blanked, so two builds of the same code hash the same."""
+    """The submission's built code: the sections of the merged object of
+    its compile step (code, data, symbols, relocations), not its debug
+    information, which names the build directory; so two builds of the
+    same code hash the same."""
     with open(os.path.join(ctx.W, "plain.parts", "merged.o"), "rb") as f:
         data = f.read()
-    return hashlib.sha256(data.replace(ctx.W.encode(), b"W" * len(ctx.W))).hexdigest()
+    h = hashlib.sha256()
+    for label, kind, body in sections(data):
+        h.update(label + b"\0" + struct.pack("<IQ", kind, len(body)) + body)
+    return h.hexdigest()
 
 
 def verdict_key(ctx):

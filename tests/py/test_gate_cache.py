@@ -2,6 +2,7 @@
 built code, the options, memgate's version and the machine are the same;
 a could-not-judge verdict is never kept; reports say `cached`."""
 import os
+import subprocess
 import unittest
 
 from common import ROOT, context, tmpdir
@@ -39,27 +40,35 @@ class Store(unittest.TestCase):
 
 
 class Key(unittest.TestCase):
-    def ctx(self, code=b"\x7fELF code of build/gate/bytecopy-aaaaaaaa"):
+    def ctx(self, name="bytecopy-aaaaaaaa", loop="for (size_t i = 0; i < n; i++)"):
+        """A context whose build directory holds merged.o, compiled with
+        debug information from bytecopy.c (its loop as given) in it."""
         tmp = tmpdir(self)
         ctx = context(tmp)
-        ctx.W = os.path.join(tmp, "bytecopy-aaaaaaaa")
+        ctx.W = os.path.join(tmp, name)
         os.makedirs(os.path.join(ctx.W, "plain.parts"))
-        with open(os.path.join(ctx.W, "plain.parts", "merged.o"), "wb") as f:
-            f.write(code.replace(b"build/gate/bytecopy-aaaaaaaa", ctx.W.encode()))
+        with open(os.path.join(ROOT, "tests/gate/bytecopy.c")) as f:
+            source = f.read().replace("for (size_t i = 0; i < n; i++)", loop)
+        src = os.path.join(ctx.W, "0-bytecopy.c")
+        with open(src, "w") as f:
+            f.write(source)
+        subprocess.run(["cc", "-g", "-O2", "-c", src, "-o", os.path.join(ctx.W, "plain.parts", "merged.o")],
+                       check=True, cwd=tmp)
         ctx.runner, ctx.emulated = [], ""
         return ctx
 
     def test_the_build_directory_name_is_not_the_code(self):
-        a, b = self.ctx(), self.ctx()
-        self.assertNotEqual(a.W, b.W)
+        a, b = self.ctx(), self.ctx("bytecopy-bbbbbbbb-longer")
+        with open(os.path.join(a.W, "plain.parts", "merged.o"), "rb") as f:
+            self.assertIn(a.W.encode(), f.read())  # the debug information names it
         self.assertEqual(gate_cache.code_hash(a), gate_cache.code_hash(b))
-        self.assertNotEqual(gate_cache.code_hash(a), gate_cache.code_hash(self.ctx(b"\x7fELF other code")))
+        self.assertNotEqual(gate_cache.code_hash(a), gate_cache.code_hash(self.ctx(loop="for (size_t i = n; i-- > 0;)")))
 
     def test_code_options_version_and_machine_each_change_the_key(self):
         ctx = self.ctx()
         base = gate_cache.verdict_key(ctx)
         self.assertEqual(base, gate_cache.verdict_key(ctx))
-        self.assertNotEqual(base, gate_cache.verdict_key(self.ctx(b"\x7fELF other code")))
+        self.assertNotEqual(base, gate_cache.verdict_key(self.ctx(loop="for (size_t i = n; i-- > 0;)")))
         ctx.opts = dict(ctx.opts, src_align=8)
         self.assertNotEqual(base, gate_cache.verdict_key(ctx))
         ctx.opts = dict(ctx.opts, src_align=1, report="elsewhere.json")  # where reports go is no option
