@@ -40,13 +40,15 @@ def gate(argv):
         return cannot_run_anywhere(ctx)
     prepare(ctx, opts)
     try:
+        # The plan first: a budget too small is refused before anything is
+        # compiled. Then the cache, keyed by the compiled code.
+        gate_plan.plan(ctx, runs, splitter(ctx, runs))
         compile_submission(ctx, opts["files"])
         key = gate_cache.verdict_key(ctx)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
         if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:
             shutil.rmtree(ctx.W, ignore_errors=True)
             return reuse(ctx, hit)
-        gate_plan.plan(ctx, runs, splitter(ctx, runs))
     except Usage:
         # Nothing was judged: no build or results are kept.
         shutil.rmtree(ctx.W, ignore_errors=True)

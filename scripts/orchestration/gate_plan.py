@@ -8,6 +8,7 @@ names the smallest --seconds that works here."""
 import json
 import math
 import os
+import resource
 import shutil
 import tempfile
 import time
@@ -100,17 +101,23 @@ def calibration_variant(ctx, op):
 # then the old fixed share (gate_context.SWEEP_SHARE).
 FALLBACK = {"huge": 10, "valgrind": 4, "regressions": 2, "bench": 8}
 FALLBACK_FUZZ = (2, 2.0)  # an engine's least --seconds, and what it takes past them
-# No calibration program runs longer than this, nor longer than the budget
-# it plans (at least 10 s): one that does is a failed calibration.
-CALIBRATION_TIMEOUT = 120
+# No calibration program runs longer than this (seconds): one that does is
+# a failed calibration. The sweep's and 4 GiB+ check's verify takes 5 to 45
+# s here (idle to very busy); a replay or a fuzz driver's try a few.
+CALIBRATION_TIMEOUT = {"verify": 120, "fuzz": 30, "replay": 20}
 
 
 def timed(argv, env, out, seconds):
-    """(wall seconds, Result) of one calibration program; its output to `out`."""
+    """(CPU seconds, wall seconds, Result) of one calibration program and
+    its children; its output to `out`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
     with open(out, "wb") as f, open(os.devnull, "wb") as null:
         result = procs.run(argv, stdout=f, stderr=null, env=env, timeout=seconds)
-    return time.monotonic() - t, result
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, result
 
 
 def records_of(path):
@@ -127,10 +134,6 @@ def records_of(path):
     return out
 
 
-def limit(ctx):
-    return min(CALIBRATION_TIMEOUT, max(10, ctx.opts["seconds"]))
-
-
 def measure_verify(ctx, variant, profile, huge, model, tmp):
     """The sweep's own cases, the rate of the rest and the 4 GiB+ check's
     time, from one memgate verify of `variant` within CALIBRATION_SWEEP."""
@@ -138,10 +141,10 @@ def measure_verify(ctx, variant, profile, huge, model, tmp):
     budget = CALIBRATION_SWEEP
     for _ in range(3):
         out = os.path.join(tmp, "verify.jsonl")
-        wall, result = timed(ctx.runner + [f"{ctx.B}/memgate", "verify", f"--variant={variant}",
+        cpu, wall, result = timed(ctx.runner + [f"{ctx.B}/memgate", "verify", f"--variant={variant}",
                                            f"--profile={profile}", f"--huge={huge}", f"--sweep-seconds={budget}",
                                            "--expect=pass", f"--findings={tmp}/verify", "--format=jsonl"],
-                             env, out, limit(ctx))
+                             env, out, CALIBRATION_TIMEOUT["verify"])
         recs = [r for r in records_of(out) if r.get("record") == "variant"]
         sweep = next((r for r in recs if r.get("stage") == "sweep"), None)
         big = next((r for r in recs if r.get("stage") == "huge"), None)
@@ -162,10 +165,16 @@ def measure_verify(ctx, variant, profile, huge, model, tmp):
             # The own cases took it all (qemu, a busy machine): again, with room for the sample.
             budget = math.ceil(own * 1.5) + CALIBRATION_SWEEP
             continue
-        cal = {"own": own, "own_share": own_cases / planned, "rest": rest}
+        # The sweep and the 4 GiB+ check time themselves by the clock, which
+        # a busy machine stretches; what they cost is their CPU time. Both
+        # are scaled by how much the clock ran ahead of it (two children at
+        # once: their times' sum over the CPU time).
+        stages = seconds + ((big.get("seconds") or 0) if big else 0)
+        stretch = max(1.0, stages / cpu) if cpu > 0 else 1.0
+        cal = {"own": own / stretch, "own_share": own_cases / planned, "rest": rest / stretch,
+               "stretch": round(stretch, 2)}
         if big:
-            # Beside the sweep, in its own child: what the run took past the sweep.
-            cal["huge"] = max(big.get("seconds") or 0, wall - seconds)
+            cal["huge"] = (big.get("seconds") or 0) / stretch
         return cal
     return None
 
@@ -175,8 +184,8 @@ def measure_fuzz(ctx, variant, engine, tmp):
     inputs, what the driver took past its --seconds)."""
     for seconds in FUZZ_TRIES:
         out_dir = os.path.join(tmp, f"fuzz-{engine}-{seconds}")
-        wall, result = timed(["scripts/fuzz", f"--variant={variant}", f"--engine={engine}", f"--seconds={seconds}",
-                              f"--out={out_dir}"], ctx.env, os.path.join(tmp, "fuzz.log"), limit(ctx))
+        _, wall, result = timed(["scripts/fuzz", f"--variant={variant}", f"--engine={engine}", f"--seconds={seconds}",
+                              f"--out={out_dir}"], ctx.env, os.path.join(tmp, "fuzz.log"), CALIBRATION_TIMEOUT["fuzz"])
         ran = [r for r in records_of(os.path.join(out_dir, "summary.jsonl"))
                if r.get("record") == "engine" and r.get("status") == "ran"]
         if result.returncode == 0 and ran and not result.timed_out:
@@ -187,15 +196,15 @@ def measure_fuzz(ctx, variant, engine, tmp):
 
 
 def measure_random(ctx, variant, tmp):
-    wall, result = timed(ctx.runner + [f"{ctx.B}/random", f"--variant={variant}", "--seconds=1",
+    _, wall, result = timed(ctx.runner + [f"{ctx.B}/random", f"--variant={variant}", "--seconds=1",
                                        f"--findings={tmp}/random", "--format=jsonl"],
-                         ctx.env, os.path.join(tmp, "random.jsonl"), limit(ctx))
+                         ctx.env, os.path.join(tmp, "random.jsonl"), CALIBRATION_TIMEOUT["fuzz"])
     return [1, max(0.0, wall - 1)] if result.returncode == 0 and not result.timed_out else None
 
 
 def measure_replay(ctx, argv, tmp):
-    wall, result = timed(argv, ctx.env, os.path.join(tmp, "replay.jsonl"), limit(ctx))
-    return wall if result.returncode == 0 and not result.timed_out else None
+    cpu, wall, result = timed(argv, ctx.env, os.path.join(tmp, "replay.jsonl"), CALIBRATION_TIMEOUT["replay"])
+    return min(cpu, wall) if result.returncode == 0 and not result.timed_out else None
 
 
 class Calibrator:
