@@ -214,9 +214,9 @@ def show_compiler(ctx, log, given):
 
 
 def compile_submission(ctx, given):
-    """Compiles and merges the submission into this build directory and
-    checks the build-time rules on it (Usage, exit 2, on any problem):
-    what the verdict cache hashes (gate_cache.code_hash). Returns seconds."""
+    """Compiles and merges the submission into this build directory (Usage,
+    exit 2, if it does not build): what the verdict cache hashes
+    (gate_cache.code_hash). Returns seconds."""
     copy_sources(ctx, given)
     write_build_files(ctx)
     log = os.path.join(ctx.W, "build.log")
@@ -231,6 +231,17 @@ def compile_submission(ctx, given):
             if problems and problems[0].startswith("symbol "):
                 die(problems[0])
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    local = local_entries(ctx)
+    for e in ctx.entries:
+        e["binding"] = "local" if e["symbol"] in local else "global"
+    ctx.compiled = (ctx.W, time.monotonic() - t)
+    return ctx.compiled[1]
+
+
+def check_rules(ctx, given):
+    """The build-time rules on the compiled submission (Usage, exit 2, one
+    line each). A verdict the cache reuses was of code that kept them."""
+    symbols = [e["symbol"] for e in ctx.entries]
     try:
         problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), symbols,
                                       [n for n, _ in ctx.opts["extern"]])
@@ -238,12 +249,7 @@ def compile_submission(ctx, given):
         die(str(e))
     if problems:
         # One line each; main() puts "gate: " before the first.
-        die("\ngate: ".join(f"{names} {p}" for p in problems))
-    local = local_entries(ctx)
-    for e in ctx.entries:
-        e["binding"] = "local" if e["symbol"] in local else "global"
-    ctx.compiled = (ctx.W, time.monotonic() - t)
-    return ctx.compiled[1]
+        die("\ngate: ".join(f"{' '.join(given)} {p}" for p in problems))
 
 
 def gate_vars(ctx):
@@ -260,6 +266,7 @@ def build(ctx, given):
     log = os.path.join(ctx.W, "build.log")
     names = " ".join(given)
     t = time.monotonic()
+    check_rules(ctx, given)
     with Lock():
         if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
             die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
