@@ -256,7 +256,7 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
             out["sweep"] = cannot("sweep", f"the sweep ran {100 * thin:.1f}% of its cases ({cases} of {planned}), "
                                   f"below the floor of {FLOOR:.0%}: the routine is slower here than the plan "
                                   "assumed; give --seconds more", seconds)
-            out["sweep"].planned = planned
+            out["sweep"].cases, out["sweep"].planned = cases, planned
         if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") for f in findings):
             reason = "memgate verify says the sweep failed but wrote no finding record"
             out["abi"], out["sweep"] = cannot("abi", reason, seconds), cannot("sweep", reason, seconds)
@@ -310,7 +310,7 @@ def run_verify(ctx):
     try:
         err = os.path.join(ctx.R, "verify.log")
         result = launch(ctx, argv, out_path, err, "memgate verify")
-        planned = ctx.plan.later(("sweep", "huge")) if ctx.plan is not None else None
+        planned = ctx.verify_planned()
         ran_to_end(result, "memgate verify", planned)
         recs = read_complete(result, "memgate verify", out_path, err)
         checks, findings, warnings = judge_verify(ctx, recs, result.seconds, profile, huge_wanted)
@@ -532,7 +532,7 @@ def run_fuzz(ctx):
         late = ""
         if ctx.plan is not None:
             before = ctx.share - ctx.deadline.remaining() if ctx.deadline else 0
-            planned = ctx.plan.later(("sweep", "huge"))
+            planned = ctx.verify_planned()
             late = (f": the checks before it took {before:.0f} s, {before - planned:.0f} s more than the "
                     f"{planned} s planned" if before > planned else "")
         return cannot("fuzz", f"no time was left for fuzzing within --seconds ({max(budget, 0)} s left, "

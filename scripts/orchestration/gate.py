@@ -15,7 +15,7 @@ import shutil
 
 from . import cli, gate_cache, gate_plan
 from .checks import Check
-from .gate_build import ROOT, compile_submission, contract_macro, prepare
+from .gate_build import ROOT, check_rules, compile_submission, contract_macro, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
 from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all, splitter
@@ -40,10 +40,12 @@ def gate(argv):
         return cannot_run_anywhere(ctx)
     prepare(ctx, opts)
     try:
-        # The plan first: a budget too small is refused before anything is
-        # compiled. Then the cache, keyed by the compiled code.
-        gate_plan.plan(ctx, runs, splitter(ctx, runs))
+        # What does not build, or breaks a build-time rule, is told first
+        # (one line); then the plan refuses a budget too small; then the
+        # cache, keyed by the compiled code.
         compile_submission(ctx, opts["files"])
+        check_rules(ctx, opts["files"])
+        gate_plan.plan(ctx, runs, splitter(ctx, runs))
         key = gate_cache.verdict_key(ctx)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
         if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:

@@ -240,7 +240,9 @@ def compile_submission(ctx, given):
 
 def check_rules(ctx, given):
     """The build-time rules on the compiled submission (Usage, exit 2, one
-    line each). A verdict the cache reuses was of code that kept them."""
+    line each), once per build directory."""
+    if getattr(ctx, "rules_checked", None) == ctx.W:
+        return
     symbols = [e["symbol"] for e in ctx.entries]
     try:
         problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), symbols,
@@ -250,6 +252,7 @@ def check_rules(ctx, given):
     if problems:
         # One line each; main() puts "gate: " before the first.
         die("\ngate: ".join(f"{' '.join(given)} {p}" for p in problems))
+    ctx.rules_checked = ctx.W
 
 
 def gate_vars(ctx):

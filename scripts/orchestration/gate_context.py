@@ -125,6 +125,13 @@ class Context:
             base = min(max(base, self.plan.needs["sweep"]), self.share - self.plan.others())
         return max(1, int(base))
 
+    def verify_planned(self):
+        """What the plan gave memgate verify (the sweep's budget, and the
+        4 GiB+ check's need beside it), or None without a plan."""
+        if self.plan is None:
+            return None
+        return self.sweep_budget() + self.plan.needs.get("huge", 0)
+
     def skipped(self, check):
         return check in self.skip
 

@@ -39,9 +39,14 @@ def by_reason(results):
 def cut_text(results):
     """'sweep cut to 9% of its cases (cpu max), ...' for each sweep the
     budget cut, or '': the verdict line names how thin the evidence is."""
-    cuts = [f"{100 * c.cut():.0f}% of its cases ({c.cases} of {c.planned})" + (f", {c.run}" if c.run else "")
+    cuts = [f"{percent(c.cut())} of its cases ({c.cases} of {c.planned})" + (f", {c.run}" if c.run else "")
             for c in results if c.cut() is not None]
     return ("sweep cut to " + "; ".join(cuts)) if cuts else ""
+
+
+def percent(share):
+    """9%, or 4.7% below 10% (so that a share under the floor never reads as it)."""
+    return f"{100 * share:.1f}%" if share < 0.1 else f"{100 * share:.0f}%"
 
 
 def took_text(ctx, seconds):

@@ -109,7 +109,7 @@ class Cut(unittest.TestCase):
         out, _, _ = checks.judge_verify(ctx, verify_records(668322, 7107918), 3.0, "full", False)
         self.assertEqual(out["sweep"].status, "pass")
         results = [out["abi"], out["sweep"]]
-        cut = "sweep cut to 9% of its cases (668322 of 7107918)"
+        cut = "sweep cut to 9.4% of its cases (668322 of 7107918)"
         _, line, _ = gate_verdict.verdict_line(ctx, results, [], "1.0 s")
         self.assertRegex(line, r"^ACCEPTED \(" + cut.replace("(", r"\(").replace(")", r"\)"))
         finding = {"check": "fuzz", "kind": "crash", "detail": "x", "signature": "s"}
