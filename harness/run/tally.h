@@ -50,6 +50,8 @@ struct mg_tally {
 	unsigned long long cases, failures;
 	unsigned long long planned; /* the profile's cases; more than `cases` when a
 				       budget (--sweep-seconds) cut some */
+	unsigned long long own_cases; /* a budgeted sweep: every length's own cases */
+	double own_seconds;	      /* and what they took, with the plan's walk */
 	unsigned classes; /* the classes it failed with */
 	double seconds;
 	unsigned warnings; /* enum mg_warning bits seen */

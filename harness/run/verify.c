@@ -299,6 +299,9 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 	walk = now() - b.t0; /* what one walk costs, checking nothing */
 	if (!budgeted_pass(o, v, sweep, placed, &b))
 		return;
+	/* What the budget cannot cut, for a caller that plans one (the gate). */
+	sweep->tally->own_cases = sweep->tally->cases;
+	sweep->tally->own_seconds = now() - b.t0;
 	b.own_only = 0;
 	b.below = 1.0 / SAMPLE_EVERY;
 	if (now() - b.t0 + walk >= b.seconds)
@@ -309,10 +312,12 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 			return;
 		per_draw = (now() - started - walk) / (b.below - b.from);
 		left = TAKE * (b.seconds - (now() - b.t0)) - walk;
-		if (left < b.seconds / 20 || !(per_draw > 0))
+		if (left < b.seconds / 20)
 			return;
 		b.from = b.below;
-		b.below = b.from + left / per_draw;
+		/* A pass too quick to time (a page routine's few cases): the rest
+		 * costs as little, so it all runs. */
+		b.below = per_draw > 0 ? b.from + left / per_draw : 1;
 		if (b.below > 1)
 			b.below = 1;
 	}
@@ -706,6 +711,10 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	mg_json_uint(&j, "planned", t && t->planned ? t->planned : t ? t->cases : 0);
 	mg_json_uint(&j, "failures", t ? t->failures : 0);
 	mg_json_real(&j, "seconds", t ? t->seconds : 0);
+	if (t && t->own_cases) {
+		mg_json_uint(&j, "own_cases", t->own_cases);
+		mg_json_real(&j, "own_seconds", t->own_seconds);
+	}
 	mg_json_string(&j, "reason", reason);
 	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
 	if (t && strcmp(stage, "sweep") == 0)

@@ -13,6 +13,7 @@ import signal as signals
 import xml.etree.ElementTree as ET
 
 from . import gate_isa, procs, records
+from .gate_plan import FLOOR
 from .records import CouldNotJudge
 
 # As `make valgrind` runs it.
@@ -24,16 +25,33 @@ VALGRIND_HIDES = ("avx512f", "avx512bw", "avx512vl", "avx512dq", "fsrm", "rtm")
 
 
 class Check:
-    def __init__(self, name, status, cases=0, seconds=0.0, note=""):
+    def __init__(self, name, status, cases=0, seconds=0.0, note="", planned=0):
         self.name, self.status, self.cases, self.seconds, self.note = name, status, cases, seconds, note
+        self.planned = planned  # the sweep: its profile's cases, when the budget cut some
         self.run = ""  # which run of the gate: a CPU model, --extern values
 
     def as_dict(self):
         d = {"name": self.name, "status": self.status, "cases": int(self.cases),
              "seconds": round(float(self.seconds), 1), "note": self.note}
+        if self.planned:
+            d["planned"] = int(self.planned)
         if self.run:
             d["run"] = self.run
         return d
+
+    @classmethod
+    def from_dict(cls, d):
+        """A check of a report (a cached verdict's)."""
+        c = cls(d["name"], d["status"], d.get("cases") or 0, d.get("seconds") or 0.0, d.get("note") or "",
+                d.get("planned") or 0)
+        c.run = d.get("run") or ""
+        return c
+
+    def cut(self):
+        """The share of its cases a sweep cut by the budget ran, else None."""
+        if self.name == "sweep" and self.planned > self.cases:
+            return self.cases / self.planned
+        return None
 
 
 def na(name, reason):
@@ -51,10 +69,14 @@ def signal_name(number):
         return f"signal {number}"
 
 
-def ran_to_end(result, what):
-    """Raises CouldNotJudge unless the child exited by itself."""
+def ran_to_end(result, what, planned=None):
+    """Raises CouldNotJudge unless the child exited by itself; one stopped
+    at the deadline says how long it ran, and past its plan by how much."""
     if result.timed_out:
-        raise CouldNotJudge(f"{what} did not finish before the gate's deadline (--seconds)")
+        over = (f", {result.seconds - planned:.0f} s past the {planned} s the plan gave it"
+                if planned and result.seconds > planned else "")
+        raise CouldNotJudge(f"{what} did not finish before the gate's deadline (--seconds): "
+                            f"stopped after {result.seconds:.0f} s{over}")
     if result.signal:
         raise CouldNotJudge(f"{what} was killed by {signal_name(result.signal)}")
 
@@ -224,10 +246,18 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
             out[name] = cannot(name, reason, seconds)
     else:
         cases = sweep.get("cases") or 0
+        planned = sweep.get("planned") or 0
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
                            ("sweep", sweep_note(profile, sweep) + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
-            out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
+            out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note,
+                              planned if name == "sweep" and planned > cases else 0)
+        thin = out["sweep"].cut()
+        if out["sweep"].status == "pass" and thin is not None and thin < FLOOR:
+            out["sweep"] = cannot("sweep", f"the sweep ran {100 * thin:.1f}% of its cases ({cases} of {planned}), "
+                                  f"below the floor of {FLOOR:.0%}: the routine is slower here than the plan "
+                                  "assumed; give --seconds more", seconds)
+            out["sweep"].cases, out["sweep"].planned = cases, planned
         out["interrupts"] = judge_interrupts(sweep, findings, seconds)
         if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep", "interrupts") for f in findings):
             reason = "memgate verify says the sweep failed but wrote no finding record"
@@ -304,6 +334,8 @@ def run_verify(ctx):
     try:
         err = os.path.join(ctx.R, "verify.log")
         result = launch(ctx, argv, out_path, err, "memgate verify")
+        planned = ctx.verify_planned()
+        ran_to_end(result, "memgate verify", planned)
         recs = read_complete(result, "memgate verify", out_path, err)
         checks, findings, warnings = judge_verify(ctx, recs, result.seconds, profile, huge_wanted)
         # Exit 2 with an error record is judged above, check by check.
@@ -511,12 +543,31 @@ def run_random(ctx, seconds):
     return summary.get("cases") or 0, found
 
 
+def engine_seconds(ctx, engines, budget):
+    """{engine: --seconds}: each engine the least it needs here (the plan's
+    calibration) and an even part of the rest; without a plan, even parts."""
+    least = {e: s for e, s, _ in ctx.plan.fuzz_cal} if ctx.plan is not None else {}
+    base = {e: least.get(e, 0) for e in engines}
+    spare = budget - sum(base.values())
+    if spare < 0:
+        return {e: budget // len(engines) for e in engines}
+    return {e: base[e] + spare // len(engines) for e in engines}
+
+
 def run_fuzz(ctx):
     if ctx.skipped("fuzz"):
         return Check("fuzz", "skip", note="--skip"), []
     budget = ctx.fuzz_budget()
-    if budget < 1:
-        return cannot("fuzz", "no time was left for fuzzing within --seconds"), []
+    least = sum(s for _, s, _ in ctx.plan.fuzz_cal) if ctx.plan is not None and ctx.plan.fuzz_cal else 1
+    if budget < least:
+        late = ""
+        if ctx.plan is not None:
+            before = ctx.share - ctx.deadline.remaining() if ctx.deadline else 0
+            planned = ctx.verify_planned()
+            late = (f": the checks before it took {before:.0f} s, {before - planned:.0f} s more than the "
+                    f"{planned} s planned" if before > planned else "")
+        return cannot("fuzz", f"no time was left for fuzzing within --seconds ({max(budget, 0)} s left, "
+                      f"{least} s needed here){late}"), []
     start = procs.time.monotonic()
     try:
         if ctx.foreign:
@@ -528,9 +579,10 @@ def run_fuzz(ctx):
             engines = ["libfuzzer"]
             if os.access(f"{ctx.W}/fuzz/afl/fuzz_{ctx.family}", os.X_OK) and shutil.which("afl-fuzz") and budget >= 2:
                 engines.append("afl")
-            each = budget // len(engines)
+            shares = engine_seconds(ctx, engines, budget)
             cases, found = 0, []
             for engine in engines:
+                each = shares[engine]
                 ctx.progress(f"coverage-guided fuzzing with {engine} for {each} s")
                 execs, more = run_fuzz_engine(ctx, engine, each)
                 cases, found = cases + execs, found + more

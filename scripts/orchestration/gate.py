@@ -15,11 +15,12 @@ started stopped, the results folder marked PARTIAL, no verdict."""
 import os
 import shutil
 
-from . import cli, records
-from .gate_build import ROOT, contract_macro, prepare
+from . import cli, gate_cache, gate_plan, records
+from .checks import Check
+from .gate_build import ROOT, check_rules, compile_submission, contract_macro, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
-from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all
+from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all, splitter
 from .gate_verdict import by_reason, finish, finish_entries, qualifiers, run_verdicts, verdict_of
 from .records import CouldNotJudge
 
@@ -58,16 +59,50 @@ def gate(argv, run=None):
     if runs is None:
         return cannot_run_anywhere(ctx)
     prepare(ctx, opts)
+    try:
+        # What does not build, or breaks a build-time rule, is told first
+        # (one line); then the plan refuses a budget too small; then the
+        # cache, keyed by the compiled code.
+        compile_submission(ctx, opts["files"])
+        check_rules(ctx, opts["files"])
+        gate_plan.plan(ctx, runs, splitter(ctx, runs))
+        key = gate_cache.verdict_key(ctx)
+        hit = None if opts["no_cache"] else gate_cache.lookup(key)
+        if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:
+            shutil.rmtree(ctx.W, ignore_errors=True)
+            return reuse(ctx, hit)
+    except Usage:
+        # Nothing was judged: no build or results are kept.
+        shutil.rmtree(ctx.W, ignore_errors=True)
+        shutil.rmtree(ctx.root_R, ignore_errors=True)
+        raise
     outcomes = run_all(ctx, runs, opts)
-    if len(outcomes) == 1:
-        entry, results, findings, warnings, _ = outcomes[0]
-        ctx.select(entry)
-        status = finish(ctx, results, findings, warnings)
-    else:
-        status = finish_entries(ctx, outcomes)
+    status = conclude(ctx, outcomes)
+    if status in (0, 1):
+        gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", []))
     if status == 0:
         # No finding names these builds in a repro command: they go, so
         # that accepted runs do not pile up a build each.
         for w in ctx.builds:
             shutil.rmtree(w, ignore_errors=True)
     return status
+
+
+def conclude(ctx, outcomes):
+    """The table, verdicts and reports of every entry: the exit status."""
+    if len(outcomes) == 1:
+        entry, results, findings, warnings, _ = outcomes[0]
+        ctx.select(entry)
+        return finish(ctx, results, findings, warnings)
+    return finish_entries(ctx, outcomes)
+
+
+def reuse(ctx, hit):
+    """A verdict of the cache, shown and reported as it was judged, with
+    where and when (ctx.cached); its results folder gets its gate.json."""
+    ctx.cached = {"from": hit["run"], "date": hit["date"]}
+    outcomes = []
+    for entry, doc in zip(ctx.entries, hit["docs"]):
+        results = [Check.from_dict(c) for c in doc["checks"]]
+        outcomes.append((entry, results, doc["findings"], doc.get("warnings") or [], ctx.elapsed()))
+    return conclude(ctx, outcomes)

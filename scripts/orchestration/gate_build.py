@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 
-from . import checks, procs, submission
+from . import checks, gate_cache, procs, submission
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
@@ -76,7 +76,7 @@ def prepare(ctx, opts):
         if row[1] != ctx.op:
             die(f"--baseline {ctx.baseline} is a {row[1]}, not a {ctx.op}")
     parent = os.path.join("build", "gate", *([ctx.foreign] if ctx.foreign else []))
-    results = os.environ.get("MEMGATE_GATE_RESULTS") or os.path.join("findings", "gate")
+    results = gate_cache.results_root()
     try:
         os.makedirs(parent, exist_ok=True)
         ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
@@ -214,18 +214,17 @@ def show_compiler(ctx, log, given):
     return "\n".join(lines[:20])
 
 
-def build(ctx, given):
-    """Compiles the submission, checks the build-time rules on it, then
-    links this run's programs. Usage (exit 2) on any problem."""
+def compile_submission(ctx, given):
+    """Compiles and merges the submission into this build directory (Usage,
+    exit 2, if it does not build): what the verdict cache hashes
+    (gate_cache.code_hash). Returns seconds."""
     copy_sources(ctx, given)
     write_build_files(ctx)
     log = os.path.join(ctx.W, "build.log")
-    fuzz = "no" if ctx.skipped("fuzz") or ctx.foreign else "yes"
-    gate = [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
     names = " ".join(given)
     t = time.monotonic()
     symbols = [e["symbol"] for e in ctx.entries]
-    if not make(ctx, [f"{ctx.W}/plain.o"], log, gate):
+    if not make(ctx, [f"{ctx.W}/plain.o"], log, gate_vars(ctx)):
         merged = os.path.join(ctx.W, "plain.parts", "merged.o")
         if os.path.exists(merged):
             cc = gate_cc(ctx)
@@ -233,6 +232,19 @@ def build(ctx, given):
             if problems and problems[0].startswith("symbol "):
                 die(problems[0])
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    local = local_entries(ctx)
+    for e in ctx.entries:
+        e["binding"] = "local" if e["symbol"] in local else "global"
+    ctx.compiled = (ctx.W, time.monotonic() - t)
+    return ctx.compiled[1]
+
+
+def check_rules(ctx, given):
+    """The build-time rules on the compiled submission (Usage, exit 2, one
+    line each), once per build directory."""
+    if getattr(ctx, "rules_checked", None) == ctx.W:
+        return
+    symbols = [e["symbol"] for e in ctx.entries]
     try:
         problems = submission.inspect(os.path.join(ctx.W, "plain.parts", "merged.o"), gate_cc(ctx), symbols,
                                       [n for n, _ in ctx.opts["extern"]])
@@ -240,16 +252,31 @@ def build(ctx, given):
         die(str(e))
     if problems:
         # One line each; main() puts "gate: " before the first.
-        die("\ngate: ".join(f"{names} {p}" for p in problems))
+        die("\ngate: ".join(f"{' '.join(given)} {p}" for p in problems))
+    ctx.rules_checked = ctx.W
+
+
+def gate_vars(ctx):
+    fuzz = "no" if ctx.skipped("fuzz") or ctx.foreign else "yes"
+    return [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
+
+
+def build(ctx, given):
+    """Compiles the submission (unless compile_submission did, into this
+    build directory), checks the build-time rules on it, then links this
+    run's programs. Usage (exit 2) on any problem. Returns seconds."""
+    done = getattr(ctx, "compiled", None)
+    seconds = done[1] if done and done[0] == ctx.W else compile_submission(ctx, given)
+    log = os.path.join(ctx.W, "build.log")
+    names = " ".join(given)
+    t = time.monotonic()
+    check_rules(ctx, given)
     with Lock():
-        if not make(ctx, ["gate-shared"], log, gate):
+        if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
             die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
-    if not make(ctx, ["gate-build"], log, gate):
+    if not make(ctx, ["gate-build"], log, gate_vars(ctx)):
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
-    local = local_entries(ctx)
-    for e in ctx.entries:
-        e["binding"] = "local" if e["symbol"] in local else "global"
-    return time.monotonic() - t
+    return seconds + time.monotonic() - t
 
 
 def local_entries(ctx):

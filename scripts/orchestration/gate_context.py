@@ -53,6 +53,8 @@ class Context:
         self.t0 = time.monotonic()
         self.started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.deadline = None
+        self.plans, self.plan = {}, None  # gate_plan: each run's needs, and this one's
+        self.cached = None  # gate_cache: {"from", "date"} of a verdict reused
         self.hard_deadline = None
         self.runner, self.foreign, self.emulated = [], "", ""
         self.valgrind_argv = []
@@ -96,7 +98,13 @@ class Context:
         checks after it are kept back (valgrind, when it runs here, the
         regressions, and the speed measurement where it runs: a foreign
         arch's checks get no FUZZ_OVERHEAD past the deadline, and a native
-        i386 speed run takes 2-4 s)."""
+        i386 speed run takes 2-4 s). With a plan (gate_plan), what they
+        were planned to take, and what the fuzz drivers take past their
+        --seconds."""
+        if self.plan is not None:
+            later = self.plan.later(("valgrind", "regressions", "bench"))
+            past = self.plan.needs.get("fuzz", 0) - sum(s for _, s, _ in self.plan.fuzz_cal)
+            return int(self.deadline.remaining() - later - past)
         later = 0
         if not self.skipped("regressions"):
             later += AFTER_FUZZ_REGRESSIONS
@@ -109,8 +117,20 @@ class Context:
     def sweep_budget(self):
         """Seconds the sweep may take (see SWEEP_SHARE): a part of this
         entry's share of --seconds, not of the whole run's, or the sweep of
-        one entry would eat the fuzz time of the others."""
-        return max(1, int(self.share * (SWEEP_SHARE if self.primary else FURTHER_MODEL_SWEEP_SHARE)))
+        one entry would eat the fuzz time of the others. With a plan, at
+        least what runs FLOOR of its cases, and no more than the other
+        checks leave."""
+        base = self.share * (SWEEP_SHARE if self.primary else FURTHER_MODEL_SWEEP_SHARE)
+        if self.plan is not None:
+            base = min(max(base, self.plan.needs["sweep"]), self.share - self.plan.others())
+        return max(1, int(base))
+
+    def verify_planned(self):
+        """What the plan gave memgate verify (the sweep's budget, and the
+        4 GiB+ check's need beside it), or None without a plan."""
+        if self.plan is None:
+            return None
+        return self.sweep_budget() + self.plan.needs.get("huge", 0)
 
     def skipped(self, check):
         return check in self.skip

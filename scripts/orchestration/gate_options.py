@@ -17,13 +17,18 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--extern NAME=VALUE[,VALUE...]]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
-             [--skip=CHECK,...] [--overread=classify|strict]
+             [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
              FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
 Builds the files into the harness as a new variant and runs every check on
 it: build, abi, sweep, huge, fuzz, valgrind, regressions, bench. --seconds
 (default 60) bounds the checks; the build before them and the fuzz driver's
-minimisation (at most 20 s) come on top. --quick runs the quick sweep.
+minimisation (at most 20 s) come on top. The gate plans first, from a
+calibration on this machine (kept): a --seconds too small for the required
+checks (with at least 5% of the sweep's cases) is refused at once, exit 2,
+naming the least that works. A verdict is reused when the built code, the
+options, memgate and the machine are all the same ("cached: from RUN,
+DATE"); --no-cache runs every check again. --quick runs the quick sweep.
 --skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
 verdict line says so. --extern NAME=VALUE defines a data symbol (an
 integer) the routine may reference; it may reference nothing else
@@ -51,7 +56,7 @@ SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")
-FLAG_OPTIONS = ("--no-bench", "--quick")
+FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.
 FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
@@ -85,7 +90,8 @@ REPEATABLE = ("-I", "-D", "--extern", "--entry")
 
 def parse(argv):
     cli.refuse_non_utf8(argv, FLAG_OPTIONS)
-    opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False}
+    opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False,
+            "no_cache": False}
     seen = set()
     i = 0
     while i < len(argv):
@@ -109,7 +115,10 @@ def parse(argv):
             opts["tree_flags"].append(arg[:2] + value)
         elif arg in FLAG_OPTIONS:
             cli.once(seen, arg)
-            opts["bench" if arg == "--no-bench" else "quick"] = arg == "--quick"
+            if arg == "--no-bench":
+                opts["bench"] = False
+            else:
+                opts[arg[2:].replace("-", "_")] = True
         elif arg.split("=", 1)[0] in FLAG_OPTIONS:
             die(f"{arg.split('=', 1)[0]} takes no value ('{arg}')")
         elif arg.split("=", 1)[0] in VALUE_OPTIONS:

@@ -89,21 +89,28 @@ def label_of(model, externs, runs):
 PRIMARY_MODEL_WEIGHT = 2
 
 
-def share_of(ctx, model, externs, runs):
-    """(seconds, how) for one entry point's checks in one run: its part of
-    --seconds, and what was divided to get it ("" when nothing was)."""
-    total = ctx.opts["seconds"]
+def split(total, given, model, externs, runs, entries):
+    """(seconds, total as divided, sets, models) of one entry point's checks
+    in one run: its part of a --seconds of `total` (given: else the
+    default's)."""
     sets = len({tuple(e) for _, e in runs})
-    if not ctx.opts.get("seconds_given", True):
+    if not given:
         total *= sets
     models = [m for m, e in runs if e == externs]
     weight, parts = 1, 1
     if len(models) > 1:
         weight = PRIMARY_MODEL_WEIGHT if model == models[0] else 1
         parts = PRIMARY_MODEL_WEIGHT + len(models) - 1
-        if not ctx.opts.get("seconds_given", True):
+        if not given:
             total = total * parts // PRIMARY_MODEL_WEIGHT
-    seconds = max(1, total // sets * weight // parts // len(ctx.entries))
+    return max(1, total // sets * weight // parts // entries), total, sets, models
+
+
+def share_of(ctx, model, externs, runs):
+    """(seconds, how) for one entry point's checks in one run: its part of
+    --seconds, and what was divided to get it ("" when nothing was)."""
+    given = ctx.opts.get("seconds_given", True)
+    seconds, total, sets, models = split(ctx.opts["seconds"], given, model, externs, runs, len(ctx.entries))
     how = []
     if sets > 1:
         how.append(f"{sets} sets of --extern values")
@@ -112,8 +119,14 @@ def share_of(ctx, model, externs, runs):
                    "which runs every check, 1 for each other)")
     if len(ctx.entries) > 1:
         how.append(f"{len(ctx.entries)} entry points")
-    budget = f"--seconds {total}" if ctx.opts.get("seconds_given", True) else f"the default {total} s"
+    budget = f"--seconds {total}" if given else f"the default {total} s"
     return seconds, (f"{seconds} s of {budget}, divided over " + ", ".join(how)) if how else ""
+
+
+def splitter(ctx, runs):
+    """split() of a total for gate_plan.plan: a run's share per entry point."""
+    given = ctx.opts.get("seconds_given", True)
+    return lambda total, model, externs: split(total, given, model, externs, runs, len(ctx.entries))[0]
 
 
 def enter_run(ctx, model, externs, runs, base_env, top_results):
@@ -124,6 +137,7 @@ def enter_run(ctx, model, externs, runs, base_env, top_results):
     ctx.cpu_model = model
     ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
     ctx.seconds, ctx.share_note = share_of(ctx, model, externs, runs)
+    ctx.plan = ctx.plans.get((runs.index((model, externs)), ctx.name))
     if len(runs) > 1:
         safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
         ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")

@@ -36,9 +36,30 @@ def by_reason(results):
     return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
 
 
+def cut_text(results):
+    """'sweep cut to 9% of its cases (cpu max), ...' for each sweep the
+    budget cut, or '': the verdict line names how thin the evidence is."""
+    cuts = [f"{percent(c.cut())} of its cases ({c.cases} of {c.planned})" + (f", {c.run}" if c.run else "")
+            for c in results if c.cut() is not None]
+    return ("sweep cut to " + "; ".join(cuts)) if cuts else ""
+
+
+def percent(share):
+    """9%, or 4.7% below 10% (so that a share under the floor never reads as it)."""
+    return f"{100 * share:.1f}%" if share < 0.1 else f"{100 * share:.0f}%"
+
+
+def took_text(ctx, seconds):
+    """The time on a verdict line, and where a reused verdict came from."""
+    return f"{seconds:.1f} s" + (f"; cached: {report.cached_text(ctx.cached)}" if ctx.cached else "")
+
+
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
              + f", {ctx.contract} contract), from {' '.join(ctx.files)}"]
+    if ctx.cached:
+        lines.append(f"cached: {report.cached_text(ctx.cached)} (the same code, options, memgate and machine; "
+                     "--no-cache runs it again)")
     runs = any(c.run for c in results)
     width = max([len(c.run) for c in results] + [3])
     run = (lambda text: "%-*s  " % (width, text)) if runs else (lambda text: "")
@@ -98,6 +119,8 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "skipped": [c.name for c in results if c.status == "skip"]}
     if getattr(ctx, "isa", None):
         doc["isa"] = ctx.isa
+    if ctx.cached:
+        doc["cached"] = dict(ctx.cached)
     return doc
 
 
@@ -171,16 +194,19 @@ def verdict_line(ctx, results, findings, took, warnings=()):
     are named on the line, whatever the verdict."""
     verdict = verdict_of(results, findings)
     cannot = [c for c in results if c.status == "error"]
-    quals = "; ".join(q for q in (qualifiers(results), warned(warnings)) if q)
+    cut = cut_text(results)
+    quals = "; ".join(q for q in (cut, qualifiers(results), warned(warnings)) if q)
     if verdict == "rejected":
         extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
         extra += f"; {warned(warnings)}" if warnings else ""
+        extra += f"; {cut}" if cut else ""
         return 1, f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})", []
     if verdict == "could-not-judge":
         reasons = by_reason(cannot)
-        return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})", reasons
+        extra = f"; {cut}" if cut and not any(c.name == "sweep" for c in cannot) else ""
+        return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)}{extra} ({took})", reasons
     if quals:
-        other = " other" if qualifiers(results) else ""
+        other = " other" if qualifiers(results) else ""  # the cut and warnings leave none out
         return 0, f"ACCEPTED ({quals}): {ctx.name} passed every{other} check ({took})", []
     return 0, f"ACCEPTED: {ctx.name} passed every check ({took})", []
 
@@ -189,6 +215,7 @@ def finish(ctx, results, findings, warnings):
     """Writes gate.json and the reports (each read back), prints the table
     and the verdict; returns the exit status."""
     doc, problems = record(ctx, results, findings, warnings)
+    ctx.docs = [doc]
     problems += write_reports(ctx, [doc])
     o = ctx.opts
     try:
@@ -197,7 +224,7 @@ def finish(ctx, results, findings, warnings):
             print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
         print(f"results: {ctx.R}")
         print()
-        took = f"{ctx.elapsed():.1f} s"
+        took = took_text(ctx, ctx.elapsed())
         if problems:
             for p in problems:
                 print(f"gate: could not judge: {p}", file=sys.stderr)
@@ -227,10 +254,11 @@ def finish_entries(ctx, outcomes):
             docs.append(doc)
             problems += trouble
             show(ctx, results, findings, warnings)
-            status, line, reasons = verdict_line(ctx, results, findings, f"{seconds:.1f} s", warnings)
+            status, line, reasons = verdict_line(ctx, results, findings, took_text(ctx, seconds), warnings)
             for r in reasons:
                 print(f"gate: could not judge: {ctx.name}: {r}", file=sys.stderr)
             rows.append((entry, status, line))
+        ctx.docs = docs
         problems += write_reports(ctx, docs)
         print()
         if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
@@ -239,7 +267,7 @@ def finish_entries(ctx, outcomes):
         print()
         for entry, status, line in rows:
             print(f"{entry['op']}={entry['symbol']}: {line}")
-        took = f"{ctx.elapsed():.1f} s"
+        took = took_text(ctx, ctx.elapsed())
         n = len(rows)
         if problems:
             for p in problems:

@@ -326,6 +326,11 @@ def to_sarif(report):
     if notes:
         invocation["toolExecutionNotifications"] = notes
     version = re.sub(r"^v(?=[0-9])", "", report["memgate"])
+    properties = {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
+                  "symbol": report["symbol"], "verdict": report["verdict"], "seconds": report["seconds"],
+                  **isa_properties(report)}
+    if report.get("cached"):
+        properties["cached"] = cached_text(report["cached"])
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
             "runs": [{
                 "tool": {"driver": {"name": "memgate", "informationUri": INFO_URI, "version": version,
@@ -335,9 +340,7 @@ def to_sarif(report):
                 "automationDetails": {"id": f"memgate-gate/{report['variant']}/"},
                 "invocations": [invocation],
                 "results": results,
-                "properties": {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
-                               "symbol": report["symbol"], "verdict": report["verdict"],
-                               "seconds": report["seconds"], **isa_properties(report)}}]}
+                "properties": properties}]}
 
 
 def isa_properties(report):
@@ -347,6 +350,11 @@ def isa_properties(report):
     if "minimal_requires" not in isa:
         return {}
     return {"minimal_requires": ",".join(isa["minimal_requires"]), "requires": ",".join(isa["declared"])}
+
+
+def cached_text(cached):
+    """'from RUN, DATE': where a reused verdict was judged (gate_cache)."""
+    return f"from {cached.get('from', '?')}, {cached.get('date', '?')}"
 
 
 # --- JUnit XML -----------------------------------------------------------------
@@ -434,6 +442,8 @@ def to_junit(report):
     text += prop("symbol", report["symbol"]) + prop("files", " ".join(report["files"]))
     text += prop("memgate", report["memgate"])
     text += "".join(prop(k, v) for k, v in isa_properties(report).items())
+    if report.get("cached"):
+        text += prop("cached", cached_text(report["cached"]))
     text += "  </properties>\n"
     text += "".join(testcase(report, c) for c in report["checks"])
     return text + "</testsuite>\n"

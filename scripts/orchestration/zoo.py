@@ -562,6 +562,10 @@ def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
         reason = "" if status != "error" else (cannot_judge(e) or last_reason(output))
         out.append(row(unit, op, symbol, status, times.get(symbol, share), warnings, reason, findings, plot,
                        report_path, zoo_isa.of_entry(e)))
+        # A verdict the gate reused (gate_cache): where and when it was judged.
+        cached = e.get("cached") or doc.get("cached")
+        if isinstance(cached, dict):
+            out[-1]["cached"] = f"from {cached.get('from', '?')}, {cached.get('date', '?')}"
     return out
 
 
@@ -707,6 +711,19 @@ def gate_unit(unit, opts, flags, broken=None):
     return rows
 
 
+def clear_run(where):
+    """A unit's folder, emptied of its last run but its gates' results
+    (which a cached verdict names as where it was judged)."""
+    os.makedirs(where, exist_ok=True)
+    for name in os.listdir(where):
+        if name != "results":
+            path = os.path.join(where, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+
+
 def run_unit(unit, opts, flags, broken):
     if broken:
         return [row(unit, op, s, "error", 0.0, reason=broken) for op, s in unit.entries]
@@ -725,7 +742,10 @@ def run_unit(unit, opts, flags, broken):
     argv = gate_argv(unit, budget, opts["quick"], report, opts["gate_args"])
     log = os.path.join(where, "gate.log")
     records.write_text(os.path.join(where, "command"), shlex.join(argv) + "\n")
-    env = dict(os.environ, MEMGATE_GATE_RESULTS=os.path.abspath(os.path.join(where, "results")))
+    # One verdict cache for every unit (gate_cache): a unit whose code,
+    # options, memgate and machine are unchanged is not gated again.
+    env = dict(os.environ, MEMGATE_GATE_RESULTS=os.path.abspath(os.path.join(where, "results")),
+               MEMGATE_GATE_CACHE=os.path.abspath(os.path.join(opts["out"], "gate-cache")))
     # The gate bounds itself (--seconds plus its build and minimisation);
     # this limit only catches a gate that does not.
     result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
@@ -799,6 +819,7 @@ def text_table(rows):
         if r["verdict"] == "error":
             verdict = f"ERROR: {r['reason']}"
         alt = f" [{r['alternative']}]" if r["alternative"] else ""
+        verdict += " (cached)" if r.get("cached") else ""
         body.append((r["source"] + alt, r["entry"], r["arch"], verdict, str(len(r["warnings"])),
                      f"{r['seconds']:.1f}"))
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head) - 1)]
@@ -846,7 +867,8 @@ def html_page(doc):
            "<th>minimal --requires (the ISA audit's)</th><th>plot</th></tr></thead><tbody>"]
     for i, r in enumerate(doc["rows"]):
         verdict = {"skipped": r["reason"], "error": f"error: {r['reason']}"}.get(r["verdict"], r["verdict"])
-        details = "".join(f"<br><small>{e(x)}</small>" for x in r["warnings"] + r["findings"])
+        details = "".join(f"<br><small>{e(x)}</small>" for x in r["warnings"] + r["findings"]
+                          + ([f"cached: {r['cached']}"] if r.get("cached") else []))
         if r.get("reproducer"):
             details += f'<br><small>reproducer: <a href="{e(r["reproducer"])}">{e(r["reproducer"])}</a></small>'
         plot = f'<a href="#plot-{i}">plot</a>' if r.get("plot") else ""

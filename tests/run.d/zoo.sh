@@ -43,7 +43,7 @@ expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
 	'^zoo: wall time .*x86_64 [0-9.]+ s' \
 	'^zoo: x86_64: [12] gate runs, [0-9.]+ s of gate time, from [0-9]+:[0-9]{2} to [0-9]+:[0-9]{2} \([0-9.]+ s of wall time\)$' -- \
-	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --quick --seconds 30 --only "$zoo_only" --out "$zoo_out"
+	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --quick --seconds 45 --only "$zoo_only" --out "$zoo_out"
 # Nothing a finished zoo run started outlives it (issue 28: an AFL target,
 # stopped, in a session of its own, outlived its gate): every process of the
 # run above inherited MEMGATE_ZOO_CHECK, and 3 s on none may still carry it.

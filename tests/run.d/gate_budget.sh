@@ -1,0 +1,126 @@
+# scripts/gate's plan and cache: a --seconds too small for the required
+# checks here is refused at once, naming the least that works, and leaves
+# nothing behind; a budget that fits is kept and the verdict line names
+# the sweep's cut; a cut below the floor is refused; a verdict is reused
+# only while code, options, memgate and machine are the same, never when it
+# could not be judged, and every report says so.
+# Sourced by tests/run (uses expect, expect_all, usage_error, pass, fail,
+# arch_wanted, $TMP; the gates' results are $MEMGATE_GATE_RESULTS).
+
+echo "== the gate's plan and cache (scripts/gate --seconds, --no-cache)"
+gb_results() { find "${MEMGATE_GATE_RESULTS:-findings/gate}" -mindepth 1 -maxdepth 1 -name "$1-*" 2>/dev/null | wc -l; }
+
+# --- the plan -------------------------------------------------------------
+# A name of this group's own, so that what a refusal leaves can be counted.
+sed 's/bytecopy/gbrefused/g' tests/gate/bytecopy.c >"$TMP/gbrefused.c"
+# The first refusal may calibrate (progress lines on stderr); the verdict
+# is the last line.
+gb_out=$(scripts/gate --op memcpy --seconds=2 "$TMP/gbrefused.c" 2>&1)
+gb_rc=$?
+gb_least=$(sed -n 's/^gate: --seconds 2 is too small here: the required checks need at least \([0-9][0-9]*\) s (sweep [0-9][0-9]*, huge [0-9][0-9]*, fuzz [0-9][0-9]*, valgrind [0-9][0-9]*, regressions [0-9][0-9]*\(, bench [0-9][0-9]*\)\?), with the sweep at 5% of its cases or more$/\1/p' <<<"$gb_out")
+if [ "$gb_rc" -eq 2 ] && [ -n "$gb_least" ] && [ "$gb_least" -gt 2 ]; then
+	pass "gate: --seconds 2 is refused with the least that works here ($gb_least s) and what each check needs"
+else
+	fail "gate: --seconds 2 is refused with the least that works here" "exit $gb_rc: $(tail -n 2 <<<"$gb_out")"
+fi
+usage_error "gate: calibrated, the refusal is one line, before any check runs" \
+	"^gate: --seconds 2 is too small here: the required checks need at least $gb_least s " \
+	scripts/gate --op memcpy --seconds=2 "$TMP/gbrefused.c"
+if [ "$(gb_results gbrefused)" -eq 0 ] && ! ls -d build/gate/gbrefused-* >/dev/null 2>&1; then
+	pass "gate: a refused budget leaves no results folder and no build behind"
+else
+	fail "gate: a refused budget leaves nothing behind" "$(ls -d "$MEMGATE_GATE_RESULTS"/gbrefused-* build/gate/gbrefused-* 2>&1 | tail -n 3)"
+fi
+usage_error "gate: the least that works less one is refused as well" "^gate: --seconds $((gb_least - 1)) is too small here" \
+	scripts/gate --op memcpy --seconds=$((gb_least - 1)) "$TMP/gbrefused.c"
+# Skipped checks need nothing: the least is smaller without them.
+expect "gate: checks left out are left out of the plan" 2 \
+	"^gate: --seconds 1 is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+, valgrind [0-9]+, regressions [0-9]+\)" \
+	scripts/gate --op memcpy --quick --skip=fuzz,huge --no-bench --seconds=1 "$TMP/gbrefused.c"
+
+if [ "$(uname -m)" = x86_64 ]; then
+	# A fast correct routine (the needs are the plan's, the same for every
+	# memcpy here) at the least plus 10 s for a machine others share: kept,
+	# and the verdict line names the sweep's cut when there is one. The
+	# quick sweep, whose cut a machine much busier than planned cannot push
+	# below the floor.
+	gb_q=$(scripts/gate --op memcpy --quick --seconds=2 "$TMP/gbrefused.c" 2>&1 |
+		sed -n 's/^gate: --seconds 2 is too small here: the required checks need at least \([0-9][0-9]*\) s .*/\1/p')
+	gb_t0=$(date +%s)
+	gb_out=$(scripts/gate --op memcpy --quick --symbol=mg_x86_64_memcpy_unrolled64 --seconds=$((${gb_q:-1} + 10)) \
+		impls/x86_64/memcpy_unrolled64.S 2>&1)
+	gb_rc=$? gb_took=$(($(date +%s) - gb_t0))
+	gb_line=$(tail -n 1 <<<"$gb_out")
+	gb_least=$gb_q
+	# On a machine far busier than two gates at once the plan cannot hold:
+	# then the verdict says which check ran out, and by how much.
+	gb_over="s more than the [0-9]+ s planned|s past the [0-9]+ s the plan gave it|below the floor of 5%"
+	if [ "$gb_rc" -eq 2 ] && grep -qE "^COULD NOT JUDGE: .*($gb_over)" <<<"$gb_line"; then
+		pass "gate: a budget the plan could not hold on a busy machine says which check ran out and by how much"
+	elif [ -z "$gb_q" ] || [ "$gb_rc" -ne 0 ] || ! grep -qE "^ACCEPTED" <<<"$gb_line"; then
+		fail "gate: a budget the plan holds is kept ($((${gb_q:-1} + 10)) s)" "exit $gb_rc: $gb_line"
+	elif grep -qE "^sweep +PASS .*% of cases" <<<"$gb_out" && ! grep -qE "sweep cut to [0-9.]+% of its cases" <<<"$gb_line"; then
+		fail "gate: the verdict line names the sweep's cut" "$gb_line"
+	else
+		pass "gate: a budget the plan holds is kept: accepted in $gb_took s of --seconds $((gb_least + 10)), the cut named"
+	fi
+fi
+
+if arch_wanted aarch64 && scripts/arch-probe aarch64 >/dev/null 2>&1; then
+	# Two entries under qemu's three CPU models: before the plan this ran 1%
+	# of the sweep and was accepted; now the floor refuses it.
+	sed 's/mg_aarch64_memcpy_ldp/my_ldp/g' impls/aarch64/memcpy_ldp.S >"$TMP/my_ldp.S"
+	expect "gate: a budget that would run the sweep below its floor is refused (aarch64 under qemu)" 2 \
+		"^gate: --seconds 6 is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+.*; divided over 3 CPU models\), with the sweep at 5% of its cases or more" \
+		scripts/gate --arch=aarch64 --op memcpy --symbol=my_ldp --skip=fuzz,huge,regressions --seconds=6 "$TMP/my_ldp.S"
+fi
+
+# --- the cache ------------------------------------------------------------
+GB_FLAGS=(--op memcpy --quick --skip=fuzz,huge --no-bench --seconds=30)
+gb_gate() { scripts/gate "${GB_FLAGS[@]}" --report="$TMP/gb.json" --sarif="$TMP/gb.sarif" --junit="$TMP/gb.xml" "$@"; }
+cp tests/gate/bytecopy.c "$TMP/gbcopy.c"
+sed -i 's/bytecopy/gbcopy/g' "$TMP/gbcopy.c"
+gb_out=$(gb_gate "$TMP/gbcopy.c" 2>&1)
+if [ $? -eq 0 ] && ! grep -q "cached" <<<"$gb_out" && ! grep -q '"cached"' "$TMP/gb.json"; then
+	pass "gate: the first run is judged afresh"
+else
+	fail "gate: the first run is judged afresh" "$(tail -n 1 <<<"$gb_out")"
+fi
+gb_first=$(sed -n 's/^results: //p' <<<"$gb_out")
+expect_all "gate: the same code, options, memgate and machine: the verdict is reused, the table says whence" 0 \
+	"^cached: from $gb_first, 20[0-9-]+T[0-9:]+Z " "^sweep +PASS" \
+	"^ACCEPTED(.*): gbcopy passed every .*; cached: from $gb_first, " -- gb_gate "$TMP/gbcopy.c"
+expect "gate: a reused verdict's JSON report says cached" 0 "^accepted $gb_first" \
+	jq -r '"\(.verdict) \(.cached.from)"' "$TMP/gb.json"
+expect "gate: its SARIF says cached" 0 "^from $gb_first, " jq -r '.runs[0].properties.cached' "$TMP/gb.sarif"
+expect "gate: its JUnit XML says cached" 0 "<property name=\"cached\" value=\"from $gb_first, " cat "$TMP/gb.xml"
+gb_fresh() {
+	local name=$1
+	shift
+	local out
+	out=$("$@" 2>&1)
+	if [ $? -eq 0 ] && grep -q "^ACCEPTED" <<<"$out" && ! grep -q "cached" <<<"$out"; then
+		pass "$name"
+	else
+		fail "$name" "$(tail -n 1 <<<"$out")"
+	fi
+}
+gb_fresh "gate: --no-cache runs every check again" gb_gate --no-cache "$TMP/gbcopy.c"
+gb_fresh "gate: a changed option is gated afresh" gb_gate --src-align=2 "$TMP/gbcopy.c"
+# The same copy loop written another way (backwards: the buffers of a
+# memcpy do not overlap) is other code.
+sed -i 's/for (size_t i = 0; i < n; i++)/for (size_t i = n; i-- > 0;)/' "$TMP/gbcopy.c"
+if grep -q 'i-- > 0' "$TMP/gbcopy.c"; then
+	gb_fresh "gate: a changed routine is gated afresh" gb_gate "$TMP/gbcopy.c"
+else
+	fail "gate: a changed routine is gated afresh" "tests/gate/bytecopy.c's loop is not the one this test rewrites"
+fi
+# Could not judge (valgrind missing) is never kept: the second run judges again.
+mkdir -p "$TMP/gb-no-valgrind"
+for gb_tool in /usr/bin/* /usr/local/bin/*; do
+	case ${gb_tool##*/} in valgrind*) continue ;; esac
+	[ -e "$TMP/gb-no-valgrind/${gb_tool##*/}" ] || ln -s "$gb_tool" "$TMP/gb-no-valgrind/"
+done
+env PATH="$TMP/gb-no-valgrind" scripts/gate "${GB_FLAGS[@]}" tests/gate/bytecopy.c >/dev/null 2>&1
+expect "gate: a could-not-judge verdict is never reused" 2 "^COULD NOT JUDGE: bytecopy: could not judge: valgrind: .* \([0-9.]+ s\)$" \
+	env PATH="$TMP/gb-no-valgrind" scripts/gate "${GB_FLAGS[@]}" tests/gate/bytecopy.c
