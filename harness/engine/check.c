@@ -646,7 +646,9 @@ static void blame_interrupt(const struct mg_case *c, struct mg_verdict *out)
 	struct mg_case plain = *c;
 	struct mg_verdict again;
 
-	if (!c->interrupt || out->cls == MG_OK || out->cls == MG_ERROR)
+	/* A stepped call that times out was slow, which says nothing of what
+	 * a handler did to it: no blame for that. */
+	if (!c->interrupt || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT)
 		return;
 	plain.interrupt = false;
 	check_any(&plain, 0, &again);
