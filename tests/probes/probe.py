@@ -47,6 +47,7 @@ import uuid
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROW_TIMEOUT = 180  # seconds: a probe that runs longer is a hang
 LINGER = 3.0  # seconds a child may take to go after the command ended
+CONFIRM = 0.02  # seconds between the two scans that must both find none
 CRASH_WORDS = re.compile(
     r"Traceback \(most recent call last\)|Assertion .* failed|AssertionError"
     r"|Segmentation fault|core dumped|Aborted"
@@ -148,8 +149,9 @@ def tagged_processes(tag):
 
 def left_running(tag):
     """The processes still carrying the tag LINGER s on, which it kills.
-    None is taken only when two scans 0.1 s apart agree: a process caught in
-    the middle of an exec has no environment to read for a moment."""
+    None is taken only when two scans CONFIRM s apart agree: a process
+    caught in the middle of an exec has no environment to read for a
+    moment."""
     deadline = time.monotonic() + LINGER
     empty_before = False
     while True:
@@ -157,7 +159,7 @@ def left_running(tag):
         if (not pids and empty_before) or time.monotonic() > deadline:
             break
         empty_before = not pids
-        time.sleep(0.1)
+        time.sleep(CONFIRM if empty_before else 0.1)
     names = []
     for pid in pids:
         try:
