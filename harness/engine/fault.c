@@ -197,7 +197,20 @@ void mg_call_end(void)
 
 void mg_fault_take(struct mg_fault *out)
 {
+	sigset_t faults;
+
 	mg_call_end();
+	/* The handler left by siglongjmp, which keeps the signal mask as the
+	 * kernel set it for the handler. SA_NODEFER keeps the signal out of
+	 * it, yet in the fuzz targets (libFuzzer, with UBSan's runtime, which
+	 * intercepts sigaction) SIGSEGV was found blocked after the first
+	 * fault: a second one in the process, as a re-run of the case for its
+	 * blame makes, then killed it. */
+	sigemptyset(&faults);
+	for (size_t i = 0; i < FAULT_SIGNAL_COUNT; i++)
+		sigaddset(&faults, fault_signals[i]);
+	sigaddset(&faults, mg_watchdog_signal());
+	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
 	mg_cpu_reset_state();
 	*out = last_fault;
 }
