@@ -283,9 +283,11 @@ static bool interrupt_valid(const struct mg_case *c, char *why, size_t size)
 {
 	char cannot[160];
 
-	if (mg_case_is_huge(c) || mg_spot_is_remote(c->spot))
+	/* A stop per instruction: a byte loop over 16 KiB already takes some
+	 * 80,000, a fuzzer's per-input time limit and more. */
+	if (c->len > MG_SPOT_MAX_LEN || c->oracle || mg_spot_is_remote(c->spot))
 		return fail(why, size, "--interrupt=step is for lengths up to %zu at the guard "
-			    "pages and the straddles", MG_MAX_LEN);
+			    "pages and the straddles", MG_SPOT_MAX_LEN);
 	if (!mg_interrupt_possible(cannot, sizeof cannot))
 		return fail(why, size, "--interrupt=step cannot run here: %s", cannot);
 	return true;

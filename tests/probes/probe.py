@@ -48,9 +48,11 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 ROW_TIMEOUT = 180  # seconds: a probe that runs longer is a hang
 LINGER = 3.0  # seconds a child may take to go after the command ended
 CONFIRM = 0.02  # seconds between the two scans that must both find none
+# "Aborted" as a shell reports a process that died of it (a line of its
+# own, or after the PID), not inside a finding's text.
 CRASH_WORDS = re.compile(
     r"Traceback \(most recent call last\)|Assertion .* failed|AssertionError"
-    r"|Segmentation fault|core dumped|Aborted"
+    r"|Segmentation fault|core dumped|(^|[0-9] )Aborted\b", re.M
 )
 SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "HUP": signal.SIGHUP}
 BAD_INPUT_COLUMNS = ("name", "status", "lines", "pattern", "command")
