@@ -33,10 +33,10 @@ enum broken { NOTHING, BELOW_STACK, NEIGHBOUR, NESTED };
 struct finding {
 	enum broken what;
 	uintptr_t pc;	     /* the instruction that did it: the one before the stop */
-	long long offset;    /* BELOW_STACK: from the stack pointer then; else from dst */
+	long long offset;    /* BELOW_STACK: from the stack pointer then; NESTED: from
+			      * the handler's dst; else from dst */
 	unsigned got, want;  /* the byte found, and what it should have held */
 	size_t nested_len;   /* NESTED: the handler's call's length */
-	long long nested_at; /* NESTED: the byte of the handler's dst that was wrong */
 };
 
 /* One side of dst that the handler changes: at stop k it holds the bytes it
@@ -89,7 +89,7 @@ int mg_interrupt_possible(char *why, size_t size)
 static void note(enum broken what, long long offset, unsigned got, unsigned want)
 {
 	if (st.found.what == NOTHING)
-		st.found = (struct finding){what, st.last_pc, offset, got, want, 0, 0};
+		st.found = (struct finding){what, st.last_pc, offset, got, want, 0};
 }
 
 /* ---- what a stop checks ----------------------------------------------------- */
@@ -172,7 +172,6 @@ static void call_nested(void)
 		if (nest_dst[i] != nest_want[i]) {
 			note(NESTED, (long long)i, nest_dst[i], nest_want[i]);
 			st.found.nested_len = len;
-			st.found.nested_at = (long long)i;
 			return;
 		}
 }
@@ -354,7 +353,7 @@ int mg_interrupt_broken(const struct mg_outcome *o, struct mg_verdict *out)
 			       "a call from a signal handler, made while the routine was "
 			       "stopped at pc %s, got dst[%lld] 0x%02x, want 0x%02x (len %zu): "
 			       "the routine is not async-signal-safe",
-			       pc, f->nested_at, f->got, f->want, f->nested_len);
+			       pc, f->offset, f->got, f->want, f->nested_len);
 		break;
 	}
 	return 1;
