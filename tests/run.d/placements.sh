@@ -63,10 +63,27 @@ usage_error "run: a span-4gib split outside the length" "span-4gib: 1..17 bytes 
 expect "run: span-4gib without the address space could not judge, with the reason" 2 \
 	"^could not judge: spot span-4gib cannot run here: cannot map around 0x4000000000" \
 	bash -c "ulimit -v 2000000; $MG run --variant=memcpy_libc --len=100 --spot=span-4gib:7"
-expect_all "verify: span-4gib n/a without the address space, and bad_memcpy_wrap32 is not passed" 1 \
-	"^memgate: placements: span-4gib n/a here: cannot map around" \
-	"^bad_memcpy_wrap32 .*PASS \(known-bad: expected FAIL\)" -- \
-	bash -c "ulimit -v 2000000; $MG verify --huge=off --set=selftest --variant=bad_memcpy_wrap32 --findings=$TMP/findings-nomap"
+# The sweep's own buffers sit where mmap puts them: now and then one of its
+# 8 MiB cases crosses a multiple of 4 GiB by chance and finds the bug there
+# (exit 0, failed as expected, at a spot other than span-4gib). Either way
+# the n/a is said and the variant is not passed.
+nomap_verify() {
+	local name="verify: span-4gib n/a without the address space, and bad_memcpy_wrap32 is not passed"
+	local out rc
+	out=$(bash -c "ulimit -v 2000000; $MG verify --huge=off --set=selftest --variant=bad_memcpy_wrap32 --findings=$TMP/findings-nomap" 2>&1)
+	rc=$?
+	if ! grep -qE "^memgate: placements: span-4gib n/a here: cannot map around" <<<"$out"; then
+		fail "$name" "no n/a line for span-4gib in: $out"
+	elif [ "$rc" -eq 1 ] && grep -qE "^bad_memcpy_wrap32 .*PASS \(known-bad: expected FAIL\)" <<<"$out"; then
+		pass "$name"
+	elif [ "$rc" -eq 0 ] && grep -q "failed as expected" <<<"$out" &&
+		! grep -q -- "--spot=span-4gib" <<<"$out"; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc; output ends: $(tail -n 3 <<<"$out")"
+	fi
+}
+nomap_verify
 usage_error "run: an overlapping move over 16 MiB takes short distances" "takes distances 1..16384" \
 	$MG run --variant=memmove_libc --len=2147483713 --overlap=20000
 
