@@ -6,8 +6,6 @@
 #include "threads.h"
 #include "rng.h"
 
-#include <string.h>
-
 static const size_t lengths[] = {0, 1, 7, 16, 33, 64, 100, 255, 256, 1000, 4096, 16384};
 static const unsigned counts[] = {2, 4};
 #define REPEATS 1
@@ -33,14 +31,9 @@ static void emit(struct emitter *e, struct mg_case *c)
 
 static struct mg_case base_case(const struct mg_variant *v, size_t len, unsigned threads)
 {
-	struct mg_case c;
+	struct mg_case c = mg_situation_case(v, len);
 
-	memset(&c, 0, sizeof c);
-	c.variant = v;
-	c.len = len;
-	c.value = 0x5a;
 	c.threads = threads;
-	c.src_align = c.dst_align = (unsigned)(-len & (MG_ALIGN_MOD - 1));
 	return c;
 }
 
