@@ -31,6 +31,8 @@ static const char help[] =
 	"  --seed=N        fill seed (default 0)\n"
 	"  --interrupt=none|step  step: stop the routine after every instruction, as\n"
 	"                  a signal or interrupt may (docs/contract.md, S1; x86)\n"
+	"  --threads=N     run the case in N threads at once (2 to 4), each on buffers\n"
+	"                  of its own (docs/contract.md, S2; default 1)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -60,6 +62,7 @@ enum {
 	O_SPOT,
 	O_OVERREAD,
 	O_INTERRUPT,
+	O_THREADS,
 	O_HELP
 };
 
@@ -81,6 +84,7 @@ static const struct option opts[] = {
 	{"format", required_argument, NULL, O_FORMAT},
 	{"spot", required_argument, NULL, O_SPOT},
 	{"interrupt", required_argument, NULL, O_INTERRUPT},
+	{"threads", required_argument, NULL, O_THREADS},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -152,6 +156,11 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 				mg_usage_error(cmd, "unknown --interrupt '%s' (valid: none, step)",
 					       optarg);
 			c->interrupt = strcmp(optarg, "step") == 0;
+			break;
+		case O_THREADS:
+			c->threads = mg_parse_positive(cmd, "threads", optarg, MG_THREADS_MAX);
+			if (c->threads == 1)
+				c->threads = 0;
 			break;
 		case O_HELP: return 0;
 		}

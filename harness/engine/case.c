@@ -293,11 +293,28 @@ static bool interrupt_valid(const struct mg_case *c, char *why, size_t size)
 	return true;
 }
 
+/* The threads situation: N threads, each with a sandbox of its own sized
+ * for the spots' lengths, at the guard pages. */
+static bool threads_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->threads < MG_THREADS_MIN || c->threads > MG_THREADS_MAX)
+		return fail(why, size, "--threads is %u to %u (or 1: none)", MG_THREADS_MIN,
+			    MG_THREADS_MAX);
+	if (c->len > MG_SPOT_MAX_LEN || c->oracle || c->spot != MG_SPOT_GUARD)
+		return fail(why, size, "--threads is for lengths up to %zu at the guard pages",
+			    MG_SPOT_MAX_LEN);
+	if (c->interrupt)
+		return fail(why, size, "--threads and --interrupt=step are separate situations");
+	return true;
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
 	if (c->interrupt && !interrupt_valid(c, why, size))
+		return false;
+	if (c->threads && !threads_valid(c, why, size))
 		return false;
 
 	if (c->src_align >= MG_ALIGN_MOD || c->dst_align >= MG_ALIGN_MOD)
@@ -322,6 +339,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
+	       a->threads == b->threads &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -450,6 +468,8 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 		used += snprintf(out + used, size - (size_t)used, " (%s)", mg_fill_name(mg_case_fill(c)));
 	if (c->interrupt)
 		snprintf(out + used, size - (size_t)used, "; interrupted at every instruction");
+	if (c->threads)
+		snprintf(out + used, size - (size_t)used, "; in %u threads at once", c->threads);
 }
 
 const char *mg_fill_name(enum mg_fill fill)
@@ -519,6 +539,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 	add_word(a, "--seed=0x%" PRIx64, c->seed);
 	if (c->interrupt)
 		add_word(a, "--interrupt=step");
+	if (c->threads)
+		add_word(a, "--threads=%u", c->threads);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

@@ -29,6 +29,11 @@
 /* How much of each buffer an oracle case maps: the rest faults. */
 #define MG_ORACLE_MAPPED ((size_t)64 << 10)
 
+/* How many threads a case may run in at once (thread.h), the caller's
+ * among them. */
+#define MG_THREADS_MIN 2u
+#define MG_THREADS_MAX 4u
+
 /* Which guard page the buffers are pushed against. With `after`, each buffer
  * sits as high as its alignment allows, so it ends flush with the guard page
  * after it when its end is page aligned (the sweep always includes that
@@ -87,6 +92,9 @@ struct mg_case {
 	/* Stopped after every instruction of the routine, with what a signal
 	 * or interrupt handler may do there (interrupt.h). */
 	bool interrupt;
+	/* Run in this many threads at once, each on buffers of its own
+	 * (thread.h); 0: in one. */
+	unsigned threads;
 };
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random

@@ -19,6 +19,7 @@
 #include "call.h"
 #include "huge.h"
 #include "interrupt.h"
+#include "thread.h"
 #include "memcheck.h"
 #include "outcome.h"
 #include "placements.h"
@@ -504,7 +505,7 @@ static int meets_every_rule(const struct run *r, struct mg_verdict *out)
  * on every case, and a disagreement is an error. */
 static int plainly_ok(const struct run *r, struct mg_verdict *out)
 {
-	if (r->call.faulted || mg_memcheck_on || r->c->interrupt)
+	if (r->call.faulted || mg_memcheck_on || r->c->interrupt || r->c->threads)
 		return 0;
 	if (!quick_judge_lies() && !meets_every_rule(r, out))
 		return 0;
@@ -562,6 +563,8 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 		mg_outcome_faulted(&r.call);
 	else if (__builtin_expect(c->interrupt, 0))
 		mg_interrupt_run(&r.call, &r.at, clean_int);
+	else if (__builtin_expect(c->threads != 0, 0))
+		mg_threads_run(&r.call, clean_int);
 	else
 		mg_outcome_run(&r.call, clean_int);
 	mg_memcheck_disarm(&r.memcheck);
@@ -665,6 +668,23 @@ static void blame_interrupt(const struct mg_case *c, struct mg_verdict *out)
 		mg_verdict_say(out, "; uninterrupted, the same case passes");
 }
 
+/* A case that fails only in threads: say so, so that nobody looks for
+ * the bug in a call made alone. */
+static void blame_threads(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case alone = *c;
+	struct mg_verdict again;
+
+	if (!c->threads || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT)
+		return;
+	alone.threads = 0;
+	check_any(&alone, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_verdict_say(out, "; in one thread, the same case passes: the routine is not "
+			    "thread-safe (POSIX XSH 2.9.1)");
+}
+
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
@@ -673,4 +693,5 @@ void mg_check(const struct mg_case *c, struct mg_verdict *out)
 		blame_upper_int(c, out);
 	blame_entry_flags(c, out);
 	blame_interrupt(c, out);
+	blame_threads(c, out);
 }

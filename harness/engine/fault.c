@@ -13,6 +13,7 @@
 #define ALT_STACK_BYTES	 (64u << 10)
 
 sigjmp_buf mg_fault_jmp;
+_Thread_local struct mg_fault_catch *mg_fault_catch;
 
 /* Odd while a variant runs; bumped at each start and end, so the watchdog can
  * tell one long call from many short ones without a clock read per call. */
@@ -46,9 +47,20 @@ int (*volatile mg_fault_step_hook)(void *ucontext);
 static void on_signal(int signo, siginfo_t *info, void *ucontext)
 {
 	int (*step)(void *) = mg_fault_step_hook;
+	struct mg_fault_catch *worker = mg_fault_catch;
 
 	if (signo == SIGTRAP && info->si_code == TRAP_TRACE && step && step(ucontext))
 		return;
+	if (worker) {
+		mg_fault_catch = NULL;
+		memset(&worker->fault, 0, sizeof worker->fault);
+		worker->fault.signo = signo;
+		worker->fault.code = info->si_code;
+		worker->fault.addr = info->si_addr;
+		if (signo != mg_watchdog_signal())
+			mg_fault_decode_context(ucontext, &worker->fault);
+		siglongjmp(worker->jmp, 1);
+	}
 	if (!in_call()) {
 		if (signo == mg_watchdog_signal())
 			return; /* the call ended just as the watchdog fired */
@@ -195,10 +207,19 @@ void mg_call_end(void)
 		*call_flag = 0;
 }
 
-void mg_fault_take(struct mg_fault *out)
+void mg_fault_unblock(void)
 {
 	sigset_t faults;
 
+	sigemptyset(&faults);
+	for (size_t i = 0; i < FAULT_SIGNAL_COUNT; i++)
+		sigaddset(&faults, fault_signals[i]);
+	sigaddset(&faults, mg_watchdog_signal());
+	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
+}
+
+void mg_fault_take(struct mg_fault *out)
+{
 	mg_call_end();
 	/* The handler left by siglongjmp, which keeps the signal mask as the
 	 * kernel set it for the handler. SA_NODEFER keeps the signal out of
@@ -206,11 +227,7 @@ void mg_fault_take(struct mg_fault *out)
 	 * intercepts sigaction) SIGSEGV was found blocked after the first
 	 * fault: a second one in the process, as a re-run of the case for its
 	 * blame makes, then killed it. */
-	sigemptyset(&faults);
-	for (size_t i = 0; i < FAULT_SIGNAL_COUNT; i++)
-		sigaddset(&faults, fault_signals[i]);
-	sigaddset(&faults, mg_watchdog_signal());
-	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
+	mg_fault_unblock();
 	mg_cpu_reset_state();
 	*out = last_fault;
 }

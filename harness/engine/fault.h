@@ -39,9 +39,21 @@ extern sigjmp_buf mg_fault_jmp;
 void mg_call_watch(volatile int *flag);
 void mg_call_begin(unsigned timeout_ms);
 void mg_call_end(void);
+/* Unblocks the fault signals and the watchdog's in the calling thread. */
+void mg_fault_unblock(void);
 /* After a fault: ends the call, copies out what happened and puts the CPU
  * state a variant may have changed back to the ABI's defaults. */
 void mg_fault_take(struct mg_fault *out);
+
+/* A worker thread's own guarded calls (thread.c): while a thread's
+ * mg_fault_catch is set, a fault or the watchdog's signal in that thread
+ * fills its `fault` and unwinds to its `jmp` (sigsetjmp'd by the worker),
+ * whatever the main thread is doing. */
+struct mg_fault_catch {
+	sigjmp_buf jmp;
+	struct mg_fault fault;
+};
+extern _Thread_local struct mg_fault_catch *mg_fault_catch;
 
 /* While set, each single-step trap (SIGTRAP, TRAP_TRACE) goes to it first,
  * with the signal's machine context; it returns 1 if the trap was its own

@@ -2,6 +2,7 @@
 #include "call.h"
 #include "interrupt.h"
 #include "noreturn.h"
+#include "thread.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -18,6 +19,8 @@ void mg_outcome_faulted(struct mg_outcome *o)
 	o->faulted = 1;
 	if (o->c->interrupt)
 		mg_interrupt_abandon();
+	if (o->c->threads)
+		mg_threads_abandon();
 }
 
 /* sigsetjmp needs a frame that is live when the fault arrives: this one. */
@@ -184,7 +187,8 @@ void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_check
 	out->warnings = mg_outcome_warnings(o);
 	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) ||
 	    mg_interrupt_broken(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
-	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out))
+	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out) ||
+	    mg_threads_broken(o, out))
 		return;
 	mg_verdict_start(out, MG_OK);
 }

@@ -222,15 +222,21 @@ static void decode_spot(struct mg_case *c, unsigned code, uint32_t raw)
 		*c = at_guard;
 }
 
-/* Interrupted where the case can be: elsewhere (aarch64, valgrind) the
- * same case, uninterrupted. */
+/* Interrupted, or in threads, where the case can be: elsewhere (aarch64
+ * for the interrupts, a length or spot the situation does not take) the
+ * same case, alone and uninterrupted. */
 static void decode_situation(struct mg_case *c, unsigned situation)
 {
 	char why[160];
 
 	c->interrupt = situation == MG_SITUATION_INTERRUPT;
-	if (c->interrupt && !mg_case_valid(c, why, sizeof why))
+	if (situation >= MG_SITUATION_THREADS + MG_THREADS_MIN &&
+	    situation <= MG_SITUATION_THREADS + MG_THREADS_MAX)
+		c->threads = situation - MG_SITUATION_THREADS;
+	if ((c->interrupt || c->threads) && !mg_case_valid(c, why, sizeof why)) {
 		c->interrupt = false;
+		c->threads = 0;
+	}
 }
 
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
@@ -326,6 +332,8 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	    4);
 	if (c->interrupt)
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
+	if (c->threads)
+		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

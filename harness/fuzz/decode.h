@@ -27,9 +27,12 @@
  *	                   (dst - src) mod 4096
  *	situation 2 bytes  MG_SITUATION_INTERRUPT: the routine is stopped at
  *	                   every instruction (interrupt.h), where that can be
- *	                   done; any other value: it is not. A random input
- *	                   reaches it once in 65536: a stepped case costs
- *	                   hundreds of plain ones.
+ *	                   done; 0x5402 to 0x5404: the case runs in 2 to 4
+ *	                   threads at once, each on buffers of its own
+ *	                   (thread.h), where its length and spot allow; any
+ *	                   other value: neither. A random input reaches
+ *	                   either once in 65536 or so: a stepped case costs
+ *	                   hundreds of plain ones, a threaded one tens.
  *
  * Integers are big-endian counting from the end, i.e. the byte nearest the
  * end is the least significant. Bytes before these 31 are ignored. Each
@@ -49,6 +52,9 @@
 #define MG_INPUT_BYTES	   29u /* a case that is not interrupted */
 #define MG_INPUT_MAX_BYTES 31u /* one that is */
 #define MG_SITUATION_INTERRUPT 0x5354u
+/* 0x5400 + N: the case runs in N threads at once (thread.h), N from
+ * MG_THREADS_MIN to MG_THREADS_MAX. */
+#define MG_SITUATION_THREADS 0x5400u
 #define MG_FAMILY_MAX	   32u /* variants one target picks among */
 #define MG_DEFAULT_MAX_LEN ((size_t)4 << 20)
 /* Cost-aware lengths (decode.c): a case costs about one short case more
@@ -86,10 +92,10 @@ const char *mg_family_of(enum mg_op op);
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out);
 
 /* How many bytes mg_encode writes for `c`: MG_INPUT_BYTES, or
- * MG_INPUT_MAX_BYTES for an interrupted case. */
+ * MG_INPUT_MAX_BYTES for a case in a situation (interrupted, threads). */
 static inline size_t mg_input_size(const struct mg_case *c)
 {
-	return c->interrupt ? MG_INPUT_MAX_BYTES : MG_INPUT_BYTES;
+	return c->interrupt || c->threads ? MG_INPUT_MAX_BYTES : MG_INPUT_BYTES;
 }
 
 /* Writes the mg_input_size(c) bytes of the input that decodes to `c` on a

@@ -9,7 +9,6 @@
 #include "rng.h"
 
 #include <stdint.h>
-#include <string.h>
 
 struct emitter {
 	mg_case_fn fn;
@@ -46,14 +45,9 @@ static void emit_placed(struct emitter *e, struct mg_case *c)
 
 static struct mg_case base_case(const struct mg_variant *v, size_t len)
 {
-	struct mg_case c;
+	struct mg_case c = mg_situation_case(v, len);
 
-	memset(&c, 0, sizeof c);
-	c.variant = v;
-	c.len = len;
-	c.value = 0x5a;
 	c.interrupt = true;
-	c.src_align = c.dst_align = (unsigned)(-len & (MG_ALIGN_MOD - 1));
 	return c;
 }
 

@@ -13,6 +13,16 @@ enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL };
 void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
 	      void *ctx);
 
+/* A situation stage's first case of `len` bytes (interrupts.c, threads.c):
+ * separate buffers flush against the guard page after, memset's c 0x5a. */
+static inline struct mg_case mg_situation_case(const struct mg_variant *v, size_t len)
+{
+	struct mg_case c = {.variant = v, .len = len, .value = 0x5a};
+
+	c.src_align = c.dst_align = (unsigned)(-len & (MG_ALIGN_MOD - 1));
+	return c;
+}
+
 /* Parses "quick" or "full"; returns 0 if it is neither. */
 int mg_profile_parse(const char *name, enum mg_profile *out);
 

@@ -28,13 +28,22 @@ enum mg_stage_state {
 	MG_STAGE_ERROR, /* could not run at all: see why */
 };
 
-/* What became of the interrupts stage, which runs in the sweep's process
- * and counts in its row. */
-enum mg_interrupts_state {
-	MG_INTERRUPTS_NOT_RUN, /* the sweep stopped, or failed, first */
-	MG_INTERRUPTS_NA,      /* calls cannot be stepped here: see interrupts_why */
-	MG_INTERRUPTS_PASS,
-	MG_INTERRUPTS_FAIL,
+/* What became of a situation's stage (the interrupts, the threads:
+ * verify.c's table), which runs in the sweep's process and counts in its
+ * row. */
+enum mg_situation_state {
+	MG_SITUATION_NOT_RUN, /* the sweep stopped, or something failed, first */
+	MG_SITUATION_NA,      /* the situation cannot be made here: see why */
+	MG_SITUATION_PASS,
+	MG_SITUATION_FAIL,
+};
+#define MG_SITUATIONS 2
+
+struct mg_situation_tally {
+	enum mg_situation_state state;
+	unsigned long long cases; /* the stage's cases */
+	double seconds;		  /* and what they took */
+	char why[160];
 };
 
 struct mg_tally {
@@ -58,10 +67,7 @@ struct mg_tally {
 	struct mg_overread overread; /* the widest aligned over-read warned of */
 	unsigned long long warned_runs;
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
-	enum mg_interrupts_state interrupts;
-	unsigned long long stepped_cases; /* the interrupts stage's cases */
-	double stepped_seconds;		  /* and what they took */
-	char interrupts_why[160];
+	struct mg_situation_tally situations[MG_SITUATIONS];
 	unsigned shown;
 	uint64_t last_shown_seed; /* a case fails in each placement: show it once */
 	struct mg_finding findings[MG_FINDINGS_SHOWN];

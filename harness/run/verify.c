@@ -10,6 +10,7 @@
 #include "huge.h"
 #include "interrupt.h"
 #include "interrupts.h"
+#include "threads.h"
 #include "spots.h"
 #include "stop.h"
 #include "record.h"
@@ -224,46 +225,76 @@ static int placements_wanted(const struct mg_verify_opts *o, const struct mg_tal
 	return t->failures < o->max_failures && !t->error && !t->died;
 }
 
-/* Whether the interrupts stage runs: only on a routine the sweep and the
- * placements found nothing in. It is there for what they cannot see, and
- * a stepped case costs a thousand plain ones. */
-static int interrupts_wanted(const struct mg_tally *t)
+/* The situations the harness makes (docs/contract.md, S1, S2), each a
+ * stage of its own after the placements, in the sweep's record under its
+ * own fields (docs/records.md). */
+struct situation {
+	const char *stage, *cases_field, *seconds_field, *reason_field;
+	const char *not_run; /* why it did not run when something came first */
+	int (*possible)(char *why, size_t size);
+	void (*sweep)(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
+		      mg_case_fn fn, void *ctx);
+};
+
+static const struct situation situations[MG_SITUATIONS] = {
+	{"interrupts", "interrupted_cases", "interrupted_seconds", "interrupts_reason",
+	 "the sweep or the placements found something, or stopped, first", mg_interrupt_possible,
+	 mg_interrupts_sweep},
+	{"threads", "threads_cases", "threads_seconds", "threads_reason",
+	 "the sweep, the placements or the interrupts found something, or stopped, first",
+	 mg_threads_possible, mg_threads_sweep},
+};
+
+/* Whether a situation's stage runs: only on a routine the stages before
+ * found nothing in. It is there for what they cannot see, and its cases
+ * cost tens (threads) to a thousand (interrupts) plain ones. */
+static int situation_wanted(const struct mg_tally *t)
 {
 	return t->failures == 0 && !t->error && !t->died;
 }
 
-/* Counts the sweep's, the placements' and the interrupts' cases. */
+/* Counts the sweep's, the placements' and the situations' cases. */
 static void plan(const struct mg_verify_opts *o, const struct mg_variant *v, struct budget *b)
 {
 	mg_sweep(v, o->profile, o->seed, count_case, b);
 	mg_placements_sweep(v, o->profile, o->seed, count_case, b);
-	mg_interrupts_sweep(v, o->profile, o->seed, count_case, b);
+	for (size_t i = 0; i < MG_SITUATIONS; i++)
+		situations[i].sweep(v, o->profile, o->seed, count_case, b);
 }
 
-/* The interrupts stage, whole: its few cases are not cut by a budget. */
-static void interrupts_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
-			     const struct mg_tally_run *sweep)
+/* A situation's stage, whole: its few cases are not cut by a budget. */
+static void situation_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
+			    const struct mg_tally_run *sweep, size_t which)
 {
-	struct mg_tally_run stepped = *sweep;
+	const struct situation *s = &situations[which];
+	struct mg_tally_run run = *sweep;
 	struct mg_tally *t = sweep->tally;
+	struct mg_situation_tally *st = &t->situations[which];
 	unsigned long long cases = t->cases, failures = t->failures;
 	double t0 = now();
 
-	stepped.stage = "interrupts";
-	if (!mg_interrupt_possible(t->interrupts_why, sizeof t->interrupts_why)) {
-		t->interrupts = MG_INTERRUPTS_NA;
+	run.stage = s->stage;
+	if (!s->possible(st->why, sizeof st->why)) {
+		st->state = MG_SITUATION_NA;
 		return;
 	}
-	if (!interrupts_wanted(t))
+	if (!situation_wanted(t))
 		return;
-	mg_interrupts_sweep(v, o->profile, o->seed, mg_tally_case, &stepped);
-	t->stepped_cases = t->cases - cases;
-	t->stepped_seconds = now() - t0;
-	t->interrupts = t->failures > failures ? MG_INTERRUPTS_FAIL : MG_INTERRUPTS_PASS;
+	s->sweep(v, o->profile, o->seed, mg_tally_case, &run);
+	st->cases = t->cases - cases;
+	st->seconds = now() - t0;
+	st->state = t->failures > failures ? MG_SITUATION_FAIL : MG_SITUATION_PASS;
+}
+
+static void situation_stages(const struct mg_verify_opts *o, const struct mg_variant *v,
+			     const struct mg_tally_run *sweep)
+{
+	for (size_t i = 0; i < MG_SITUATIONS; i++)
+		situation_stage(o, v, sweep, i);
 }
 
 /* One pass over the sweep and then the placements (the first pass, of
- * every length's own cases, also runs the interrupts stage). Returns 0 if a
+ * every length's own cases, also runs the situations' stages). Returns 0 if a
  * case, or the budget's end, ended it early: no further pass runs after
  * that. */
 static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant *v,
@@ -283,7 +314,7 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 	b->run = placed;
 	mg_placements_sweep(v, o->profile, o->seed, budgeted_case, b);
 	if (b->own_only && !b->stopped)
-		interrupts_stage(o, v, sweep);
+		situation_stages(o, v, sweep);
 	return swept_whole && !b->stopped && !b->out_of_time;
 }
 
@@ -323,9 +354,9 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 	}
 }
 
-/* The sweep, then the placements (placements.h) and the interrupts
- * (interrupts.h), which name their own stages in the records; they count
- * in the sweep's row. */
+/* The sweep, then the placements (placements.h) and the situations (the
+ * table above), which name their own stages in the records; they count in
+ * the sweep's row. */
 static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg_variant *v,
 				 struct mg_tally_run *sweep)
 {
@@ -339,7 +370,7 @@ static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg
 	mg_sweep(v, o->profile, o->seed, mg_tally_case, sweep);
 	if (placements_wanted(o, sweep->tally))
 		mg_placements_sweep(v, o->profile, o->seed, mg_tally_case, &placed);
-	interrupts_stage(o, v, sweep);
+	situation_stages(o, v, sweep);
 }
 
 static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,
@@ -663,19 +694,23 @@ static void expected_text(unsigned expect, char *out, size_t size)
 		snprintf(out, size, "pass");
 }
 
-/* The interrupts stage, in the sweep's record (docs/records.md). */
-static void write_interrupts_fields(struct mg_json *j, const struct mg_tally *t)
+/* The situations' stages, in the sweep's record (docs/records.md). */
+static void write_situation_fields(struct mg_json *j, const struct mg_tally *t)
 {
 	static const char *const names[] = {"not run", "n/a", "pass", "fail"};
-	const char *why = t->interrupts == MG_INTERRUPTS_NA ? t->interrupts_why
-			  : t->interrupts == MG_INTERRUPTS_NOT_RUN
-				  ? "the sweep or the placements found something, or stopped, first"
-				  : NULL;
 
-	mg_json_string(j, "interrupts", names[t->interrupts]);
-	mg_json_uint(j, "interrupted_cases", t->stepped_cases);
-	mg_json_real(j, "interrupted_seconds", t->stepped_seconds);
-	mg_json_string(j, "interrupts_reason", why);
+	for (size_t i = 0; i < MG_SITUATIONS; i++) {
+		const struct situation *s = &situations[i];
+		const struct mg_situation_tally *st = &t->situations[i];
+		const char *why = st->state == MG_SITUATION_NA	     ? st->why
+				  : st->state == MG_SITUATION_NOT_RUN ? s->not_run
+								      : NULL;
+
+		mg_json_string(j, s->stage, names[st->state]);
+		mg_json_uint(j, s->cases_field, st->cases);
+		mg_json_real(j, s->seconds_field, st->seconds);
+		mg_json_string(j, s->reason_field, why);
+	}
 }
 
 /* One stage's variant record; `t` NULL for a row the CPU cannot run. */
@@ -718,7 +753,7 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	mg_json_string(&j, "reason", reason);
 	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
 	if (t && strcmp(stage, "sweep") == 0)
-		write_interrupts_fields(&j, t);
+		write_situation_fields(&j, t);
 	if (!mg_json_write(&j, stdout))
 		rn->write_failed = 1;
 	if (t && stage_error(rn, t) && !mg_record_error(stdout, stage, v->name, stage_error(rn, t)))

@@ -4,6 +4,7 @@ finish, or whose records are missing, cut short or say the harness failed,
 makes its checks "could not judge" (status error), never a pass and never a
 finding against the routine."""
 
+import collections
 import math
 import os
 import re
@@ -234,7 +235,7 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
     out, findings = {}, []
     sweep_error = next((e for e in errors if e.get("stage") != "huge"), None)
     for n, r in enumerate(found, 1):
-        check = (r.get("stage") if r.get("stage") in ("huge", "interrupts")
+        check = (r.get("stage") if r.get("stage") in ("huge",) + SITUATIONS
                  else ("abi" if r.get("class") == "abi-violation" else "sweep"))
         findings.append(finding_of(ctx, check, r, sweep_input(ctx, r, n) if check != "huge" else None))
     rules = ctx.abi_rules()
@@ -242,7 +243,7 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
         reason = (sweep_error or {}).get("reason") or (sweep or {}).get("reason") or "memgate verify wrote no sweep result"
         if sweep is not None and sweep.get("status") in ("skip", "n/a"):
             reason = f"the sweep did not run: {reason}"
-        for name in ("abi", "sweep", "interrupts"):
+        for name in ("abi", "sweep") + SITUATIONS:
             out[name] = cannot(name, reason, seconds)
     else:
         cases = sweep.get("cases") or 0
@@ -258,34 +259,51 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
                                   f"below the floor of {FLOOR:.0%}: the routine is slower here than the plan "
                                   "assumed; give --seconds more", seconds)
             out["sweep"].cases, out["sweep"].planned = cases, planned
-        out["interrupts"] = judge_interrupts(sweep, findings, seconds)
-        if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep", "interrupts") for f in findings):
+        for name in SITUATIONS:
+            out[name] = judge_situation(name, sweep, findings, seconds)
+        if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") + SITUATIONS for f in findings):
             reason = "memgate verify says the sweep failed but wrote no finding record"
-            for name in ("abi", "sweep", "interrupts"):
+            for name in ("abi", "sweep") + SITUATIONS:
                 out[name] = cannot(name, reason, seconds)
     if huge_wanted:
         out["huge"] = judge_huge(ctx, huge, errors, findings)
     return out, findings, warnings_of("sweep", variants)
 
 
-INTERRUPTS_NOTE = ("stopped at every instruction: the stack below what the routine owns overwritten, "
-                   "the bytes next to dst changed, the routine called from the handler")
+# The situations' checks (docs/contract.md, S1, S2), one per stage of
+# memgate verify, in its order: the sweep record's fields for each (state,
+# cases, seconds, reason), what its row says it did, and its n/a when
+# nothing says why.
+Situation = collections.namedtuple("Situation", "cases seconds reason note na")
+SITUATION_FIELDS = {
+    "interrupts": Situation("interrupted_cases", "interrupted_seconds", "interrupts_reason",
+                            "stopped at every instruction: the stack below what the routine owns overwritten, "
+                            "the bytes next to dst changed, the routine called from the handler",
+                            "calls cannot be stepped here"),
+    "threads": Situation("threads_cases", "threads_seconds", "threads_reason",
+                         "each in 2 and in 4 threads at once, on buffers of their own, every thread's result "
+                         "against the reference", "threads cannot be had here"),
+}
+SITUATIONS = tuple(SITUATION_FIELDS)
 
 
-def judge_interrupts(sweep, findings, seconds):
-    """The interrupts check (docs/contract.md, S1), from what the sweep's
-    record says of the stage that ran in its process."""
-    state, reason = sweep.get("interrupts"), sweep.get("interrupts_reason")
-    mine = [f for f in findings if f["check"] == "interrupts"]
-    cases = sweep.get("interrupted_cases") or 0
-    seconds = sweep.get("interrupted_seconds", seconds)
+def judge_situation(name, sweep, findings, seconds):
+    """A situation's check, from what the sweep's record says of the
+    stage that ran in its process."""
+    fields = SITUATION_FIELDS[name]
+    state, reason = sweep.get(name), sweep.get(fields.reason)
+    mine = [f for f in findings if f["check"] == name]
+    cases = sweep.get(fields.cases) or 0
+    seconds = sweep.get(fields.seconds, seconds)
+    earlier = ("abi", "sweep") + SITUATIONS[:SITUATIONS.index(name)]
     if state == "n/a":
-        return na("interrupts", reason or "calls cannot be stepped here")
-    if state == "not run" and any(f["check"] in ("abi", "sweep") for f in findings):
-        return na("interrupts", "the sweep found something first")
+        return na(name, reason or fields.na)
+    if state == "not run" and any(f["check"] in earlier for f in findings):
+        return na(name, "the sweep found something first" if name == SITUATIONS[0]
+                  else "the sweep or an earlier situation found something first")
     if state in ("pass", "fail") and (state == "fail") == bool(mine):
-        return Check("interrupts", state, cases, seconds, f"{cases} case{'s' if cases != 1 else ''} {INTERRUPTS_NOTE}")
-    return cannot("interrupts", reason or f"memgate verify says the interrupts stage is '{state}'"
+        return Check(name, state, cases, seconds, f"{cases} case{'s' if cases != 1 else ''} {fields.note}")
+    return cannot(name, reason or f"memgate verify says the {name} stage is '{state}'"
                   + (" but wrote no finding record" if state == "fail" else ""))
 
 
@@ -346,12 +364,12 @@ def run_verify(ctx):
                     checks[name] = cannot(name, reason, result.seconds)
     except CouldNotJudge as e:
         checks = {n: cannot(n, str(e))
-                  for n in (("abi", "sweep", "interrupts", "huge") if huge_wanted else ("abi", "sweep", "interrupts"))}
+                  for n in ("abi", "sweep") + SITUATIONS + (("huge",) if huge_wanted else ())}
         findings, warnings = [], []
     if not huge_wanted:
         checks["huge"] = (Check("huge", "skip", note="--skip") if ctx.skipped("huge")
                           else na("huge", ctx.huge_na_reason()))
-    return [checks["abi"], checks["sweep"], checks["interrupts"], checks["huge"]], findings, warnings
+    return [checks[n] for n in ("abi", "sweep") + SITUATIONS + ("huge",)], findings, warnings
 
 
 # --- replays of a corpus (build/replay --format=jsonl) ----------------------------

@@ -89,6 +89,24 @@ class Verify(unittest.TestCase):
         out, _, _ = self.judge([variant("sweep", "fail"), variant("huge", "pass"), summary()])
         self.assertEqual(out["sweep"].status, "error")
 
+    def test_the_threads_check_follows_its_stage(self):
+        fields = {"interrupts": "pass", "interrupted_cases": 9, "interrupted_seconds": 0.5,
+                  "interrupts_reason": None, "threads_cases": 96, "threads_seconds": 0.2, "threads_reason": None}
+        out, _, _ = self.judge([variant("sweep", "pass", threads="pass", **fields), summary()], huge=False)
+        self.assertEqual((out["threads"].status, out["threads"].cases), ("pass", 96))
+        out, found, _ = self.judge([variant("sweep", "fail", threads="fail", **fields),
+                                    finding("wrong-result", stage="threads"), summary()], huge=False)
+        self.assertEqual((out["threads"].status, out["interrupts"].status), ("fail", "pass"))
+        self.assertEqual([f["check"] for f in found], ["threads"])
+        # A fail the stage wrote no finding for is could not judge, not a pass.
+        out, _, _ = self.judge([variant("sweep", "fail", threads="fail", **fields),
+                                finding("wrong-result", stage="interrupts"), summary()], huge=False)
+        self.assertEqual(out["threads"].status, "error")
+        fields["threads_reason"] = "the sweep, the placements or the interrupts found something, or stopped, first"
+        out, _, _ = self.judge([variant("sweep", "fail", threads="not run", **fields),
+                                finding("wrong-result", stage="interrupts"), summary()], huge=False)
+        self.assertEqual(out["threads"].status, "n/a")
+
     def test_a_skipped_sweep_is_could_not_judge(self):
         out, _, _ = self.judge([variant("sweep", "skip", reason="this CPU lacks avx512f"), summary()], huge=False)
         self.assertEqual(out["sweep"].status, "error")

@@ -39,7 +39,7 @@ expect "the sweep's record says the interrupts stage ran and passed" 0 \
 expect "a variant the sweep rejects is not interrupted, and the record says why" 0 \
 	'"interrupts":"not run","interrupted_cases":0,"interrupted_seconds":0(\.0+)?,"interrupts_reason":"the sweep or the placements found something' \
 	$MG verify --variant=bad_memcpy_tail_overwrite --huge=off --findings="$TMP/findings" --format=jsonl
-expect "the finding's case record says it was interrupted" 0 '"interrupt":true},"stage":"interrupts"' \
+expect "the finding's case record says it was interrupted" 0 '"interrupt":true,"threads":0},"stage":"interrupts"' \
 	$MG verify --variant=bad_memcpy_below_red_zone --huge=off --findings="$TMP/findings" --format=jsonl
 expect "no trap delivered is could not judge, never a pass" 2 \
 	"^could not judge: no single-step trap stopped the routine: the interrupt situation was not made here$" \
@@ -78,7 +78,8 @@ expect_all "gate: a routine that keeps scratch below the red zone is rejected by
 	"^1\. \[interrupts\] abi-violation: wrote sp-200 at pc " "^REJECTED: " -- \
 	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
 	--symbol=mg_x86_64_bad_memcpy_below_red_zone tests/bad/x86_64/bad_memcpy_below_red_zone.S
-expect_all "gate: its twin, scratch in the red zone, is accepted with the interrupts check passed" 0 \
-	"^interrupts +PASS +[0-9]+ .* stopped at every instruction" "^ACCEPTED" -- \
+expect_all "gate: its twin, scratch in the red zone, is accepted with the interrupts and threads checks passed" 0 \
+	"^interrupts +PASS +[0-9]+ .* stopped at every instruction" \
+	"^threads +PASS +[0-9]+ .* in 2 and in 4 threads at once" "^ACCEPTED" -- \
 	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
 	--symbol=mg_x86_64_memcpy_uses_red_zone tests/bad/x86_64/memcpy_uses_red_zone.S

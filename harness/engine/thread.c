@@ -1,0 +1,402 @@
+/* The threads situation (thread.h). Each worker slot keeps a mapping of its
+ * own for the process's life: a guard page, the source region, a guard
+ * page, the destination region, a guard page. */
+#include "thread.h"
+#include "call.h"
+#include "fault.h"
+#include "rng.h"
+#include "sandbox.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* Each region holds a case of MG_SPOT_MAX_LEN bytes (memmove's: its length
+ * plus distance) with its red zones. */
+#define REGION	   ((size_t)64 << 10)
+#define ALT_STACK  ((size_t)64 << 10)
+#define WORKERS	   (MG_THREADS_MAX - 1)
+#define START_MS   5000u /* for the workers to reach the start line */
+#define STOP_MS	   1000u /* for a stopped worker to end */
+
+enum what { NOTHING, WRONG_BYTE, WRONG_RETURN, FAULTED };
+
+struct worker {
+	pthread_t tid;
+	unsigned index; /* 1 to threads - 1; the caller is thread 0 */
+	unsigned char *map, *src_region, *dst_region, *want, *alt_stack;
+	unsigned char *src, *dst, *lo, *hi; /* this case's buffers and window */
+	unsigned round;
+	_Atomic int done;
+	/* the first thing it saw wrong */
+	enum what what;
+	long long offset;
+	unsigned got, want_byte;
+	void *returned;
+	struct mg_fault fault;
+};
+
+static struct {
+	const struct mg_case *c;
+	unsigned workers; /* running: threads - 1, or fewer if one failed to start */
+	_Atomic unsigned ready, calling;
+	_Atomic int go, caller_done;
+	int in_flight;
+	char error[200];
+	struct worker w[WORKERS];
+} st;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The first thing that kept the situation from being made; `thread`
+ * counts from 1, the caller's. */
+static void error(const char *what, unsigned thread)
+{
+	if (!st.error[0])
+		snprintf(st.error, sizeof st.error, "%s (thread %u of %u)", what, thread,
+			 st.c->threads);
+}
+
+/* ---- a worker's sandbox ------------------------------------------------ */
+
+static int map_worker(struct worker *w)
+{
+	size_t size = 3 * MG_PAGE + 2 * REGION;
+
+	if (w->map)
+		return 1;
+	w->map = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->map == MAP_FAILED) {
+		w->map = NULL;
+		return 0;
+	}
+	w->src_region = w->map + MG_PAGE;
+	w->dst_region = w->src_region + REGION + MG_PAGE;
+	w->want = malloc(REGION);
+	w->alt_stack = malloc(ALT_STACK);
+	if (!w->want || !w->alt_stack ||
+	    mprotect(w->src_region, REGION, PROT_READ | PROT_WRITE) != 0 ||
+	    mprotect(w->dst_region, REGION, PROT_READ | PROT_WRITE) != 0)
+		return 0;
+	return 1;
+}
+
+/* The case's buffers in the worker's regions, against the guard page its
+ * placement names; memmove's overlapping pair in the destination region. */
+static void place(struct worker *w, const struct mg_case *c)
+{
+	unsigned char *src_end = w->src_region + REGION, *dst_end = w->dst_region + REGION;
+	size_t up = c->overlap && c->dist > 0 ? (size_t)c->dist : 0;
+	size_t down = c->overlap && c->dist < 0 ? (size_t)-c->dist : 0;
+
+	if (c->overlap) {
+		w->src = mg_place_buffer(w->dst_region, dst_end - up, down, c->len, c->src_align,
+					 c->place);
+		w->dst = w->src + c->dist;
+	} else {
+		w->src = mg_place_buffer(w->src_region, src_end, 0, c->len, c->src_align, c->place);
+		w->dst = mg_place_buffer(w->dst_region, dst_end, 0, c->len, c->dst_align, c->place);
+	}
+	w->lo = c->overlap && c->dist < 0 ? w->dst : c->overlap ? w->src : w->dst;
+	w->hi = w->lo + c->len + up + down;
+	w->lo = w->lo - w->dst_region > (ptrdiff_t)MG_REDZONE ? w->lo - MG_REDZONE : w->dst_region;
+	w->hi = dst_end - w->hi > (ptrdiff_t)MG_REDZONE ? w->hi + MG_REDZONE : dst_end;
+}
+
+static void fill(unsigned char *p, size_t n, struct mg_rng *r)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t x = mg_rng_next(r);
+		memcpy(p + i, &x, n - i < 8 ? n - i : 8);
+	}
+}
+
+/* ---- a worker ---------------------------------------------------------- */
+
+/* Thread k's own bytes and memset value, round by round. */
+static int worker_value(const struct mg_case *c, const struct worker *w)
+{
+	return (int)((unsigned)c->value + 0x25u * w->index);
+}
+
+static void judge_round(struct worker *w, const struct mg_case *c, void *returned)
+{
+	size_t n = (size_t)(w->hi - w->lo);
+	const unsigned char *want = w->want + (w->lo - w->dst_region);
+	size_t ret_off = c->variant->ret == MG_RET_DST_END ? c->len : 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (w->lo[i] != want[i]) {
+			w->what = WRONG_BYTE;
+			w->offset = (w->lo + i) - w->dst;
+			w->got = w->lo[i];
+			w->want_byte = want[i];
+			return;
+		}
+	if (c->variant->ret != MG_RET_VOID && returned != w->dst + ret_off) {
+		w->what = WRONG_RETURN;
+		w->returned = returned;
+	}
+}
+
+static void one_round(struct worker *w, const struct mg_case *c)
+{
+	struct mg_rng r = {mg_mix64(c->seed ^ mg_mix64(w->index * MG_THREADS_ROUNDS + w->round))};
+	unsigned char *want_dst = w->want + (w->dst - w->dst_region);
+	const unsigned char *want_src = c->overlap ? w->want + (w->src - w->dst_region) : w->src;
+	void *returned;
+
+	fill(w->lo, (size_t)(w->hi - w->lo), &r);
+	if (!c->overlap && mg_op_has_src(c->variant->op))
+		fill(w->src, c->len, &r);
+	memcpy(w->want + (w->lo - w->dst_region), w->lo, (size_t)(w->hi - w->lo));
+	mg_call_reference(c->variant->op, want_dst, want_src, worker_value(c, w), c->len);
+	returned = mg_call_direct(c->variant, w->dst, w->src, worker_value(c, w), c->len);
+	judge_round(w, c, returned);
+}
+
+/* Waiting on another thread: spins a while, then gives the CPU away now
+ * and then (on a loaded machine a yield may cost a whole time slice, so
+ * not at every turn). */
+static void relax(unsigned *spins)
+{
+	if (++*spins % 256 == 0)
+		sched_yield();
+}
+
+static void wait_for_go(void)
+{
+	for (unsigned spins = 0; !atomic_load_explicit(&st.go, memory_order_acquire);)
+		relax(&spins);
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct mg_fault_catch catch_;
+	stack_t ss = {.ss_sp = w->alt_stack, .ss_size = ALT_STACK};
+
+	sigaltstack(&ss, NULL);
+	mg_fault_unblock();
+	if (sigsetjmp(catch_.jmp, 0)) {
+		w->what = FAULTED;
+		w->fault = catch_.fault;
+	} else {
+		mg_fault_catch = &catch_;
+		atomic_fetch_add(&st.ready, 1);
+		wait_for_go();
+		atomic_fetch_add(&st.calling, 1);
+		while ((w->round < MG_THREADS_ROUNDS || !atomic_load(&st.caller_done)) &&
+		       w->what == NOTHING) {
+			one_round(w, st.c);
+			w->round++;
+		}
+		mg_fault_catch = NULL;
+	}
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+/* ---- the caller -------------------------------------------------------- */
+
+/* For tests/run.d/threads.sh only: MEMGATE_TEST_NO_THREADS=1 fails every
+ * thread start, as a process at its thread limit would; the case must
+ * then be could-not-judge, never a pass. */
+static int threads_withheld(void)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("MEMGATE_TEST_NO_THREADS") != NULL;
+	return on;
+}
+
+static int start_worker(struct worker *w, unsigned index)
+{
+	sigset_t all, old;
+	int rc;
+
+	memset(&w->what, 0, sizeof *w - offsetof(struct worker, what));
+	w->index = index;
+	w->round = 0;
+	atomic_store(&w->done, 0);
+	if (!map_worker(w)) {
+		error("cannot map a worker's buffers", index + 1);
+		return 0;
+	}
+	place(w, st.c);
+	/* Only the faults and the watchdog's signal go to a worker; a stop
+	 * signal (stop.h) stays with the threads that handle it. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = threads_withheld() ? -1 : pthread_create(&w->tid, NULL, work, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		error("cannot start a thread", index + 1);
+	return rc == 0;
+}
+
+static void start(const struct mg_case *c)
+{
+	unsigned spins = 0;
+	double t0;
+
+	st.c = c;
+	st.error[0] = '\0';
+	st.workers = 0;
+	atomic_store(&st.ready, 0);
+	atomic_store(&st.calling, 0);
+	atomic_store(&st.go, 0);
+	atomic_store(&st.caller_done, 0);
+	st.in_flight = 1;
+	while (st.workers < c->threads - 1 && start_worker(&st.w[st.workers], st.workers + 1))
+		st.workers++;
+	for (t0 = now_ms(); atomic_load(&st.ready) < st.workers; relax(&spins))
+		if (now_ms() - t0 > START_MS) {
+			error("a thread did not reach the start line within 5 s", c->threads);
+			break;
+		}
+}
+
+/* Waits for every worker until `ms` from now, then stops those still
+ * running (a hang: the watchdog's signal unwinds them as a timeout). */
+static void finish(unsigned ms)
+{
+	double t0 = now_ms();
+
+	if (!st.in_flight)
+		return;
+	st.in_flight = 0;
+	atomic_store(&st.go, 1);
+	atomic_store(&st.caller_done, 1);
+	for (unsigned i = 0; i < st.workers; i++) {
+		struct worker *w = &st.w[i];
+		for (unsigned spins = 0; !atomic_load(&w->done) && now_ms() - t0 < ms;)
+			relax(&spins);
+		if (!atomic_load(&w->done))
+			pthread_kill(w->tid, mg_watchdog_signal());
+		for (double t1 = now_ms(); !atomic_load(&w->done) && now_ms() - t1 < STOP_MS;)
+			sched_yield();
+		if (atomic_load(&w->done)) {
+			pthread_join(w->tid, NULL);
+			continue;
+		}
+		/* Lost: it keeps its mapping, and the slot gets a new one. */
+		error("a hanging thread could not be stopped", w->index + 1);
+		pthread_detach(w->tid);
+		w->map = NULL;
+		w->want = w->alt_stack = NULL;
+	}
+}
+
+/* The caller's call starts once every worker is in its first call, and
+ * the workers go on calling until it has returned: it overlaps theirs
+ * from its first instruction to its last, however the threads are
+ * scheduled. */
+void mg_threads_run(struct mg_outcome *o, int clean_int)
+{
+	unsigned spins = 0;
+	double t0;
+
+	start(o->c);
+	atomic_store_explicit(&st.go, 1, memory_order_release);
+	for (t0 = now_ms(); atomic_load(&st.calling) < st.workers; relax(&spins))
+		if (now_ms() - t0 > START_MS) {
+			error("a thread did not start its calls within 5 s", o->c->threads);
+			break;
+		}
+	mg_outcome_run(o, clean_int);
+	atomic_store(&st.caller_done, 1);
+	finish(mg_timeout_for(o->c->len));
+}
+
+void mg_threads_abandon(void)
+{
+	finish(mg_timeout_for(st.c->len));
+}
+
+/* ---- the judge's rule -------------------------------------------------- */
+
+static void say_thread(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
+{
+	mg_verdict_say(out,
+		       " in thread %u of %u, called at the same time as the others on buffers "
+		       "of its own (its call %u)",
+		       w->index + 1, o->c->threads, w->round + 1);
+}
+
+static void wrong_byte(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
+{
+	int inside = w->offset >= 0 && (size_t)w->offset < o->c->len;
+
+	mg_verdict_start(out, inside ? MG_WRONG_RESULT : MG_OOB_WRITE);
+	mg_verdict_byte(out, w->offset, w->got, w->want_byte);
+	if (inside)
+		mg_verdict_say(out, "dst[%lld] got 0x%02x want 0x%02x (len %zu)", w->offset, w->got,
+			       w->want_byte, o->c->len);
+	else
+		mg_verdict_say(out, "wrote dst%+lld: 0x%02x, want 0x%02x (len %zu)", w->offset,
+			       w->got, w->want_byte, o->c->len);
+}
+
+static void faulted(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
+{
+	char pc[MG_PC_MAX];
+
+	if (w->fault.signo == mg_watchdog_signal()) {
+		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
+			       mg_timeout_for(o->c->len));
+		return;
+	}
+	mg_outcome_name_address(o, w->fault.pc, pc, sizeof pc);
+	mg_verdict_start(out, MG_CRASH);
+	out->has |= MG_HAS_SIGNAL | MG_HAS_PC | MG_HAS_ADDRESS;
+	out->signo = w->fault.signo;
+	out->died = 0;
+	snprintf(out->pc, sizeof out->pc, "%s", pc);
+	out->address = (unsigned long long)(uintptr_t)w->fault.addr;
+	mg_verdict_say(out, "%s at pc %s, address %p", mg_signal_name(w->fault.signo), pc,
+		       w->fault.addr);
+}
+
+int mg_threads_broken(const struct mg_outcome *o, struct mg_verdict *out)
+{
+	if (!o->c->threads)
+		return 0;
+	if (st.error[0]) {
+		mg_verdict_set(out, MG_ERROR, "the threads situation was not made: %s", st.error);
+		return 1;
+	}
+	for (unsigned i = 0; i < st.workers; i++) {
+		const struct worker *w = &st.w[i];
+		switch (w->what) {
+		case NOTHING: continue;
+		case WRONG_BYTE: wrong_byte(o, w, out); break;
+		case WRONG_RETURN:
+			mg_verdict_set(out, MG_WRONG_RETURN, "returned dst%+td, want dst+%zu",
+				       (unsigned char *)w->returned - w->dst,
+				       o->c->variant->ret == MG_RET_DST_END ? o->c->len : 0);
+			break;
+		case FAULTED: faulted(o, w, out); break;
+		}
+		say_thread(o, w, out);
+		return 1;
+	}
+	return 0;
+}
