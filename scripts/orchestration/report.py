@@ -22,8 +22,6 @@ INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
 OWN_CLASS = {"build": "build-error", "bench": "slowdown", "isa": "undeclared-feature"}
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -274,7 +272,7 @@ def symbol_line(path, symbol):
 
 def location(report):
     for f in report["files"]:
-        line = symbol_line(os.path.join(ROOT, f), report["symbol"])
+        line = symbol_line(os.path.abspath(f), report["symbol"])
         if line:
             return f, line
     return (report["files"][0] if report["files"] else "unknown"), 1
