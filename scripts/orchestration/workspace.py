@@ -12,9 +12,9 @@ directory the command was started in before the command moves there; what
 it prints for the user (paths, repro commands) is made to work from that
 directory again (shown, command).
 
-`python3 -m orchestration.workspace [DIR]` prepares one and prints its path
-(the shell scripts' way to the same directory); exit 2 with the reason when
-it cannot."""
+`python3 -m orchestration.workspace [--where] [DIR]` prepares one and
+prints its path (the shell scripts' way to the same directory); exit 2 with
+the reason when it cannot."""
 
 import os
 import shlex
@@ -146,12 +146,16 @@ def absolute_flag(flag, start=None):
 
 
 def main(argv):
+    """[--where] [DIR]: prints the results directory (--where: without
+    making it)."""
+    where_only = argv[:1] == ["--where"]
+    argv = argv[1:] if where_only else argv
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print("usage: python3 -m orchestration.workspace [DIR]", file=sys.stderr)
+        print("usage: python3 -m orchestration.workspace [--where] [DIR]", file=sys.stderr)
         return 2
     try:
         where = chosen(argv[0] if argv else None) or ROOT
-        print(prepare(where))
+        print(where if where_only else prepare(where))
     except Unusable as e:
         print(f"memgate: {e}", file=sys.stderr)
         return 2
