@@ -95,6 +95,7 @@ def move(opts):
         workspace.enter()
         return opts
     opts["files"] = [workspace.absolute(f) for f in opts["files"]]
+    opts["submitted"] = [submitted_name(f) for f in opts["files"]]
     opts["tree_flags"] = [workspace.absolute_flag(f) for f in opts["tree_flags"]]
     for kind in ("report", "sarif", "junit"):
         opts[kind] = workspace.absolute(opts.get(kind))
@@ -103,6 +104,13 @@ def move(opts):
     except workspace.Unusable as e:
         raise Usage(f"--out: {e}" if opts.get("out") else str(e)) from None
     return opts
+
+
+def submitted_name(path):
+    """A file as named from where the gate was started: relative when
+    under it (a repository's path, for SARIF), else absolute."""
+    rel = os.path.relpath(path)
+    return path if rel.split(os.sep)[0] == ".." else rel
 
 
 def conclude(ctx, outcomes):

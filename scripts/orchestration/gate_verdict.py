@@ -117,6 +117,10 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
            "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],
            "skipped": [c.name for c in results if c.status == "skip"]}
+    if ctx.opts.get("submitted"):
+        # The files as named where the gate was started (the user's tree):
+        # SARIF's locations name them.
+        doc["submitted"] = ctx.opts["submitted"]
     if getattr(ctx, "isa", None):
         doc["isa"] = ctx.isa
     if ctx.cached:

@@ -271,11 +271,14 @@ def symbol_line(path, symbol):
 
 
 def location(report):
-    for f in report["files"]:
+    """The file (as the submitter names it, when the gate says) and line
+    that define the symbol."""
+    names = report.get("submitted") or report["files"]
+    for f, name in zip(report["files"], names):
         line = symbol_line(os.path.abspath(f), report["symbol"])
         if line:
-            return f, line
-    return (report["files"][0] if report["files"] else "unknown"), 1
+            return name, line
+    return (names[0] if names else "unknown"), 1
 
 
 def rule(kind, level):
