@@ -90,8 +90,7 @@ def gate(argv, run=None):
 def move(opts):
     """Into where the gate works (workspace: the tree, or the results
     directory), with the user's paths made absolute first."""
-    if workspace.chosen(opts.get("out")) is None:
-        os.chdir(workspace.ROOT)
+    if workspace.in_tree() and workspace.chosen(opts.get("out")) is None:
         workspace.enter()
         return opts
     opts["files"] = [workspace.absolute(f) for f in opts["files"]]

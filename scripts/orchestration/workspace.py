@@ -18,6 +18,7 @@ the reason when it cannot."""
 
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 
@@ -49,7 +50,9 @@ def chosen(out=None, start=None):
     out = out or os.environ.get("MEMGATE_OUT") or None
     if out is None:
         return None if in_tree(start) else os.path.join(start, DEFAULT_OUT)
-    return os.path.normpath(os.path.join(start, out))
+    out = os.path.normpath(os.path.join(start, out))
+    # The tree named as the results directory (make check does) is the tree.
+    return None if same_dir(out, ROOT) else out
 
 
 def link(out, part):
@@ -59,12 +62,13 @@ def link(out, part):
     target = os.path.join(ROOT, part)
     if os.path.islink(where):
         if os.readlink(where) == target:
-            return
+            return False
     elif os.path.lexists(where):
         raise Unusable(f"{where} is not memgate's (a file or folder of that name is there): give another --out")
     fresh = f"{where}.{os.getpid()}.link"
     os.symlink(target, fresh)
     os.replace(fresh, where)
+    return True
 
 
 def prepare(out):
@@ -77,9 +81,11 @@ def prepare(out):
         # A file made and removed there: access() says yes to root everywhere.
         with tempfile.NamedTemporaryFile(dir=out, prefix=".memgate-probe-"):
             pass
-        for part in SOURCE_PARTS:
-            if os.path.lexists(os.path.join(ROOT, part)):
-                link(out, part)
+        changed = [link(out, part) for part in SOURCE_PARTS if os.path.lexists(os.path.join(ROOT, part))]
+        if any(changed):
+            # Another memgate's build (its sources' times say nothing of
+            # these): built again from these sources.
+            shutil.rmtree(os.path.join(out, "build"), ignore_errors=True)
     except OSError as e:
         raise Unusable(f"cannot write the results directory {out}: {e.strerror or e}") from None
     return out
@@ -116,13 +122,14 @@ CURRENT = Workspace(os.getcwd(), os.getcwd())
 
 
 def enter(out=None):
-    """Moves into the results directory (or stays in the tree) and returns
-    the Workspace; Unusable if it cannot be written."""
+    """Moves into the results directory, or the tree's top, and returns the
+    Workspace; Unusable if it cannot be written."""
     global CURRENT
     start = os.getcwd()
     where = chosen(out, start)
     if where is None:
-        CURRENT = Workspace(start, start)
+        os.chdir(ROOT)
+        CURRENT = Workspace(ROOT, ROOT)
         return CURRENT
     prepare(where)
     os.chdir(where)
