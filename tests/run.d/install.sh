@@ -25,7 +25,7 @@ if ! out=$(make --no-print-directory -s install PREFIX="$in_prefix" 2>&1); then
 else
 	if [ -L "$in_prefix/bin/memgate" ] && [ -f "$in_prefix/share/man/man1/memgate-gate.1.gz" ] &&
 		[ -f "$in_prefix/share/doc/memgate/install.md" ] && [ -f "$in_prefix/lib/memgate/Makefile" ] &&
-		zcat "$in_prefix/share/man/man1/memgate-gate.1.gz" | grep -q -- '--out'; then
+		zcat "$in_prefix/share/man/man1/memgate-gate.1.gz" | grep -q 'out DIR'; then
 		pass "make install: bin/memgate, the tree it builds with, docs, man pages from --help"
 	else
 		fail "make install: bin/memgate, the tree it builds with, docs, man pages from --help" \
