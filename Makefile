@@ -101,7 +101,7 @@ RANDOM := $(BUILD)/random
 VERIFY_FLAGS ?=
 
 .PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
-	oss-fuzz-build zoo
+	oss-fuzz-build zoo install deb
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
 TEST_JSON := $(BUILD)/test-json
@@ -485,6 +485,18 @@ zoo: deps
 	@scripts/install-deps --zoo
 	@$(MAKE) --no-print-directory all
 	scripts/zoo $(ZOO_FLAGS)
+
+# One `memgate` command with its subcommands, what it builds submissions
+# with, the docs and man pages (scripts/install-tree, docs/install.md):
+# make install PREFIX=/usr/local DESTDIR=stage. `make deb` builds the
+# Debian package (debian/) in build/deb/.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: all
+	@scripts/install-tree "$(DESTDIR)" "$(PREFIX)"
+
+deb:
+	@scripts/build-deb build/deb
 
 format:
 	clang-format -i harness/*/*.[ch] harness/arch/*/*.[ch] harness/cli/speed/*.[ch] reference/*.[ch] impls/*/*.c targets/*.[ch] tests/*.c tests/bad/*/*.c

@@ -9,7 +9,10 @@ TARGET (they must pass).
       a replay line, as printed by `memgate verify` and saved in
       findings/verify/*.txt
 
---into=DIR files under DIR instead of corpus/regressions. Without
+--into=DIR files under DIR instead of corpus/regressions. Started anywhere
+but memgate's tree, it builds in the results directory (./memgate-results,
+or $MEMGATE_OUT) and files under its regressions/ unless --into says where
+(memgate's own corpus is written only from memgate's tree). Without
 --variant, the variant of the finding record beside the input (NAME.json)
 pins it, if there is one.
 The input is filed only if it reproduces: build/replay's record of it
@@ -27,11 +30,10 @@ import stat
 import sys
 import tempfile
 
-from . import cli, procs
+from . import cli, procs, workspace
 from .fuzz_findings import INPUT_MAX
 from .records import CouldNotJudge, of_kind, read
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPTIONS = "--target, --variant, --case, --into"
 
 
@@ -119,7 +121,7 @@ def run_quiet(argv, what):
     log = tempfile.NamedTemporaryFile(prefix="add-regression-", suffix=".log", delete=False)
     log.close()
     try:
-        r = procs.run(argv, stdout=log.name, stderr=log.name, cwd=ROOT)
+        r = procs.run(argv, stdout=log.name, stderr=log.name)
         with open(log.name, encoding="utf-8", errors="replace") as f:
             text = f.read()
     finally:
@@ -154,7 +156,7 @@ def replay(flags, path, tmp):
     """build/replay's finding for the input, or None if it passes."""
     out = os.path.join(tmp, "replay.jsonl")
     err = os.path.join(tmp, "replay.err")
-    r = procs.run(["build/replay", "--format=jsonl"] + flags + [path], stdout=out, stderr=err, cwd=ROOT)
+    r = procs.run(["build/replay", "--format=jsonl"] + flags + [path], stdout=out, stderr=err)
     if r.returncode == 2:
         # build/replay's one line of why (a file or a flag it refuses), as ours.
         with open(err, encoding="utf-8", errors="replace") as f:
@@ -200,7 +202,12 @@ def add(argv):
         path = os.path.abspath(path)
     if into != "corpus/regressions":
         into = os.path.abspath(into)
-    os.chdir(ROOT)
+    try:
+        ws = workspace.enter()
+    except workspace.Unusable as e:
+        raise Usage(str(e)) from None
+    if ws.moved and into == "corpus/regressions":
+        into = "regressions"
     run_quiet(["make", "--no-print-directory", "-s", "build/memgate", "build/replay"], "building build/memgate and build/replay")
     with tempfile.TemporaryDirectory(prefix="add-regression-") as tmp:
         if case is not None:
@@ -222,7 +229,7 @@ def add(argv):
         dest = free_name(directory, f"{finding['class']}-{cksum(data)}", data)
         if os.path.exists(dest):
             # Named by its bytes: the same input is filed already, as it is.
-            print(f"filed already: {dest} ({finding['signature']})")
+            print(f"filed already: {ws.shown(dest)} ({finding['signature']})")
             return 0
         tmp = f"{dest}.tmp-{os.getpid()}"
         try:
@@ -231,5 +238,5 @@ def add(argv):
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-        print(f"filed {dest} ({finding['signature']})")
+        print(f"filed {ws.shown(dest)} ({finding['signature']})")
         return 0

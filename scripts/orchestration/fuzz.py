@@ -31,7 +31,7 @@ import signal
 import sys
 import time
 
-from . import cli, procs
+from . import cli, procs, workspace
 from .fuzz_engines import ENGINES
 from .fuzz_findings import INPUT_MAX, Analysis, Replayer, record_path, saved_inputs, take_inflight
 from .fuzz_report import Report
@@ -210,9 +210,9 @@ class Context:
     def show(self, path):
         """A path as printed and recorded: relative to the repository's root
         when under it (scripts run from there), else absolute."""
-        path = os.path.abspath(path)
-        if path.startswith(ROOT + os.sep):
-            return os.path.relpath(path, ROOT)
+        path, here = os.path.abspath(path), os.getcwd()
+        if path.startswith(here + os.sep):
+            return workspace.CURRENT.shown(os.path.relpath(path, here))
         return path
 
     def fuzz_binary(self, flavor, target):
@@ -371,7 +371,7 @@ class Session:
             if [n for n in os.listdir(out) if n != LOCK_NAME]:
                 raise Usage(f"--out={out} is not empty (give a new directory)")
             return out
-        base = os.path.join(ROOT, "findings", "fuzz", time.strftime("%Y%m%d-%H%M%S"))
+        base = os.path.join("findings", "fuzz", time.strftime("%Y%m%d-%H%M%S"))
         os.makedirs(os.path.dirname(base), exist_ok=True)
         for n in range(1, 100):
             path = base if n == 1 else f"{base}-{n}"
@@ -398,14 +398,14 @@ class Session:
         if not self.no_build:
             log = os.path.join(self.run_dir, "build.log")
             with open(log, "wb") as f:
-                r = procs.run(["make", "-s", "--no-print-directory"] + needed, stdout=f, stderr=f, cwd=ROOT)
+                r = procs.run(["make", "-s", "--no-print-directory"] + needed, stdout=f, stderr=f)
             if r.returncode != 0:
                 with open(log, encoding="utf-8", errors="replace") as f:
                     tail = "".join(f.readlines()[-15:])
                 sys.stderr.write(tail)
                 raise CouldNotJudge(f"building {' '.join(needed)} failed (the end of {ctx.show(log)} is above)")
         for f in needed:
-            if not os.access(os.path.join(ROOT, f) if not os.path.isabs(f) else f, os.X_OK):
+            if not os.access(f, os.X_OK):
                 raise CouldNotJudge(f"{f} is missing: run make fuzz-build (or make fuzz)")
 
     # ---------------------------------------------------------------- corpus
@@ -623,7 +623,13 @@ def check_corpus(corp):
 
 def main(argv):
     cwd = os.getcwd()
-    os.chdir(ROOT)
+    try:
+        # The tree, or the results directory (orchestration/workspace.py):
+        # --out and --resume are the user's paths (Session resolves them).
+        workspace.enter()
+    except workspace.Unusable as e:
+        print(f"fuzz: {e}", file=sys.stderr)
+        return 2
     procs.catch_stop_signals()
     session = Session(argv, cwd)
     try:

@@ -15,9 +15,9 @@ started stopped, the results folder marked PARTIAL, no verdict."""
 import os
 import shutil
 
-from . import cli, gate_cache, gate_plan, records
+from . import cli, gate_cache, gate_plan, records, workspace
 from .checks import Check
-from .gate_build import ROOT, check_rules, compile_submission, contract_macro, prepare
+from .gate_build import check_rules, compile_submission, contract_macro, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
 from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all, splitter
@@ -30,7 +30,6 @@ __all__ = ["Context", "FEATURES", "Usage", "by_reason", "contract_macro", "dedup
 
 
 def main(argv):
-    os.chdir(ROOT)
     run = {}
     return cli.run_main("gate", lambda: gate(argv, run), lambda: interrupted(run.get("ctx")))
 
@@ -50,7 +49,7 @@ def interrupted(ctx):
 
 
 def gate(argv, run=None):
-    opts = validate(parse(argv))
+    opts = move(validate(parse(argv)))
     ctx = Context(opts)
     if run is not None:
         run["ctx"] = ctx
@@ -86,6 +85,31 @@ def gate(argv, run=None):
         for w in ctx.builds:
             shutil.rmtree(w, ignore_errors=True)
     return status
+
+
+def move(opts):
+    """Into where the gate works (workspace: the tree, or the results
+    directory), with the user's paths made absolute first."""
+    if workspace.in_tree() and workspace.chosen(opts.get("out")) is None:
+        workspace.enter()
+        return opts
+    opts["files"] = [workspace.absolute(f) for f in opts["files"]]
+    opts["submitted"] = [submitted_name(f) for f in opts["files"]]
+    opts["tree_flags"] = [workspace.absolute_flag(f) for f in opts["tree_flags"]]
+    for kind in ("report", "sarif", "junit"):
+        opts[kind] = workspace.absolute(opts.get(kind))
+    try:
+        workspace.enter(opts.get("out"))
+    except workspace.Unusable as e:
+        raise Usage(f"--out: {e}" if opts.get("out") else str(e)) from None
+    return opts
+
+
+def submitted_name(path):
+    """A file as named from where the gate was started: relative when
+    under it (a repository's path, for SARIF), else absolute."""
+    rel = os.path.relpath(path)
+    return path if rel.split(os.sep)[0] == ".." else rel
 
 
 def conclude(ctx, outcomes):

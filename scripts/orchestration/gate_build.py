@@ -14,8 +14,6 @@ from . import checks, gate_cache, procs, submission
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 BUILD_TIMEOUT = 900
 
 
@@ -127,7 +125,7 @@ def copy_sources(ctx, given):
         else:
             shutil.copyfile(path, build_copy)
         ctx.sources.append(build_copy)
-        rel = os.path.relpath(os.path.abspath(path), ROOT)
+        rel = os.path.relpath(os.path.abspath(path))
         if rel.startswith("..") or member:
             os.makedirs(os.path.join(ctx.root_R, "sources"), exist_ok=True)
             base = os.path.basename(build_copy)[len(f"{index}-"):] if member else os.path.basename(path)
@@ -135,7 +133,7 @@ def copy_sources(ctx, given):
             if os.path.exists(kept):  # two files of one name
                 kept = os.path.join(ctx.root_R, "sources", f"{index}-{base}")
             copy_checked(build_copy if member else path, kept)
-            rel = os.path.relpath(os.path.abspath(kept), ROOT)
+            rel = os.path.relpath(os.path.abspath(kept))
         ctx.files.append(rel)
     if ctx.externs:
         path = os.path.join(src_dir, "externs.c")

@@ -18,7 +18,7 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
              [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
-             FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
+             [--out DIR] FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
 Builds the files into the harness as a new variant and runs every check on
 it: build, abi, sweep, huge, fuzz, valgrind, regressions, bench. --seconds
@@ -42,6 +42,12 @@ a buffer byte (the aligned-over-read warning) a failure.
 --extern NAME=V1,V2,... runs every check once per value (a build each),
 with a verdict per value and one overall verdict.
 
+Paths are the ones of the directory the gate is started in. Started
+anywhere but memgate's own tree, it builds and keeps its results in
+./memgate-results (--out DIR, or $MEMGATE_OUT, names another), and the
+repro commands it prints run from where it was started; memgate itself
+may be installed read-only (docs/install.md).
+
 --contract kernel (the default for copy_page and clear_page) holds the
 routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
 touches no vector or x87 state, and aarch64 code no FP/SIMD register,
@@ -55,7 +61,7 @@ or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
 SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
-                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract")
+                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.

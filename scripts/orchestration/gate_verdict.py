@@ -4,7 +4,7 @@ and findings it prints; gate.json and the reports, each read back."""
 import os
 import sys
 
-from . import gate_isa, records, report, submission
+from . import gate_isa, records, report, submission, workspace
 from .records import CouldNotJudge
 
 # --- verdict, table, reports ---------------------------------------------------
@@ -56,7 +56,7 @@ def took_text(ctx, seconds):
 
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
-             + f", {ctx.contract} contract), from {' '.join(ctx.files)}"]
+             + f", {ctx.contract} contract), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
     if ctx.cached:
         lines.append(f"cached: {report.cached_text(ctx.cached)} (the same code, options, memgate and machine; "
                      "--no-cache runs it again)")
@@ -92,11 +92,11 @@ def run_verdicts(results, findings):
 def describe_finding(n, f):
     out = [f"{n}. [{f['check']}] {f['kind']}: {f['detail']}" + (f" ({f['run']})" if f.get("run") else "")]
     if f.get("input"):
-        out.append(f"   input: {f['input']}")
+        out.append(f"   input: {workspace.CURRENT.shown(f['input'])}")
     if f.get("fuzz_command"):
         out.append(f"   seen by: {f['fuzz_command']}")
     if f.get("repro"):
-        out.append(f"   repro: {f['repro']}")
+        out.append(f"   repro: {workspace.CURRENT.command(f['repro'])}")
     return "\n".join(out)
 
 
@@ -117,6 +117,10 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
            "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],
            "skipped": [c.name for c in results if c.status == "skip"]}
+    if ctx.opts.get("submitted"):
+        # The files as named where the gate was started (the user's tree):
+        # SARIF's locations name them.
+        doc["submitted"] = ctx.opts["submitted"]
     if getattr(ctx, "isa", None):
         doc["isa"] = ctx.isa
     if ctx.cached:
@@ -164,7 +168,7 @@ def show(ctx, results, findings, warnings):
         print()
         print(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n"))
     if ctx.speed_plot:
-        print(f"speed plot: {ctx.speed_plot}")
+        print(f"speed plot: {workspace.CURRENT.shown(ctx.speed_plot)}")
     for w in warnings:
         print(f"warning [{w['check']}] {w['name']}: {w['text']}")
     per_run = run_verdicts(results, findings)
@@ -221,8 +225,8 @@ def finish(ctx, results, findings, warnings):
     try:
         show(ctx, results, findings, warnings)
         if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
-            print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
-        print(f"results: {ctx.R}")
+            print("reports: " + " ".join(workspace.CURRENT.shown(p) for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
+        print(f"results: {workspace.CURRENT.shown(ctx.R)}")
         print()
         took = took_text(ctx, ctx.elapsed())
         if problems:
@@ -262,8 +266,8 @@ def finish_entries(ctx, outcomes):
         problems += write_reports(ctx, docs)
         print()
         if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
-            print("reports: " + " ".join(p for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
-        print(f"results: {ctx.root_R}")
+            print("reports: " + " ".join(workspace.CURRENT.shown(p) for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
+        print(f"results: {workspace.CURRENT.shown(ctx.root_R)}")
         print()
         for entry, status, line in rows:
             print(f"{entry['op']}={entry['symbol']}: {line}")

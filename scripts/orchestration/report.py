@@ -22,8 +22,6 @@ INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
 OWN_CLASS = {"build": "build-error", "bench": "slowdown", "isa": "undeclared-feature"}
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -273,11 +271,14 @@ def symbol_line(path, symbol):
 
 
 def location(report):
-    for f in report["files"]:
-        line = symbol_line(os.path.join(ROOT, f), report["symbol"])
+    """The file (as the submitter names it, when the gate says) and line
+    that define the symbol."""
+    names = report.get("submitted") or report["files"]
+    for f, name in zip(report["files"], names):
+        line = symbol_line(os.path.abspath(f), report["symbol"])
         if line:
-            return f, line
-    return (report["files"][0] if report["files"] else "unknown"), 1
+            return name, line
+    return (names[0] if names else "unknown"), 1
 
 
 def rule(kind, level):

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, cpu_models, procs, records, zoo_isa
+from . import cli, cpu_models, procs, records, workspace, zoo_isa
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
@@ -1033,8 +1033,26 @@ def interrupted_note(run):
     return f"every gate run is stopped; this run's results so far are in {where}/ (partial)"
 
 
+def move(opts):
+    """Into the results directory when started anywhere but the tree
+    (orchestration/workspace.py): the kernel cache, the gate runs and the
+    default --out are then there."""
+    global ROOT, KERNEL_CACHE
+    if workspace.chosen() is None:
+        return
+    default = opts["out"] == os.path.join(ROOT, "build", "zoo")
+    try:
+        ROOT = workspace.enter().here
+    except workspace.Unusable as e:
+        raise Usage(str(e)) from None
+    KERNEL_CACHE = os.path.join(ROOT, "build", "zoo")
+    if default:
+        opts["out"] = KERNEL_CACHE
+
+
 def gate_all(argv, run=None):
     opts = parse(argv)
+    move(opts)
     run = {} if run is None else run
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     clock = time.monotonic()

@@ -13,7 +13,7 @@ Two kinds of table, told apart by their name:
 
 - command is bash, run in a scratch directory of the probe's own ($T, also
   the working directory) with $TOP (memgate's tree), $MG (its build/memgate)
-  and $T set. In a signal table the command must end by exec-ing the tool,
+  and $T set, and MEMGATE_OUT=$TOP (the tools work in the tree) unless set. In a signal table the command must end by exec-ing the tool,
   so that the signal reaches the tool's own PID, as `kill PID` would.
 - setup (or '-') runs first, in the same directory: it plants the earlier
   evidence that the probe must leave byte for byte as it was.
@@ -176,6 +176,9 @@ def left_running(tag):
 
 def environment(scratch, tag):
     env = dict(os.environ)
+    # The tools work in the tree, as in make check (orchestration/workspace.py);
+    # a probe of the results directory unsets it.
+    env.setdefault("MEMGATE_OUT", TOP)
     env.update(TOP=TOP, MG=os.path.join(TOP, "build", "memgate"), T=scratch, MEMGATE_PROBE_TAG=tag)
     return env
 

@@ -1,4 +1,4 @@
-# .github/workflows/: every workflow parses as YAML, every repository path
+# .github/workflows/ and action.yml (the composite action): every workflow parses as YAML, every repository path
 # a run: step calls exists (scripts/..., .ci/run, `make TARGET` with TARGET
 # a rule of the Makefile), and every action is pinned to a version tag (or
 # a full commit). Nothing here can run GitHub Actions; this only catches a
@@ -27,6 +27,11 @@ make_re = re.compile(r"(?:^|[;&|(`])[ \t]*make((?:[ \t]+[^\s;&|)]+)*)", re.M)
 pin_re = re.compile(r"@(v[0-9]+(\.[0-9]+)*|[0-9a-f]{40})$")
 
 def steps_of(doc):
+    runs = doc.get("runs")
+    if isinstance(runs, dict):  # a composite action's steps
+        for step in runs.get("steps") or []:
+            if isinstance(step, dict):
+                yield "runs", step
     for job_name, job in (doc.get("jobs") or {}).items():
         if not isinstance(job, dict):
             continue
@@ -40,6 +45,8 @@ files = sorted(glob.glob(os.path.join(root, ".github/workflows/*.yml")) +
                glob.glob(os.path.join(root, ".github/workflows/*.yaml")))
 if not files:
     print("parse: no workflow files in %s/.github/workflows" % root)
+actions = [os.path.join(root, "action.yml")]
+files += [f for f in actions if os.path.exists(f)]
 for f in files:
     name = os.path.relpath(f, root)
     try:
@@ -47,12 +54,19 @@ for f in files:
     except yaml.YAMLError as e:
         print("parse: %s: %s" % (name, str(e).replace("\n", " ")))
         continue
-    if not isinstance(doc, dict) or "jobs" not in doc:
+    if name == "action.yml":
+        runs = doc.get("runs") if isinstance(doc, dict) else None
+        if not isinstance(runs, dict) or runs.get("using") != "composite" or not runs.get("steps"):
+            print("parse: %s: not a composite action with steps" % name)
+            continue
+    elif not isinstance(doc, dict) or "jobs" not in doc:
         print("parse: %s: no jobs" % name)
         continue
     for job, step in steps_of(doc):
         run = step.get("run")
         if isinstance(run, str):
+            # An action's own files, by the path GitHub gives its checkout.
+            run = run.replace("$GITHUB_ACTION_PATH/", " ")
             for path in path_re.findall(run):
                 full = os.path.join(root, path)
                 if not os.path.isfile(full) or not os.access(full, os.X_OK):
@@ -109,14 +123,25 @@ jobs:
       - run: scripts/no-such-script && make no-such-target
 YML
 	printf 'on: push\njobs: [unclosed\n' >"$bad/.github/workflows/broken.yml"
+	cat >"$bad/action.yml" <<'YML'
+name: bad
+runs:
+  using: composite
+  steps:
+    - uses: actions/upload-artifact@main
+    - shell: bash
+      run: '"$GITHUB_ACTION_PATH/scripts/no-action-script"'
+YML
 	problems=$(check_workflows "$bad" 2>&1)
 	if grep -q '^parse: .github/workflows/broken.yml' <<<"$problems" &&
 		grep -q '^path: .*scripts/no-such-script is not' <<<"$problems" &&
 		grep -q '^path: .*make no-such-target: no such rule' <<<"$problems" &&
-		grep -q '^pin: .*actions/checkout@main is not pinned' <<<"$problems"; then
-		pass "the workflow checks catch bad YAML, a missing script or make target, an unpinned action"
+		grep -q '^pin: .*actions/checkout@main is not pinned' <<<"$problems" &&
+		grep -q '^pin: action.yml, job runs: actions/upload-artifact@main is not pinned' <<<"$problems" &&
+		grep -q '^path: action.yml, job runs: scripts/no-action-script is not' <<<"$problems"; then
+		pass "the workflow checks catch bad YAML, a missing script or make target, an unpinned action (workflows and action.yml)"
 	else
-		fail "the workflow checks catch bad YAML, a missing script or make target, an unpinned action" \
+		fail "the workflow checks catch bad YAML, a missing script or make target, an unpinned action (workflows and action.yml)" \
 			"got: $(tr '\n' ';' <<<"$problems")"
 	fi
 fi
