@@ -120,6 +120,38 @@ static void check_target(const char *family, const char *pinned, struct mg_rng *
 		check_edges(family, lengths, INPUTS_PER_TARGET);
 }
 
+/* Every stack offset a variant's contract allows is reached, and an input
+ * too short for the stack byte is the harness's old alignment: offset 0. */
+static void check_stack_offsets(const char *family, const char *pinned)
+{
+	struct mg_target t;
+	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	unsigned seen = 0, step;
+	struct mg_case c;
+	char why[256];
+
+	if (!mg_target_init(&t, family, pinned, why, sizeof why)) {
+		failure("%s: %s", family, why);
+		return;
+	}
+	step = mg_stack_step(t.pool[0]);
+	for (unsigned b = 0; b < 256; b++) {
+		input[0] = (uint8_t)b;
+		mg_decode(&t, input, sizeof input, &c);
+		if (c.stack_offset % step || c.stack_offset >= MG_ALIGN_MOD)
+			failure("%s: stack byte %u decodes to offset %u", pinned, b, c.stack_offset);
+		else
+			seen |= 1u << (c.stack_offset / step);
+	}
+	if (seen != (1u << (MG_ALIGN_MOD / step)) - 1)
+		failure("%s: the stack byte reaches offsets 0x%x of every multiple of %u", pinned,
+			seen, step);
+	mg_decode(&t, input + 1, sizeof input - 1, &c);
+	if (c.stack_offset != 0)
+		failure("%s: a 31-byte input decodes to stack offset %u, not 0", pinned,
+			c.stack_offset);
+}
+
 int main(void)
 {
 	static const char *const families[] = {"memcpy", "memmove", "memset", "page"};
@@ -134,6 +166,7 @@ int main(void)
 		for (size_t i = 0; i < tables[k]->count; i++, targets++) {
 			const struct mg_variant *v = &tables[k]->variants[i];
 			check_target(mg_family_of(v->op), v->name, &rng);
+			check_stack_offsets(mg_family_of(v->op), v->name);
 		}
 	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,
 	       INPUTS_PER_TARGET, failures);

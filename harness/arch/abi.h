@@ -45,8 +45,11 @@ enum mg_abi_rule {
 	MG_ABI_RULE_ENTRY_FLAGS = 1u << 4,  /* enter with every arithmetic flag set */
 };
 /* Prepares a record for one call: the caller's control state (constant, so
- * read once), and which optional rules (enum mg_abi_rule) apply. */
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules);
+ * read once), which optional rules (enum mg_abi_rule) apply, and the stack
+ * pointer's alignment at entry: MG_ABI_STACK_AT_ENTRY is `stack_offset`, a
+ * multiple of MG_ABI_STACK_STEP (MG_ABI_STACK_STEP_KERNEL for kernel code)
+ * below 64. */
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset);
 
 /* Per-arch: makes *out an abi-violation naming the first rule the call
  * broke (mg_verdict_abi), or returns 0. */

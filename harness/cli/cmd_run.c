@@ -33,6 +33,10 @@ static const char help[] =
 	"                  a signal or interrupt may (docs/contract.md, S1; x86)\n"
 	"  --threads=N     run the case in N threads at once (2 to 4), each on buffers\n"
 	"                  of its own (docs/contract.md, S2; default 1)\n"
+	"  --stack-offset=N  the stack pointer's alignment at entry, N = (rsp + 8) mod\n"
+	"                  64 on x86-64, (esp + 4) mod 64 on i386, sp mod 64 on aarch64: a\n"
+	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
+	"                  docs/contract.md, X9; default 0)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -63,6 +67,7 @@ enum {
 	O_OVERREAD,
 	O_INTERRUPT,
 	O_THREADS,
+	O_STACK,
 	O_HELP
 };
 
@@ -85,6 +90,7 @@ static const struct option opts[] = {
 	{"spot", required_argument, NULL, O_SPOT},
 	{"interrupt", required_argument, NULL, O_INTERRUPT},
 	{"threads", required_argument, NULL, O_THREADS},
+	{"stack-offset", required_argument, NULL, O_STACK},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -161,6 +167,9 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			c->threads = mg_parse_positive(cmd, "threads", optarg, MG_THREADS_MAX);
 			if (c->threads == 1)
 				c->threads = 0;
+			break;
+		case O_STACK:
+			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
 			break;
 		case O_HELP: return 0;
 		}

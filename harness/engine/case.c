@@ -1,4 +1,5 @@
 #include "case.h"
+#include "abi.h"
 #include "cpu.h"
 #include "interrupt.h"
 #include "table.h"
@@ -308,10 +309,37 @@ static bool threads_valid(const struct mg_case *c, char *why, size_t size)
 	return true;
 }
 
+unsigned mg_stack_step(const struct mg_variant *v)
+{
+	return v->contract.kernel ? MG_ABI_STACK_STEP_KERNEL : MG_ABI_STACK_STEP;
+}
+
+unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k)
+{
+	unsigned step = mg_stack_step(v), count = MG_ALIGN_MOD / step; /* a power of two */
+
+	return (unsigned)((k ^ k >> 6 ^ k >> 12) & (count - 1)) * step;
+}
+
+static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
+{
+	unsigned step = mg_stack_step(c->variant);
+
+	if (c->stack_offset < MG_ALIGN_MOD && c->stack_offset % step == 0)
+		return true;
+	return fail(why, size,
+		    "--stack-offset is " MG_ABI_STACK_AT_ENTRY " at entry: a multiple of %u below %u "
+		    "under the %s contract, not %u",
+		    step, MG_ALIGN_MOD, c->variant->contract.kernel ? "kernel" : "user",
+		    c->stack_offset);
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
+	if (!stack_offset_valid(c, why, size))
+		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
 	if (c->threads && !threads_valid(c, why, size))
@@ -339,7 +367,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       (!a->overlap || a->dist == b->dist) && a->value == b->value && a->seed == b->seed &&
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
-	       a->threads == b->threads &&
+	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -467,9 +495,14 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	if (mg_fill_name(mg_case_fill(c)))
 		used += snprintf(out + used, size - (size_t)used, " (%s)", mg_fill_name(mg_case_fill(c)));
 	if (c->interrupt)
-		snprintf(out + used, size - (size_t)used, "; interrupted at every instruction");
+		used += snprintf(out + used, size - (size_t)used,
+				 "; interrupted at every instruction");
 	if (c->threads)
-		snprintf(out + used, size - (size_t)used, "; in %u threads at once", c->threads);
+		used += snprintf(out + used, size - (size_t)used, "; in %u threads at once",
+				 c->threads);
+	if (c->stack_offset && used >= 0 && (size_t)used < size)
+		snprintf(out + used, size - (size_t)used, "; " MG_ABI_STACK_AT_ENTRY " = %u at entry",
+			 c->stack_offset);
 }
 
 const char *mg_fill_name(enum mg_fill fill)
@@ -541,6 +574,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--interrupt=step");
 	if (c->threads)
 		add_word(a, "--threads=%u", c->threads);
+	if (c->stack_offset)
+		add_word(a, "--stack-offset=%u", c->stack_offset);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

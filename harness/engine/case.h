@@ -95,7 +95,23 @@ struct mg_case {
 	/* Run in this many threads at once, each on buffers of its own
 	 * (thread.h); 0: in one. */
 	unsigned threads;
+	/* The stack pointer's alignment at entry, MG_ABI_STACK_AT_ENTRY
+	 * (abi.h: x86-64 (rsp + 8) mod 64, i386 (esp + 4) mod 64, aarch64
+	 * sp mod 64): any multiple of mg_stack_step below 64, as the ABI
+	 * promises no more (docs/contract.md, X9, XK4, I5, IK2, A11). */
+	unsigned stack_offset;
 };
+
+/* The step of a variant's stack offsets: what its contract's ABI promises
+ * of the stack pointer at entry (16 bytes for user code, x86-64 kernel
+ * code 8, i386 kernel code 4). */
+unsigned mg_stack_step(const struct mg_variant *v);
+
+/* The k-th stack offset the sweep and the stages give a variant's cases:
+ * each run of as many consecutive k as there are offsets takes every one,
+ * in an order that differs from run to run (so that no alignment of the
+ * buffers always meets the same offset). */
+unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the

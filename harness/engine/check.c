@@ -685,10 +685,43 @@ static void blame_threads(const struct mg_case *c, struct mg_verdict *out)
 			    "thread-safe (POSIX XSH 2.9.1)");
 }
 
+/* The ABI promises the stack pointer at entry only so much alignment
+ * (docs/contract.md, X9, XK4, I5, IK2, A11): a case that fails at its
+ * stack offset and passes at another fails for the alignment the routine
+ * assumes. Say so, naming both. Only a call made alone (the situations
+ * have blames of their own, and a stepped case costs a thousand plain
+ * ones). */
+static void blame_stack_offset(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case other = *c;
+	struct mg_verdict again;
+	unsigned step = mg_stack_step(c->variant);
+
+	if (out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
+	    c->interrupt || c->threads || mg_case_is_huge(c))
+		return;
+	for (other.stack_offset = 0; other.stack_offset < MG_ALIGN_MOD; other.stack_offset += step) {
+		if (other.stack_offset == c->stack_offset)
+			continue;
+		check_any(&other, 0, &again);
+		if (again.cls != MG_OK)
+			continue;
+		mg_verdict_say(out,
+			       "; with " MG_ABI_STACK_AT_ENTRY " = %u at entry it fails, with %u it "
+			       "passes: it assumes more alignment of the stack than the ABI "
+			       "promises: %s",
+			       c->stack_offset, other.stack_offset,
+			       c->variant->contract.kernel ? MG_ABI_STACK_PROMISE_KERNEL
+							   : MG_ABI_STACK_PROMISE);
+		return;
+	}
+}
+
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
 	check_any(c, 0, out);
+	blame_stack_offset(c, out);
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);
 	blame_entry_flags(c, out);

@@ -239,6 +239,14 @@ static void decode_situation(struct mg_case *c, unsigned situation)
 	}
 }
 
+/* The stack byte: which of the variant's stack offsets, counted in steps. */
+static unsigned stack_offset_of(const struct mg_variant *v, unsigned byte)
+{
+	unsigned step = mg_stack_step(v);
+
+	return byte % (MG_ALIGN_MOD / step) * step;
+}
+
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
 {
 	struct reader r = {data, size};
@@ -276,6 +284,7 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	}
 	decode_spot(out, spot_code, spot_raw);
 	decode_situation(out, (unsigned)take(&r, 2));
+	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -332,8 +341,12 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 	    4);
 	if (c->interrupt)
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
-	if (c->threads)
+	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
+	else if (c->stack_offset)
+		put(end, &at, 0, 2); /* none */
+	if (c->stack_offset)
+		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

@@ -33,11 +33,16 @@
  *	                   other value: neither. A random input reaches
  *	                   either once in 65536 or so: a stepped case costs
  *	                   hundreds of plain ones, a threaded one tens.
+ *	stack     1 byte   the stack pointer's alignment at entry: offset
+ *	                   number (byte mod the variant's count of them) times
+ *	                   mg_stack_step (case.h; docs/contract.md, X9)
  *
  * Integers are big-endian counting from the end, i.e. the byte nearest the
- * end is the least significant. Bytes before these 31 are ignored. Each
+ * end is the least significant. Bytes before these 32 are ignored. Each
  * field added came first, so an input from before it still decodes to the
- * same case: a 24-byte one at guard pages, a 29-byte one uninterrupted. A spot the case cannot take (a straddle
+ * same case: a 24-byte one at guard pages, a 29-byte one uninterrupted, a
+ * 31-byte one with the stack aligned as the harness always had it
+ * (offset 0). A spot the case cannot take (a straddle
  * of length 1, page-diff for memset, a page routine's aligned buffers)
  * decodes as guard. */
 #ifndef MG_DECODE_H
@@ -50,7 +55,8 @@
 #include <stdint.h>
 
 #define MG_INPUT_BYTES	   29u /* a case that is not interrupted */
-#define MG_INPUT_MAX_BYTES 31u /* one that is */
+#define MG_INPUT_SITUATION_BYTES 31u /* one that is, or in threads */
+#define MG_INPUT_MAX_BYTES 32u /* one with a stack offset */
 #define MG_SITUATION_INTERRUPT 0x5354u
 /* 0x5400 + N: the case runs in N threads at once (thread.h), N from
  * MG_THREADS_MIN to MG_THREADS_MAX. */
@@ -92,10 +98,13 @@ const char *mg_family_of(enum mg_op op);
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out);
 
 /* How many bytes mg_encode writes for `c`: MG_INPUT_BYTES, or
- * MG_INPUT_MAX_BYTES for a case in a situation (interrupted, threads). */
+ * MG_INPUT_SITUATION_BYTES for a case in a situation (interrupted,
+ * threads), or MG_INPUT_MAX_BYTES for one with a stack offset. */
 static inline size_t mg_input_size(const struct mg_case *c)
 {
-	return c->interrupt || c->threads ? MG_INPUT_MAX_BYTES : MG_INPUT_BYTES;
+	if (c->stack_offset)
+		return MG_INPUT_MAX_BYTES;
+	return c->interrupt || c->threads ? MG_INPUT_SITUATION_BYTES : MG_INPUT_BYTES;
 }
 
 /* Writes the mg_input_size(c) bytes of the input that decodes to `c` on a

@@ -27,6 +27,7 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 	mg_json_uint(j, "spot_arg", c->spot_arg);
 	mg_json_bool(j, "interrupt", c->interrupt);
 	mg_json_uint(j, "threads", c->threads);
+	mg_json_uint(j, "stack_offset", c->stack_offset);
 	mg_json_close_object(j);
 }
 

@@ -10,7 +10,10 @@
  * - memset: fill values 0, 1, 0x7f, 0x80, 0xfe, 0xff and ints beyond a byte;
  * - each case once against the guard page after and once against the one
  *   before; with separate buffers, once with the source below the
- *   destination and once above it. */
+ *   destination and once above it;
+ * - the stack pointer's alignment at entry: the cases take the offsets the
+ *   ABI allows in turn (mg_stack_offset_nth), so every length meets
+ *   several. */
 #include "sweep.h"
 #include "rng.h"
 
@@ -73,6 +76,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 {
 	char why[128];
 
+	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
 		return;
 	int orders = mg_op_has_src(c->variant->op) && !c->overlap ? 2 : 1;

@@ -21,8 +21,9 @@ void mg_abi_init(void)
 	__asm__ volatile("mrs %0, fpcr" : "=r"(caller_fpcr));
 }
 
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
+	rec->stack_offset = stack_offset;
 	rec->fpcr_before = caller_fpcr;
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;

@@ -5,8 +5,9 @@
  *	x0 = fn, x1-x3 = the arguments, x4 = rec.
  *
  * Saves the caller's x19-x30, x18 and d8-d15, loads a canary into each of
- * x19-x29 and x18 and into all 128 bits of v8-v15, puts two canary words at
- * the callee's incoming sp (the callee owns only what lies below it), and
+ * x19-x29 and x18 and into all 128 bits of v8-v15, moves sp to the case's
+ * alignment (the record's stack_offset), puts two canary words at the
+ * callee's incoming sp (the callee owns only what lies below it), and
  * calls fn(a0, a1, a2). Afterwards it records the registers, the stack
  * pointer, the two words and FPCR.
  * It trusts nothing the callee may have broken: the record is found again
@@ -20,9 +21,12 @@
 #include "abi.h"
 #include "asmdefs.h"
 
-/* Our frame: the two canary words at the bottom, where the callee's sp
- * points, then the caller's registers. */
+/* Our frame: the caller's registers (its lowest 16 bytes unused). The
+ * callee's sp is below it, at the case's alignment, where the two canary
+ * words are, then the sp of our frame, for the CFI. */
 #define FRAME_CANARIES	0
+#define CALLER_SP_SLOT	16
+#define CALL_FRAME	32
 #define SAVE_X19	16	/* x19-x28 in pairs, then x29 and x30 */
 #define SAVE_X29	96
 #define SAVE_X18	112
@@ -63,6 +67,13 @@ fpu_poison:
 current_record:
 	.quad	0
 
+/* The CFA while sp is the realigned one: DW_CFA_def_cfa_expression of
+ *	DW_OP_breg31 (sp) CALLER_SP_SLOT; DW_OP_deref;
+ *	DW_OP_plus_uconst FRAME_SIZE (192: two LEB128 bytes)
+ * (no fixed offset leads back to our frame). */
+#define CFA_FROM_SLOT                                                                              \
+	.cfi_escape 0x0f, 6, 0x8f, CALLER_SP_SLOT, 0x06, 0x23, 0xc0, 0x01
+
 	.text
 ENTRY(mg_abi_call)
 	/* The CFI follows the saves, so that a debugger stopped in the
@@ -96,8 +107,20 @@ ENTRY(mg_abi_call)
 
 	adrp	x9, current_record
 	str	x4, [x9, :lo12:current_record]
+	/* The callee's sp is the case's alignment (A11 in docs/contract.md):
+	 * aligned down to 64, then raised by the record's stack_offset,
+	 * whatever our caller's frame; the return restores our sp from the
+	 * record. */
 	mov	x9, sp
-	str	x9, [x4, #MG_ABI_SP_BEFORE]
+	str	x9, [x4, #MG_ABI_SP_CALLER]
+	sub	x10, x9, #(CALL_FRAME + 64)
+	and	x10, x10, #-64
+	ldr	w11, [x4, #MG_ABI_STACK_OFFSET]
+	add	x10, x10, x11
+	str	x9, [x10, #CALLER_SP_SLOT]
+	mov	sp, x10
+	CFA_FROM_SLOT
+	str	x10, [x4, #MG_ABI_SP_BEFORE]
 	/* The caller's FPCR is not read here: it is constant, and the record
 	 * arrives with it. */
 	adrp	x10, canaries
@@ -202,7 +225,9 @@ ENTRY(mg_abi_call)
 	cmp	x10, x11
 	b.eq	1f
 	msr	fpcr, x11
-1:
+1:	ldr	x10, [x9, #MG_ABI_SP_CALLER]
+	mov	sp, x10
+	.cfi_def_cfa sp, FRAME_SIZE
 	ldp	d14, d15, [sp, #SAVE_D8 + 48]
 	ldp	d12, d13, [sp, #SAVE_D8 + 32]
 	ldp	d10, d11, [sp, #SAVE_D8 + 16]

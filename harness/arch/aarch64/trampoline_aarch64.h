@@ -20,6 +20,17 @@
 #define MG_ABI_FPSR_AFTER   224
 #define MG_ABI_SET_FLAGS    232 /* in: NZCV at entry, in bits 28-31 */
 #define MG_ABI_V_AFTER	    240 /* with check_fpu: v0-v31 after the call (512 bytes) */
+#define MG_ABI_SP_CALLER    752 /* the trampoline's own sp, restored at its return */
+#define MG_ABI_STACK_OFFSET 760 /* in: sp mod 64 at entry */
+
+/* What the stack alignment at entry may be (docs/contract.md, A11): the
+ * case's stack_offset is sp mod 64 at entry, a multiple of 16 (AAPCS64
+ * 6.4.5.2, the kernel's the same). */
+#define MG_ABI_STACK_STEP	 16
+#define MG_ABI_STACK_STEP_KERNEL 16
+#define MG_ABI_STACK_AT_ENTRY	 "sp mod 64"
+#define MG_ABI_STACK_PROMISE	 "a multiple of 16 for sp at a public interface (AAPCS64 6.4.5.2)"
+#define MG_ABI_STACK_PROMISE_KERNEL MG_ABI_STACK_PROMISE
 
 /* The canaries: each register's own number, so a diagnosis names itself.
  * v8-v15 get a canary in both halves; only the low halves (d8-d15) are
@@ -64,6 +75,8 @@ struct mg_abi_record {
 	uint64_t fpsr_before, fpsr_after;
 	uint32_t set_flags; /* in: AAPCS64 leaves NZCV undefined at entry */
 	_Alignas(16) unsigned char v_after[32][16];
+	uint64_t sp_caller;
+	uint32_t stack_offset; /* in: the case's, a multiple of 16 below 64 */
 };
 
 _Static_assert(offsetof(struct mg_abi_record, vsaved) == MG_ABI_VSAVED, "layout");
@@ -78,6 +91,8 @@ _Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "l
 _Static_assert(offsetof(struct mg_abi_record, fpsr_before) == MG_ABI_FPSR_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpsr_after) == MG_ABI_FPSR_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, v_after) == MG_ABI_V_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFSET, "layout");
 _Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
 
 #define MG_ABI_SAVED_NAMES                                                                         \

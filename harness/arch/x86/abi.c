@@ -27,6 +27,10 @@ _Static_assert(offsetof(struct mg_abi_record, read_xinuse) == MG_ABI_READ_XINUSE
 _Static_assert(offsetof(struct mg_abi_record, check_x87) == MG_ABI_CHECK_X87, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpusw_after) == MG_ABI_FPUSW_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFSET, "layout");
+#if defined(__x86_64__)
+_Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
+#endif
 
 int mg_abi_has_avx;
 int mg_abi_has_avx512;
@@ -41,8 +45,9 @@ static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 static uint32_t caller_mxcsr;
 static uint16_t caller_fpucw;
 
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules)
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
+	rec->stack_offset = stack_offset;
 	rec->mxcsr_before = caller_mxcsr;
 	rec->mxcsr_after = caller_mxcsr; /* what it stays without SSE */
 	rec->fpucw_before = caller_fpucw;

@@ -5,13 +5,15 @@
  *
  * All five arguments arrive on the stack. Saves the caller's callee-saved
  * registers, loads a canary into each (ebx, esi, edi, ebp), and calls
- * fn(a0, a1, a2) on a 16-byte aligned stack laid out as
+ * fn(a0, a1, a2) on a stack at the case's alignment (esp mod 64 at the
+ * call is the record's stack_offset) laid out as
  *
  *	esp+0	a0	\
  *	esp+4	a1	 } the callee's own argument words: it may write them
  *	esp+8	a2	/
  *	esp+12	FRAME0	\ the caller's: must be unchanged on return
  *	esp+16	FRAME1	/
+ *	esp+20	our esp, for the CFI (the return takes it from %gs:caller_sp)
  *
  * Afterwards it records the registers, the stack pointer, eflags (DF), MXCSR
  * (when the CPU has SSE), the x87 control word, the two frame words and,
@@ -34,6 +36,20 @@ current_record:
 	.zero	4
 caller_sp:			/* esp after the pushes: the saved registers */
 	.zero	4
+
+/* The four saved registers, and the callee's frame: the three argument
+ * words, the two canaries, then where our esp after the pushes is kept. */
+#define SAVED_SIZE	16
+#define CALLER_SP_SLOT	20
+#define CALL_FRAME	24
+
+/* The CFA while esp is the realigned one, `pushed` bytes below where it
+ * is at the call: DW_CFA_def_cfa_expression of
+ *	DW_OP_breg4 (esp) CALLER_SP_SLOT + pushed; DW_OP_deref;
+ *	DW_OP_plus_uconst SAVED_SIZE + 4 (the saved registers, the return address)
+ * (each operand fits one LEB128 byte). */
+#define CFA_FROM_SLOT(pushed)                                                                      \
+	.cfi_escape 0x0f, 5, 0x74, CALLER_SP_SLOT + (pushed), 0x06, 0x23, SAVED_SIZE + 4
 
 	.text
 /* Leaves the address of the instruction after the call in ecx, for the
@@ -71,10 +87,13 @@ ENTRY(mg_abi_call)
 	je	6f
 	fninit				/* in x87 mode, as the ABI promises at entry */
 	fldcw	MG_ABI_FPUCW_BEFORE(%edx)
-6:	/* The callee's frame: five words below ours, 16-byte aligned as the
-	 * ABI wants at a call, whatever our caller's alignment. */
-	leal	-20(%esp), %eax
-	andl	$-16, %eax
+6:	/* The callee's frame: six words below ours, at the case's alignment
+	 * (I5, IK2 in docs/contract.md): aligned down to 64, then raised by
+	 * the record's stack_offset, whatever our caller's alignment. */
+	leal	-(CALL_FRAME + 64)(%esp), %eax
+	andl	$-64, %eax
+	addl	MG_ABI_STACK_OFFSET(%edx), %eax
+	movl	%esp, CALLER_SP_SLOT(%eax)
 	movl	24(%esp), %ecx
 	movl	%ecx, 0(%eax)
 	movl	28(%esp), %ecx
@@ -86,10 +105,11 @@ ENTRY(mg_abi_call)
 	movl	%eax, MG_ABI_SP_BEFORE(%edx)
 	movl	20(%esp), %ecx		/* fn */
 	/* The callee's frame is realigned: no fixed offset leads back to
-	 * ours, so a debugger's backtrace ends here until it is left. */
+	 * ours, so the CFI finds it through the word kept above the frame
+	 * words. */
 	.cfi_remember_state
 	movl	%eax, %esp
-	.cfi_undefined %eip
+	CFA_FROM_SLOT(0)
 	movl	$MG_ABI_CANARY_EBX, %ebx
 	movl	$MG_ABI_CANARY_ESI, %esi
 	movl	$MG_ABI_CANARY_EDI, %edi
@@ -97,8 +117,10 @@ ENTRY(mg_abi_call)
 	cmpl	$0, MG_ABI_SET_FLAGS(%edx)
 	je	10f			/* taken: CF, SF, OF clear, ZF set */
 	pushfl				/* or every arithmetic flag set (TF kept) */
+	CFA_FROM_SLOT(4)
 	orl	$0x8d5, (%esp)
 	popfl
+	CFA_FROM_SLOT(0)
 10:	call	*%ecx
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
@@ -111,7 +133,9 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	movl	%edi, MG_ABI_SAVED+8(%ecx)
 	movl	%ebp, MG_ABI_SAVED+12(%ecx)
 	pushfl
+	CFA_FROM_SLOT(4)
 	popl	MG_ABI_FLAGS(%ecx)
+	CFA_FROM_SLOT(0)
 	cld
 	movl	12(%esp), %edx
 	movl	%edx, MG_ABI_FRAME(%ecx)

@@ -19,6 +19,16 @@
 #define MG_ABI_CHECK_X87    60 /* in: probe the x87 stack after this call */
 #define MG_ABI_FPUSW_AFTER  64 /* the x87 status word after that probe */
 #define MG_ABI_SET_FLAGS    68 /* in: enter with CF, PF, AF, ZF, SF and OF set */
+#define MG_ABI_STACK_OFFSET 72 /* in: esp mod 64 at the call, i.e. (esp + 4) at entry */
+
+/* What the stack alignment at entry may be (docs/contract.md, I5, IK2): the
+ * case's stack_offset is (esp + 4) mod 64 at entry, a multiple of 16 for
+ * user code (psABI-32 2.2.2), of 4 for the kernel's (cc_stack_align4). */
+#define MG_ABI_STACK_STEP	 16
+#define MG_ABI_STACK_STEP_KERNEL 4
+#define MG_ABI_STACK_AT_ENTRY	 "(esp + 4) mod 64"
+#define MG_ABI_STACK_PROMISE	 "a multiple of 16 for (esp + 4) at entry (psABI-32 2.2.2)"
+#define MG_ABI_STACK_PROMISE_KERNEL "a multiple of 4 for esp (the kernel's cc_stack_align4)"
 
 /* Hex digits a register is printed with in a diagnosis. */
 #define MG_ABI_REG_DIGITS 8
@@ -48,6 +58,7 @@ struct mg_abi_record {
 	uint32_t check_x87;   /* in: is the CPU back in x87 mode? (a sample of calls) */
 	uint16_t fpusw_after; /* the x87 status word after pushing one value */
 	uint32_t set_flags;   /* in: the ABI leaves the flags but DF undefined at entry */
+	uint32_t stack_offset; /* in: the case's, a multiple of 4 below 64 */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

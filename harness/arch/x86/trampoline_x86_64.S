@@ -4,8 +4,9 @@
  *			struct mg_abi_record *rec)
  *
  * Saves the caller's callee-saved registers, loads a canary into each
- * (rbx, rbp, r12-r15), puts two canary words on the stack right above the
- * return address the call pushes, and calls fn(a0, a1, a2). Afterwards it
+ * (rbx, rbp, r12-r15), moves the stack pointer to the case's alignment
+ * (the record's stack_offset), puts two canary words on the stack right
+ * above the return address the call pushes, and calls fn(a0, a1, a2). Afterwards it
  * records the registers, the stack pointer, rflags (DF), MXCSR, the x87
  * control word, the two stack words and, when the record asks for it,
  * XINUSE (which the CPU must have).
@@ -30,6 +31,20 @@ current_record:
 fpu_poison:
 	.quad	0x5a5a5a5a5a5a5a5a, 0xa5a5a5a5a5a5a5a5
 
+/* The six saved registers, and our frame at the call: the two canary
+ * words, then where our rsp after the pushes is kept. */
+#define SAVED_SIZE	48
+#define CALLER_SP_SLOT	16
+#define CALL_FRAME	24
+
+/* The CFA while rsp is the realigned one, `pushed` bytes below where it
+ * is at the call: DW_CFA_def_cfa_expression of
+ *	DW_OP_breg7 (rsp) CALLER_SP_SLOT + pushed; DW_OP_deref;
+ *	DW_OP_plus_uconst SAVED_SIZE + 8 (the saved registers, the return address)
+ * (each operand fits one LEB128 byte). */
+#define CFA_FROM_SLOT(pushed)                                                                      \
+	.cfi_escape 0x0f, 5, 0x77, CALLER_SP_SLOT + (pushed), 0x06, 0x23, SAVED_SIZE + 8
+
 	.text
 ENTRY(mg_abi_call)
 	/* The CFI follows the pushes, so that a debugger stopped in the
@@ -52,8 +67,22 @@ ENTRY(mg_abi_call)
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$24, %rsp		/* the frame canaries, and 16-byte alignment */
-	.cfi_adjust_cfa_offset 24
+	/* The callee's stack alignment is the case's (X9, XK4 in
+	 * docs/contract.md): rsp is aligned down to 64, then raised by the
+	 * record's stack_offset, so that at the call rsp mod 64 is that
+	 * offset, whatever our caller's frame. Our frame there: the two
+	 * canaries, then our rsp after the pushes, which the CFI reads to
+	 * find the caller (no fixed offset leads back to it); the return
+	 * restores rsp from the record. */
+	movq	%rsp, MG_ABI_SP_CALLER(%r8)
+	movq	%rsp, %r9
+	leaq	-(CALL_FRAME + 64)(%rsp), %rax
+	andq	$-64, %rax
+	movl	MG_ABI_STACK_OFFSET(%r8), %r10d
+	addq	%r10, %rax
+	movq	%r9, CALLER_SP_SLOT(%rax)
+	movq	%rax, %rsp
+	CFA_FROM_SLOT(0)
 	movq	%r8, current_record(%rip)
 	/* The caller's MXCSR and x87 control word are not read here: they
 	 * are constant, and the record arrives with them (fnstcw is slow). */
@@ -120,8 +149,10 @@ ENTRY(mg_abi_call)
 	cmpl	$0, MG_ABI_SET_FLAGS(%r8)
 	je	10f			/* taken: CF, SF, OF clear, ZF set */
 	pushfq				/* or every arithmetic flag set (TF kept) */
+	CFA_FROM_SLOT(8)
 	orq	$0x8d5, (%rsp)
 	popfq
+	CFA_FROM_SLOT(0)
 10:	call	*%rax
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
@@ -140,9 +171,9 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	stmxcsr	MG_ABI_MXCSR_AFTER(%r11)
 	fnstcw	MG_ABI_FPUCW_AFTER(%r11)
 	pushfq
-	.cfi_adjust_cfa_offset 8
+	CFA_FROM_SLOT(8)
 	popq	MG_ABI_FLAGS(%r11)
-	.cfi_adjust_cfa_offset -8
+	CFA_FROM_SLOT(0)
 	cld
 	movq	0(%rsp), %rcx
 	movq	%rcx, MG_ABI_FRAME(%r11)
@@ -199,8 +230,8 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	movl	%eax, MG_ABI_XINUSE(%r11)
 	movl	%edx, MG_ABI_XINUSE+4(%r11)
 	movq	%r10, %rax
-2:	addq	$24, %rsp
-	.cfi_adjust_cfa_offset -24
+2:	movq	MG_ABI_SP_CALLER(%r11), %rsp
+	.cfi_def_cfa %rsp, SAVED_SIZE + 8
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15

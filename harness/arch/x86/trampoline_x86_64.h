@@ -24,6 +24,18 @@
 #define MG_ABI_FX_AFTER	    640
 #define MG_ABI_HI16_AFTER   1152 /* xmm16-xmm31 after the call (AVX-512) */
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
+#define MG_ABI_SP_CALLER    1408 /* the trampoline's own rsp, restored at its return */
+#define MG_ABI_STACK_OFFSET 1416 /* in: rsp mod 64 at the call, i.e. (rsp + 8) at entry */
+
+/* What the stack alignment at entry may be (docs/contract.md, X9, XK4): the
+ * case's stack_offset is (rsp + 8) mod 64 at entry, a multiple of 16 for
+ * user code (psABI-64 3.2.2), of 8 for the kernel's (-mpreferred-stack-boundary=3). */
+#define MG_ABI_STACK_STEP	 16
+#define MG_ABI_STACK_STEP_KERNEL 8
+#define MG_ABI_STACK_AT_ENTRY	 "(rsp + 8) mod 64"
+#define MG_ABI_STACK_PROMISE	 "a multiple of 16 for (rsp + 8) at entry (psABI-64 3.2.2)"
+#define MG_ABI_STACK_PROMISE_KERNEL                                                                \
+	"a multiple of 8 for rsp at entry (the kernel's -mpreferred-stack-boundary=3)"
 
 /* Hex digits a register is printed with in a diagnosis. */
 #define MG_ABI_REG_DIGITS 16
@@ -59,6 +71,8 @@ struct mg_abi_record {
 	_Alignas(16) unsigned char fx_before[512]; /* FXSAVE after the poison */
 	_Alignas(16) unsigned char fx_after[512];  /* FXSAVE after the call */
 	unsigned char hi16_after[16][16];	   /* xmm16-31 after the call */
+	uint64_t sp_caller;
+	uint32_t stack_offset; /* in: the case's, a multiple of 8 below 64 */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

@@ -1,0 +1,36 @@
+/* Copies in 32-byte blocks through ymm0 and spills each block to a stack
+ * slot with vmovaps, which needs 32-byte alignment: it takes the slot at
+ * rsp - 56, aligned where (rsp + 8) was a multiple of 32 at entry, as it
+ * was where it was written. The ABI promises only 16 (psABI-64 3.2.2):
+ * with (rsp + 8) mod 32 = 16 at entry the spill raises a general-protection
+ * fault. Its twin memcpy_stack_aligned aligns its own frame. */
+#include "asmdefs.h"
+	.text
+ENTRY(mg_x86_64_bad_memcpy_stack_vmovaps)
+	subq	$56, %rsp		/* BUG: assumes this leaves rsp 32-aligned */
+	.cfi_adjust_cfa_offset 56
+	movq	%rdi, %rax
+	xorl	%ecx, %ecx
+L(block):
+	leaq	32(%rcx), %r8
+	cmpq	%rdx, %r8
+	ja	L(tail)
+	vmovdqu	(%rsi,%rcx), %ymm0
+	vmovaps	%ymm0, (%rsp)		/* faults unless rsp is 32-aligned */
+	vmovdqu	(%rsp), %ymm1
+	vmovdqu	%ymm1, (%rdi,%rcx)
+	movq	%r8, %rcx
+	jmp	L(block)
+L(tail):
+	cmpq	%rdx, %rcx
+	je	L(done)
+	movzbl	(%rsi,%rcx), %r8d
+	movb	%r8b, (%rdi,%rcx)
+	incq	%rcx
+	jmp	L(tail)
+L(done):
+	vzeroupper
+	addq	$56, %rsp
+	.cfi_adjust_cfa_offset -56
+	ret
+END(mg_x86_64_bad_memcpy_stack_vmovaps)
