@@ -26,7 +26,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	expect "the sweep's finding replays with its --stack-offset" 0 \
 		"replay: .* --stack-offset=(16|48)$" \
 		$MG verify --variant=bad_memcpy_stack_vmovaps --huge=off --findings="$TMP/findings"
-	expect "the case record carries the offset" 0 '"stack_offset":16\}' \
+	expect "the case record carries the offset" 0 '"stack_offset":16,' \
 		bash -c "$MG run --variant=bad_memcpy_stack_vmovaps --len=100 --stack-offset=16 --format=jsonl; true"
 	usage_error "user code: offsets are multiples of 16" \
 		"^memgate run: invalid case for memcpy_libc: --stack-offset is \(rsp \+ 8\) mod 64 at entry: a multiple of 16 below 64 under the user contract, not 8$" \

@@ -3,20 +3,26 @@
  * where sp is 64-byte aligned at entry, as it was where it was written.
  * AAPCS64 (6.4.5.2) promises 16: with sp mod 64 = 16, 32 or 48 at entry the
  * block runs into the saved x19 and x20 above it, and the caller gets
- * them back clobbered with its bytes. Its twin memcpy_stack_block sizes
- * its frame for the rounding. (An aligned vector store of normal memory
+ * them back clobbered with its bytes. Its twin memcpy_stack_block includes
+ * this file with a frame sized for the rounding. (An aligned vector store of normal memory
  * never faults on AArch64, and sp itself is always 16-aligned: what a
  * routine can get wrong is what it computes from sp's low bits.) */
 #include "asmdefs.h"
+#ifndef STACK_COPY /* the twin defines its own */
+#define STACK_COPY mg_aarch64_bad_memcpy_stack_block
+/* BUG: room for the block only if sp is 64-aligned: no more below the saves */
+#define FRAME 128
+#define SAVES 64
+#endif
 	.text
-ENTRY(mg_aarch64_bad_memcpy_stack_block)
-	sub	sp, sp, #128
-	.cfi_def_cfa_offset 128
-	stp	x19, x20, [sp, #64]
-	.cfi_rel_offset x19, 64
-	.cfi_rel_offset x20, 64 + 8
+ENTRY(STACK_COPY)
+	sub	sp, sp, #FRAME
+	.cfi_def_cfa_offset FRAME
+	stp	x19, x20, [sp, #SAVES]
+	.cfi_rel_offset x19, SAVES
+	.cfi_rel_offset x20, SAVES + 8
 	add	x9, sp, #63
-	and	x9, x9, #-64		/* BUG: the frame has no room for the rounding */
+	and	x9, x9, #-64		/* the block: sp rounded up to 64 */
 	mov	x19, #0
 L(block):
 	add	x20, x19, #64
@@ -42,10 +48,10 @@ L(tail):
 	add	x19, x19, #1
 	b	L(tail)
 L(done):
-	ldp	x19, x20, [sp, #64]
-	add	sp, sp, #128
+	ldp	x19, x20, [sp, #SAVES]
+	add	sp, sp, #FRAME
 	.cfi_def_cfa_offset 0
 	.cfi_restore x19
 	.cfi_restore x20
 	ret
-END(mg_aarch64_bad_memcpy_stack_block)
+END(STACK_COPY)

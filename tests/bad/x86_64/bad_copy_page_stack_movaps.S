@@ -5,12 +5,17 @@
  * -mpreferred-stack-boundary=3 and its entry leaves rsp only 8-byte
  * aligned (psABI-64 A.2.2): with rsp a multiple of 16 at entry the spill
  * raises a general-protection fault. Its twin copy_page_stack_aligned
- * aligns its own frame. */
+ * includes this file with a frame it aligns itself. */
 #include "asmdefs.h"
+#ifndef STACK_COPY /* the twin defines its own */
+#define STACK_COPY mg_x86_64_bad_copy_page_stack_movaps
+/* BUG: assumes this leaves rsp 16-aligned */
+#define FRAME_ENTER subq $24, %rsp; .cfi_adjust_cfa_offset 24
+#define FRAME_LEAVE addq $24, %rsp; .cfi_adjust_cfa_offset -24
+#endif
 	.text
-ENTRY(mg_x86_64_bad_copy_page_stack_movaps)
-	subq	$24, %rsp		/* BUG: assumes this leaves rsp 16-aligned */
-	.cfi_adjust_cfa_offset 24
+ENTRY(STACK_COPY)
+	FRAME_ENTER
 	movl	$256, %ecx
 1:	movdqu	(%rsi), %xmm0
 	movaps	%xmm0, (%rsp)		/* faults unless rsp is 16-aligned */
@@ -20,7 +25,6 @@ ENTRY(mg_x86_64_bad_copy_page_stack_movaps)
 	addq	$16, %rdi
 	decl	%ecx
 	jnz	1b
-	addq	$24, %rsp
-	.cfi_adjust_cfa_offset -24
+	FRAME_LEAVE
 	ret
-END(mg_x86_64_bad_copy_page_stack_movaps)
+END(STACK_COPY)

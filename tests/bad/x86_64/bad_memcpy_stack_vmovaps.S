@@ -3,12 +3,18 @@
  * rsp - 56, aligned where (rsp + 8) was a multiple of 32 at entry, as it
  * was where it was written. The ABI promises only 16 (psABI-64 3.2.2):
  * with (rsp + 8) mod 32 = 16 at entry the spill raises a general-protection
- * fault. Its twin memcpy_stack_aligned aligns its own frame. */
+ * fault. Its twin memcpy_stack_aligned includes this file with a frame it
+ * aligns itself. */
 #include "asmdefs.h"
+#ifndef STACK_COPY /* the twin defines its own */
+#define STACK_COPY mg_x86_64_bad_memcpy_stack_vmovaps
+/* BUG: assumes this leaves rsp 32-aligned */
+#define FRAME_ENTER subq $56, %rsp; .cfi_adjust_cfa_offset 56
+#define FRAME_LEAVE addq $56, %rsp; .cfi_adjust_cfa_offset -56
+#endif
 	.text
-ENTRY(mg_x86_64_bad_memcpy_stack_vmovaps)
-	subq	$56, %rsp		/* BUG: assumes this leaves rsp 32-aligned */
-	.cfi_adjust_cfa_offset 56
+ENTRY(STACK_COPY)
+	FRAME_ENTER
 	movq	%rdi, %rax
 	xorl	%ecx, %ecx
 L(block):
@@ -30,7 +36,6 @@ L(tail):
 	jmp	L(tail)
 L(done):
 	vzeroupper
-	addq	$56, %rsp
-	.cfi_adjust_cfa_offset -56
+	FRAME_LEAVE
 	ret
-END(mg_x86_64_bad_memcpy_stack_vmovaps)
+END(STACK_COPY)
