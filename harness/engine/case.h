@@ -108,9 +108,9 @@ struct mg_case {
 unsigned mg_stack_step(const struct mg_variant *v);
 
 /* The k-th stack offset the sweep and the stages give a variant's cases:
- * each run of as many consecutive k as there are offsets takes every one,
- * in an order that differs from run to run (so that no alignment of the
- * buffers always meets the same offset). */
+ * each run of as many consecutive k as there are offsets, from a multiple
+ * of that count, takes every one, in an order that changes every 64 k (so
+ * that no alignment of the buffers always meets the same offset). */
 unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random

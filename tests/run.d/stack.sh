@@ -34,6 +34,19 @@ if [ "$(uname -m)" = x86_64 ]; then
 	usage_error "an offset is below 64" "^memgate run: --stack-offset=64 is out of range" \
 		$MG run --variant=memcpy_libc --len=8 --stack-offset=64
 
+	# The stack's other checks look at the realigned frame.
+	expect "at an offset, the caller-frame canaries still see a write above the return address" 1 \
+		"^verdict: abi-violation: the caller's stack frame above the return address was overwritten$" \
+		$MG run --variant=bad_memcpy_writes_caller_frame --len=100 --stack-offset=48
+	expect "at an offset, the stack balance still sees ret \$8" 1 \
+		"^verdict: abi-violation: stack pointer moved by \+8 bytes$" \
+		$MG run --variant=bad_memcpy_unbalanced_stack --len=100 --stack-offset=16
+	expect "at an offset, the interrupts stage still sees a write below the red zone" 1 \
+		"^verdict: abi-violation: wrote sp-200 .*below the 128-byte red zone" \
+		$MG run --variant=bad_memcpy_below_red_zone --len=20 --interrupt=step --stack-offset=32
+	expect "at an offset, a routine that uses its red zone passes interrupted" 0 "^verdict: ok$" \
+		$MG run --variant=memcpy_uses_red_zone --len=20 --interrupt=step --stack-offset=32
+
 	# The fuzz input carries the offset: 32 bytes, replayed at it.
 	st_in="$TMP/stack.in"
 	if $MG encode --variant=bad_memcpy_stack_vmovaps --len=100 --seed=7 --stack-offset=16 \
