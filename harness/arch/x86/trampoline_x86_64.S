@@ -6,10 +6,10 @@
  * Saves the caller's callee-saved registers, loads a canary into each
  * (rbx, rbp, r12-r15), moves the stack pointer to the case's alignment
  * (the record's stack_offset), puts two canary words on the stack right
- * above the return address the call pushes, and calls fn(a0, a1, a2). Afterwards it
- * records the registers, the stack pointer, rflags (DF), MXCSR, the x87
- * control word, the two stack words and, when the record asks for it,
- * XINUSE (which the CPU must have).
+ * above the return address the call pushes, and calls fn(a0, a1, a2).
+ * Afterwards it records the registers, the stack pointer, rflags (DF),
+ * MXCSR, the x87 control word, the two stack words and, when the record
+ * asks for it, XINUSE (which the CPU must have).
  * Under the kernel contract's no-FPU rule (check_fpu) it also resets the
  * x87 unit, fills xmm0-15 (and xmm16-31 with AVX-512) with a poison
  * pattern and saves an FXSAVE image before the call and another after it,
@@ -75,12 +75,11 @@ ENTRY(mg_abi_call)
 	 * find the caller (no fixed offset leads back to it); the return
 	 * restores rsp from the record. */
 	movq	%rsp, MG_ABI_SP_CALLER(%r8)
-	movq	%rsp, %r9
 	leaq	-(CALL_FRAME + 64)(%rsp), %rax
 	andq	$-64, %rax
 	movl	MG_ABI_STACK_OFFSET(%r8), %r10d
 	addq	%r10, %rax
-	movq	%r9, CALLER_SP_SLOT(%rax)
+	movq	%rsp, CALLER_SP_SLOT(%rax)
 	movq	%rax, %rsp
 	CFA_FROM_SLOT(0)
 	movq	%r8, current_record(%rip)
