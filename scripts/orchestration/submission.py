@@ -39,6 +39,9 @@ GLIBC_X86_DEFAULTS = (
     ("__x86_raw_shared_cache_size_half", 512 * 1024),
     # 3/4 of the shared cache per thread: glibc's rule.
     ("__x86_shared_non_temporal_threshold", 768 * 1024),
+    # glibc 2.40 on (memset's non-temporal stores): the same threshold, on
+    # a CPU without Avoid_Non_Temporal_Memset (dl-cacheinfo.h).
+    ("__x86_memset_non_temporal_threshold", 768 * 1024),
     # glibc's minimum for 16-byte vectors (2048 * VEC_SIZE / 16 on wider ones).
     ("__x86_rep_movsb_threshold", 2048),
     ("__x86_rep_stosb_threshold", 2048),

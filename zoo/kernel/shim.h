@@ -97,9 +97,14 @@
 #endif
 
 #if defined(__aarch64__)
-/* The assembler takes FEAT_MOPS instructions (clang 14 does); the kernel's
- * Kconfig says the same of its own (arm64's MOPS routines, 6.x). */
+/* arm64's MOPS routines (6.x) hold their MOPS code under
+ * CONFIG_AS_HAS_MOPS, after an alternative that branches to the generic
+ * code on a CPU without MOPS. For such a CPU the shim builds them as an
+ * assembler without MOPS would: the same code runs, and no dead MOPS
+ * instruction is left for the ISA audit to count. */
+#if (ZOO_CPU) & ARM64_HAS_MOPS
 #define CONFIG_AS_HAS_MOPS 1
+#endif
 
 /* alternative_if CAP ... alternative_else_nop_endif: the block runs only
  * on a CPU with CAP; on others the kernel leaves nops, here the block goes
