@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 
-from . import checks, gate_cache, procs, submission
+from . import checks, gate_cache, kernel_shim, procs, submission
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
@@ -185,8 +185,9 @@ def write_build_files(ctx):
              "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}
     # The submitter's tree flags go to scripts/gate-compile (`cflags`); the
     # contract's flags to the Makefile (`contract-cflags`): each once.
-    if ctx.opts["tree_flags"]:
-        files["cflags"] = "".join(flag + "\n" for flag in ctx.opts["tree_flags"])
+    flags = kernel_flags(ctx) + ctx.opts["tree_flags"]
+    if flags:
+        files["cflags"] = "".join(flag + "\n" for flag in flags)
     # Kernel code is built without vector, x87 or FP/SIMD registers, as
     # the kernel builds its own (x86-64, arm64), so that the compiler's
     # own vectorising is not blamed on the routine's author (one build for
@@ -198,6 +199,16 @@ def write_build_files(ctx):
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
             f.write(text)
+
+
+def kernel_flags(ctx):
+    """With --kernel: the shim, and an empty stand-in, in this build, for
+    each header the files include (made from their #include lines)."""
+    if not ctx.opts.get("kernel"):
+        return []
+    incdir = os.path.abspath(os.path.join(ctx.W, "kernel-include"))
+    kernel_shim.stub_includes([s for s in ctx.sources if s.endswith((".S", ".s", ".c"))], incdir)
+    return ["-I" + incdir, "-include", kernel_shim.SHIM]
 
 
 def show_compiler(ctx, log, given):
