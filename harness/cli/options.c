@@ -302,7 +302,7 @@ void mg_parse_hidden_features(const char *cmd, const char *list)
 	if (!mg_feature_parse(list, &bits, &bad))
 		mg_usage_error(cmd,
 			       "unknown CPU feature '%.*s' (valid: sse2, avx, avx2, avx512f, "
-			       "avx512bw, erms, fsrm)",
+			       "avx512bw, erms, fsrm, fsrs, ...)",
 			       (int)strcspn(bad, ","), bad);
 	mg_cpu_hide(bits);
 }

@@ -582,6 +582,14 @@ static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict 
 		check_once(c, clean_int, out);
 }
 
+/* The blames below vary one thing and run the case again: a pass then
+ * says the thing varied made it fail only if the failure repeats. In
+ * threads it need not (the calls race), and blame_threads names it. */
+static int repeatable(const struct mg_case *c)
+{
+	return !c->threads;
+}
+
 /* memset's c arrives with garbage in the upper half of its register, which
  * the ABI leaves undefined. If a failing case passes once that half is clean,
  * the variant read it: name that, rather than the symptom. */
@@ -589,7 +597,8 @@ static void blame_upper_int(const struct mg_case *c, struct mg_verdict *out)
 {
 	struct mg_verdict clean;
 
-	if (c->variant->op != MG_MEMSET || out->cls == MG_OK || out->cls == MG_TIMEOUT)
+	if (c->variant->op != MG_MEMSET || out->cls == MG_OK || out->cls == MG_TIMEOUT ||
+	    !repeatable(c))
 		return;
 	check_any(c, 1, &clean);
 	if (clean.cls != MG_OK)
@@ -627,7 +636,7 @@ static void blame_entry_flags(const struct mg_case *c, struct mg_verdict *out)
 	char symptom[MG_DETAIL_MAX + 32];
 
 	if (out->cls == MG_OK || out->cls == MG_TIMEOUT || out->cls == MG_ERROR ||
-	    out->cls == MG_ABI_VIOLATION || !mg_outcome_wants_upper_check(c))
+	    out->cls == MG_ABI_VIOLATION || !mg_outcome_wants_upper_check(c) || !repeatable(c))
 		return;
 	mg_outcome_entry_flags = 0;
 	check_any(c, 0, &clear);

@@ -18,7 +18,7 @@ static const struct {
 	{MG_FEAT_SSE3, "sse3"},	      {MG_FEAT_SSSE3, "ssse3"},	      {MG_FEAT_SSE4_1, "sse4_1"},
 	{MG_FEAT_SSE4_2, "sse4_2"},   {MG_FEAT_AVX512VL, "avx512vl"}, {MG_FEAT_AVX512DQ, "avx512dq"},
 	{MG_FEAT_BMI1, "bmi1"},	      {MG_FEAT_BMI2, "bmi2"},	      {MG_FEAT_RTM, "rtm"},
-	{MG_FEAT_MOVBE, "movbe"},     {MG_FEAT_LZCNT, "lzcnt"},
+	{MG_FEAT_MOVBE, "movbe"},     {MG_FEAT_LZCNT, "lzcnt"},	      {MG_FEAT_FSRS, "fsrs"},
 };
 
 #define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])

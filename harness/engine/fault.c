@@ -218,6 +218,17 @@ void mg_fault_unblock(void)
 	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
 }
 
+void mg_fault_hold_others(sigset_t *old)
+{
+	sigset_t others;
+
+	sigfillset(&others);
+	for (size_t i = 0; i < FAULT_SIGNAL_COUNT; i++)
+		sigdelset(&others, fault_signals[i]);
+	sigdelset(&others, mg_watchdog_signal());
+	pthread_sigmask(SIG_BLOCK, &others, old);
+}
+
 void mg_fault_take(struct mg_fault *out)
 {
 	mg_call_end();

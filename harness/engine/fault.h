@@ -7,6 +7,7 @@
 #include "verdict.h" /* enum mg_access */
 
 #include <setjmp.h>
+#include <signal.h> /* sigset_t */
 
 struct mg_fault {
 	int signo;  /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP; mg_watchdog_signal(): timeout */
@@ -41,6 +42,9 @@ void mg_call_begin(unsigned timeout_ms);
 void mg_call_end(void);
 /* Unblocks the fault signals and the watchdog's in the calling thread. */
 void mg_fault_unblock(void);
+/* Blocks every other signal in the calling thread, the mask before it in
+ * *old: no handler but the harness's runs until the mask is put back. */
+void mg_fault_hold_others(sigset_t *old);
 /* After a fault: ends the call, copies out what happened and puts the CPU
  * state a variant may have changed back to the ABI's defaults. */
 void mg_fault_take(struct mg_fault *out);

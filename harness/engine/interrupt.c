@@ -4,6 +4,7 @@
 #include "memcheck.h"
 #include "step.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +62,8 @@ static struct {
 	struct side sides[2]; /* before and past dst; separate buffers only */
 	unsigned long stops;
 	struct finding found;
+	sigset_t held;    /* the mask before the call, while `holding` */
+	int holding;
 } st;
 
 int mg_interrupt_nested = 1;
@@ -257,6 +260,12 @@ static void arm(const struct mg_outcome *o, const struct mg_layout *at)
 	st.stops = 0;
 	st.below_len = 0;
 	arm_sides(o, at);
+	/* Another handler (libFuzzer's SIGALRM each second, a stop signal's)
+	 * would write its frame where the stops' poison lies, and the routine
+	 * would be blamed for it: until the call ends only the harness's
+	 * handler runs. */
+	mg_fault_hold_others(&st.held);
+	st.holding = 1;
 	st.phase = ENTERING;
 	mg_fault_step_hook = on_step;
 }
@@ -267,6 +276,9 @@ static void disarm(void)
 {
 	st.phase = IDLE;
 	mg_fault_step_hook = NULL;
+	if (st.holding)
+		pthread_sigmask(SIG_SETMASK, &st.held, NULL);
+	st.holding = 0;
 	for (int i = 0; i < 2; i++)
 		if (st.sides[i].len && st.found.what != NEIGHBOUR)
 			memcpy(st.sides[i].at, st.sides[i].pool, st.sides[i].len);

@@ -22,7 +22,7 @@ VALGRIND = ["valgrind", "-q", "--partial-loads-ok=no", "--vex-iropt-level=0", "-
             "--leak-check=no"]
 # CPU features valgrind's CPUID does not show a program: a routine that
 # needs one cannot run under valgrind at all.
-VALGRIND_HIDES = ("avx512f", "avx512bw", "avx512vl", "avx512dq", "fsrm", "rtm")
+VALGRIND_HIDES = ("avx512f", "avx512bw", "avx512vl", "avx512dq", "fsrm", "fsrs", "rtm")
 
 
 class Check:

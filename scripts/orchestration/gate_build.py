@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 
-from . import checks, gate_cache, procs, submission
+from . import checks, gate_cache, kernel_shim, procs, submission
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
@@ -113,7 +113,7 @@ def copy_sources(ctx, given):
     evidence is complete and the reports name it by a path in the tree."""
     src_dir = os.path.join(ctx.W, "src")
     os.makedirs(src_dir)
-    ctx.sources, ctx.files = [], []
+    ctx.sources, ctx.files, ctx.source_dirs = [], [], []
     for index, path in enumerate(given):
         build_copy = os.path.join(src_dir, submission.safe_name(index, path))
         member = submission.split_member(path)
@@ -124,6 +124,9 @@ def copy_sources(ctx, given):
             extract_member(member, build_copy)
         else:
             shutil.copyfile(path, build_copy)
+            where = os.path.dirname(os.path.abspath(path))
+            if where not in ctx.source_dirs:
+                ctx.source_dirs.append(where)
         ctx.sources.append(build_copy)
         rel = os.path.relpath(os.path.abspath(path))
         if rel.startswith("..") or member:
@@ -185,8 +188,13 @@ def write_build_files(ctx):
              "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}
     # The submitter's tree flags go to scripts/gate-compile (`cflags`); the
     # contract's flags to the Makefile (`contract-cflags`): each once.
-    if ctx.opts["tree_flags"]:
-        files["cflags"] = "".join(flag + "\n" for flag in ctx.opts["tree_flags"])
+    # A file's #include "sibling" is looked for beside the file as given
+    # (the copy is built elsewhere): arm64's copy_from_user.S includes
+    # copy_template.S, a C file a header of its own.
+    quoted = ["-iquote" + d for d in ctx.source_dirs]
+    flags = kernel_flags(ctx) + quoted + ctx.opts["tree_flags"]
+    if flags:
+        files["cflags"] = "".join(flag + "\n" for flag in flags)
     # Kernel code is built without vector, x87 or FP/SIMD registers, as
     # the kernel builds its own (x86-64, arm64), so that the compiler's
     # own vectorising is not blamed on the routine's author (one build for
@@ -198,6 +206,16 @@ def write_build_files(ctx):
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
             f.write(text)
+
+
+def kernel_flags(ctx):
+    """With --kernel: the shim, and an empty stand-in, in this build, for
+    each header the files include (made from their #include lines)."""
+    if not ctx.opts.get("kernel"):
+        return []
+    incdir = os.path.abspath(os.path.join(ctx.W, "kernel-include"))
+    kernel_shim.stub_includes([s for s in ctx.sources if s.endswith((".S", ".s", ".c"))], incdir)
+    return ["-I" + incdir, "-include", kernel_shim.SHIM]
 
 
 def show_compiler(ctx, log, given):

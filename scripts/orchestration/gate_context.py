@@ -61,8 +61,7 @@ class Context:
         self.speed_plot = None
         self.table, self.main_set = [], set()
         # One dict per entry point: op, symbol, family, name, R (its results).
-        self.entries = [{"op": o, "symbol": s, "family": OPS[o][1],
-                         "contract": opts.get("contract") or ("kernel" if OPS[o][1] == "page" else "user")}
+        self.entries = [{"op": o, "symbol": s, "family": OPS[o][1], "contract": default_contract(opts, o)}
                         for o, s in opts["entries"]]
         self.contract = self.entries[0]["contract"]
 
@@ -175,6 +174,14 @@ class Context:
                                    timeout=60)
         if rc == 0:
             self.speed_plot = svg
+
+
+def default_contract(opts, op):
+    """--contract, else kernel for a page routine or one built through the
+    kernel shim, else user."""
+    if opts.get("contract"):
+        return opts["contract"]
+    return "kernel" if OPS[op][1] == "page" or opts.get("kernel_shim") else "user"
 
 
 def setup_arch(ctx, opts):

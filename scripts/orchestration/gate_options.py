@@ -7,11 +7,11 @@ import re
 import sys
 import tempfile
 
-from . import cli, isa_features, submission
+from . import cli, isa_features, kernel_shim, submission
 
 USAGE = """\
 scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
-             [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"]
+             [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"] [--kernel]
              [--src-align N] [--dst-align N] [--len-multiple N]
              [--requires FEATURE,...] [--returns dst|void] [--contract kernel|user]
              [--extern NAME=VALUE[,VALUE...]]...
@@ -41,6 +41,11 @@ clear_page): one verdict per entry and one overall verdict.
 a buffer byte (the aligned-over-read warning) a failure.
 --extern NAME=V1,V2,... runs every check once per value (a build each),
 with a verdict per value and one overall verdict.
+--kernel builds a file of a Linux tree (arch/x86/lib, arch/arm64/lib, 6.1
+to the 6.19 era) through memgate's kernel shim, zoo/kernel/shim.h: an
+empty stand-in for each header it includes, the shim for the kernel's
+macros; -D ZOO_CPU=MASK (e.g. 'X86_FEATURE_ERMS|X86_FEATURE_FSRM') is the
+CPU whose alternatives it assembles (docs/zoo.md, "Your own kernel tree").
 
 Paths are the ones of the directory the gate is started in. Started
 anywhere but memgate's own tree, it builds and keeps its results in
@@ -48,7 +53,8 @@ anywhere but memgate's own tree, it builds and keeps its results in
 repro commands it prints run from where it was started; memgate itself
 may be installed read-only (docs/install.md).
 
---contract kernel (the default for copy_page and clear_page) holds the
+--contract kernel (the default for copy_page and clear_page, and for a
+routine built through the kernel shim) holds the
 routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
 touches no vector or x87 state, and aarch64 code no FP/SIMD register,
 unless it says --requires fpu. --requires
@@ -62,13 +68,13 @@ SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out")
-FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache")
+FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
-# x86 at 0-7 and 16-26, aarch64's CPU facts at 8-12.
+# x86 at 0-7 and 16-27, aarch64's CPU facts at 8-12.
 FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
                 "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12,
                 "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
-                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26}
+                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26, "fsrs": 27}
 # And every feature the ISA audit can name (isa_features): those without a
 # harness bit are tested by the gate itself (gate_isa.runner_cannot).
 FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.X86 + isa_features.AARCH64 if f not in FEATURE_BITS)
@@ -97,7 +103,7 @@ REPEATABLE = ("-I", "-D", "--extern", "--entry")
 def parse(argv):
     cli.refuse_non_utf8(argv, FLAG_OPTIONS)
     opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False,
-            "no_cache": False}
+            "no_cache": False, "kernel": False}
     seen = set()
     i = 0
     while i < len(argv):
@@ -272,6 +278,17 @@ def entries_of(opts):
     return pairs
 
 
+def kernel_tree(opts):
+    """A kernel routine is one built through the kernel shim (--kernel, or
+    the shim given with -include): opts["kernel_shim"]. A kernel constant
+    its files test that the shim lacks is said before anything builds."""
+    opts["kernel_shim"] = opts["kernel"] or kernel_shim.uses_shim(opts["tree_flags"])
+    if opts["kernel_shim"]:
+        unknown = kernel_shim.unknown_constants([f for f in opts["files"] if not submission.split_member(f)])
+        if unknown:
+            die(kernel_shim.unknown_message(unknown))
+
+
 def validate(opts):
     if not opts["files"]:
         die("no source file given (FILE.c, FILE.S, FILE.o or ARCHIVE.a(MEMBER.o))")
@@ -287,6 +304,7 @@ def validate(opts):
             opts["tree_flags"] += shlex.split(extra)
         except ValueError as e:
             die(f"--cflags '{extra}': {e}")
+    kernel_tree(opts)
     for kind in ("report", "sarif", "junit"):
         writable_output(kind, opts.get(kind))
     opts["src_align"] = power_of_two("src-align", opts.get("src_align", "1"))

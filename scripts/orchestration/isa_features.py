@@ -13,7 +13,7 @@ X86 = ("sse", "sse2", "sse3", "ssse3", "sse4_1", "sse4_2", "sse4a", "avx", "avx2
 AARCH64 = ("crc32", "crypto", "sve", "sve2", "mops")
 # Features no instruction needs: facts a routine's speed or its block size
 # may rely on. They are never audited, never minimal, always allowed.
-FACTS = ("erms", "fsrm", "zva64", "zva256", "zva512")
+FACTS = ("erms", "fsrm", "fsrs", "zva64", "zva256", "zva512")
 
 # What every CPU of the arch has (the psABI's baseline): x86-64 is SSE2
 # (with x87, MMX and CMOV); i386 is Debian's i686 (x87, CMOV, the long

@@ -39,6 +39,9 @@ GLIBC_X86_DEFAULTS = (
     ("__x86_raw_shared_cache_size_half", 512 * 1024),
     # 3/4 of the shared cache per thread: glibc's rule.
     ("__x86_shared_non_temporal_threshold", 768 * 1024),
+    # glibc 2.40 on (memset's non-temporal stores): the same threshold, on
+    # a CPU without Avoid_Non_Temporal_Memset (dl-cacheinfo.h).
+    ("__x86_memset_non_temporal_threshold", 768 * 1024),
     # glibc's minimum for 16-byte vectors (2048 * VEC_SIZE / 16 on wider ones).
     ("__x86_rep_movsb_threshold", 2048),
     ("__x86_rep_stosb_threshold", 2048),
@@ -258,6 +261,21 @@ def globalize(tools, obj, symbols_, defined):
                       [tools["objcopy"]] + [f"--globalize-symbol={s}" for s in local] + [obj])
 
 
+def relocated(tools, obj):
+    """The symbols a relocation of `obj` refers to: what its code or data
+    really uses. An undefined name none refers to is an assembler constant
+    that was never defined (GNU as keeps `.if (0) & (NAME)` so)."""
+    rc, out = capture([tools["objdump"], "-r", obj], timeout=120)
+    if rc != 0:
+        raise BuildProblem(f"objdump cannot read the relocations of {obj}: {out.strip()[-200:]}")
+    names = set()
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+\s+\S+\s+([^+\-\s]+)", line)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
 def system_calls(tools, obj):
     """The system-call instructions in `obj`, each as 'insn at symbol+0xOFF'."""
     rc, out = capture([tools["objdump"], "-d", obj], timeout=120)
@@ -346,6 +364,14 @@ def inspect(merged, cc, entry_symbols, allowed, where=""):
             return [why]
     undefined = [s for s in symbols(tools, merged, "undefined")
                  if s not in LINKER_SYMBOLS and s not in allowed and s not in NORETURN_FAILURES]
+    referenced = relocated(tools, merged)
+    constants = sorted({s for s in undefined if s not in referenced})
+    undefined = [s for s in undefined if s in referenced]
+    if constants:
+        problems.append("uses assembler constants it does not define: " + ", ".join(constants)
+                        + " (names in an expression, such as an .if, that no instruction or datum refers to: "
+                        "constants of its tree's headers, to give with -D NAME=VALUE or their header with -I; "
+                        "not data for --extern)")
     if undefined:
         problems.append("references symbols it does not define: " + ", ".join(sorted(set(undefined)))
                         + " (a routine calls nothing but the failure functions " + ", ".join(NORETURN_FAILURES)

@@ -27,11 +27,11 @@ import subprocess
 import sys
 import time
 
-from . import cli, cpu_models, procs, records, workspace, zoo_isa
+from . import cli, cpu_models, kernel_shim, procs, records, workspace, zoo_isa
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
-SHIM = os.path.join(ROOT, "zoo", "kernel", "shim.h")
+SHIM = kernel_shim.SHIM
 USAGE = """\
 scripts/zoo [--list] [--audit-only] [--only REGEX] [--sources glibc,musl,kernel] [--arch ARCH,...]
             [--seconds N] [--emulated-factor N] [--quick] [--jobs N] [--out DIR]
@@ -86,12 +86,12 @@ AARCH64_OP_NAME_FEATURES = (("memset", "falkor", ("zva64",)),)
 # The kernel features the alternatives test, as the gate's --requires names
 # them (None: a kernel judgement of speed, not a CPU instruction set).
 KERNEL_FEATURES = {"X86_FEATURE_REP_GOOD": None, "X86_FEATURE_ERMS": "erms", "X86_FEATURE_FSRM": "fsrm",
-                   "ARM64_HAS_NO_HW_PREFETCH": None}
+                   "X86_FEATURE_FSRS": "fsrs", "ARM64_HAS_NO_HW_PREFETCH": None, "ARM64_HAS_MOPS": "mops"}
 # A CPU with the first has the second (FSRM is a faster ERMS).
 KERNEL_IMPLIES = {"X86_FEATURE_FSRM": "X86_FEATURE_ERMS"}
 # Bits of ZOO_CPU, as zoo/kernel/shim.h numbers them.
 KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_FEATURE_FSRM": 1 << 2,
-               "ARM64_HAS_NO_HW_PREFETCH": 1 << 8}
+               "X86_FEATURE_FSRS": 1 << 3, "ARM64_HAS_NO_HW_PREFETCH": 1 << 8, "ARM64_HAS_MOPS": 1 << 9}
 
 ARCHES = ("x86_64", "i386", "aarch64")
 
@@ -288,7 +288,6 @@ KERNEL_FILES = {"x86_64": ("arch/x86/lib", ("memcpy_64.S", "memmove_64.S", "mems
                                             "clear_page_64.S")),
                 "aarch64": ("arch/arm64/lib", ("memcpy.S", "memmove.S", "memset.S", "copy_page.S",
                                                "clear_page.S"))}
-INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
 FUNC_START = re.compile(r"^SYM_(?:TYPED_)?FUNC_START(?:_WEAK)?\((\w+)\)", re.M)
 FEATURE = re.compile(r"\b(X86_FEATURE_\w+|ARM64_\w+)\b")
 
@@ -316,19 +315,6 @@ def extract_kernel(tarball, out):
     run_text(["tar", "-xf", tarball, "-C", out, "--wildcards"] + wanted, timeout=600)
     records.write_text(stamp, mark)
     return tree
-
-
-def stub_includes(sources, incdir):
-    """Empty files for every header the kernel sources include: the shim,
-    given with -include, defines what they would."""
-    for path in sources:
-        with open(path, errors="replace") as f:
-            text = f.read()
-        for header in INCLUDE.findall(text):
-            stub = os.path.join(incdir, header)
-            if not os.path.exists(stub):
-                os.makedirs(os.path.dirname(stub), exist_ok=True)
-                records.write_text(stub, "/* empty: zoo/kernel/shim.h stands in for the kernel's headers */\n")
 
 
 def cpus_of(features):
@@ -372,7 +358,7 @@ def kernel_units(tree, version, work, notes):
                 notes.append(f"linux {version} {folder}/{f}: not in this version")
                 continue
             text = open(path, errors="replace").read()
-            stub_includes([path], incdir)
+            kernel_shim.stub_includes([path], incdir)
             features = sorted(set(x for x in FEATURE.findall(text) if x in KERNEL_FEATURES))
             primary = FUNC_START.findall(text)
             seen = {}

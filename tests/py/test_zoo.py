@@ -10,7 +10,7 @@ import subprocess
 import unittest
 
 from common import tmpdir
-from orchestration import zoo
+from orchestration import kernel_shim, zoo
 
 # `nm -A libc.a` as glibc's x86-64 archive prints it (a few members).
 NM_GLIBC = """\
@@ -155,7 +155,7 @@ class KernelShim(unittest.TestCase):
             f.write(KERNEL_STYLE)
         os.makedirs(os.path.join(d, "inc/linux"))
         os.makedirs(os.path.join(d, "inc/asm"))
-        zoo.stub_includes([src], os.path.join(d, "inc"))
+        kernel_shim.stub_includes([src], os.path.join(d, "inc"))
         code = {}
         for mask in (0, 1, 2, 3):
             obj = os.path.join(d, f"k{mask}.o")

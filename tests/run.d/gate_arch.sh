@@ -67,17 +67,19 @@ else
 	# submission's arch itself. A copy of the tree's files (no build/) is
 	# the fresh clone; the same copy with the i386 trampoline broken is a
 	# foreign build that fails, which is one line naming make ARCH=i386.
+	# The copy is a tree of its own: MEMGATE_OUT (this tree, tests/run's)
+	# is not its results directory.
 	fresh=$TMP/fresh-tree
 	rm -rf "$fresh" && mkdir -p "$fresh"
 	git ls-files -z | tar --null -T - -cf - 2>/dev/null | tar -xf - -C "$fresh"
 	expect_all "gate: a fresh tree without build/i386 builds it, then judges" 0 \
 		"^memgate gate: bytecopy \(memcpy, i386" "^ACCEPTED.*: bytecopy passed" -- \
-		bash -c "cd '$fresh' && [ ! -e build/i386 ] && scripts/gate --arch=i386 --op memcpy --quick \
+		bash -c "cd '$fresh' && [ ! -e build/i386 ] && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --quick \
 			--skip=huge,fuzz,regressions --no-bench tests/gate/bytecopy.c && test -x build/i386/memgate"
 	rm -rf "$fresh/build/i386"
 	echo '#error broken on purpose by tests/run.d/gate_arch.sh' >>"$fresh/harness/arch/x86/trampoline_i386.S"
 	usage_error "gate: a foreign build that fails is one line naming make ARCH=i386" \
 		"^gate: memgate itself does not build for i386: run make ARCH=i386 to see why$" \
-		bash -c "cd '$fresh' && scripts/gate --arch=i386 --op memcpy --quick tests/gate/bytecopy.c"
+		bash -c "cd '$fresh' && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --quick tests/gate/bytecopy.c"
 	rm -rf "$fresh"
 fi

@@ -1,8 +1,9 @@
 /* zoo/kernel/shim.h: stands in for the Linux kernel's linkage, export and
  * alternative macros, so that the arch/x86/lib and arch/arm64/lib routines
- * of the linux-source package assemble as they are, outside the kernel
- * (scripts/zoo gives it with -include; the kernel's own #include lines find
- * empty files that scripts/zoo makes).
+ * of a kernel tree (6.1 to the 6.19-era trees) assemble as they are,
+ * outside the kernel. `scripts/gate --kernel` and scripts/zoo give it with
+ * -include; the kernel's own #include lines find empty files that they make
+ * from the sources' own #include lines (scripts/orchestration/kernel_shim.py).
  *
  * The kernel patches its alternatives at boot, from the CPU's features.
  * ZOO_CPU stands for that CPU: a mask of the ZOO_HAS_ bits below. Every
@@ -19,11 +20,20 @@
 #endif
 #define __ASSEMBLY__ 1
 
-/* The features the alternatives of arch/{x86,arm64}/lib test. */
+/* The features the alternatives of arch/{x86,arm64}/lib test. A feature
+ * a newer tree tests and this list lacks is named by the gate as a kernel
+ * constant the shim does not define (kernel_shim.unknown_constants). */
 #define X86_FEATURE_REP_GOOD (1 << 0)
 #define X86_FEATURE_ERMS (1 << 1)
 #define X86_FEATURE_FSRM (1 << 2)
+#define X86_FEATURE_FSRS (1 << 3)
 #define ARM64_HAS_NO_HW_PREFETCH (1 << 8)
+#define ARM64_HAS_MOPS (1 << 9)
+
+/* include/linux/stringify.h: the x86 alternatives of 6.x quote their
+ * instructions with it. */
+#define __stringify_1(x...) #x
+#define __stringify(x...) __stringify_1(x)
 
 /* Linkage (include/linux/linkage.h): functions, local functions, aliases.
  * %function, not @function: '@' starts a comment in aarch64 assembly. */
@@ -36,6 +46,11 @@
 #define SYM_FUNC_ALIAS(alias, name) .globl alias; .type alias, %function; .set alias, name
 #define SYM_FUNC_ALIAS_WEAK(alias, name) .weak alias; .type alias, %function; .set alias, name
 #define SYM_FUNC_ALIAS_LOCAL(alias, name) .type alias, %function; .set alias, name
+/* 6.5 on: memcpy, memmove and memset are aliases (weak only under UML). */
+#define SYM_FUNC_ALIAS_MEMFUNC(alias, name) SYM_FUNC_ALIAS(alias, name)
+/* 6.16 on (x86): the __pi_ name the kernel's position-independent startup
+ * code calls. */
+#define SYM_PIC_ALIAS(name) SYM_FUNC_ALIAS(__pi_##name, name)
 
 /* Exports, exception tables and objtool annotations mean nothing here. */
 #define EXPORT_SYMBOL(name)
@@ -82,17 +97,49 @@
 #endif
 
 #if defined(__aarch64__)
+/* arm64's MOPS routines (6.x) hold their MOPS code under
+ * CONFIG_AS_HAS_MOPS, after an alternative that branches to the generic
+ * code on a CPU without MOPS. For such a CPU the shim builds them as an
+ * assembler without MOPS would: the same code runs, and no dead MOPS
+ * instruction is left for the ISA audit to count. */
+#if (ZOO_CPU) & ARM64_HAS_MOPS
+#define CONFIG_AS_HAS_MOPS 1
+#endif
+
 /* alternative_if CAP ... alternative_else_nop_endif: the block runs only
  * on a CPU with CAP; on others the kernel leaves nops, here the block goes
  * to a section nothing calls. (No .if spanning the two macros: clang's
- * assembler wants each macro's conditionals closed inside it.) */
+ * assembler wants each macro's conditionals closed inside it.)
+ * alternative_if_not CAP: the block runs only on a CPU without CAP (the
+ * MOPS routines branch to their generic code there). */
 .macro alternative_if cap
 .set zoo_alt_moved, !((ZOO_CPU) & (\cap))
 .if zoo_alt_moved
 .pushsection .text.zoo_unused_alternative, "ax"
 .endif
 .endm
+.macro alternative_if_not cap
+.set zoo_alt_moved, !!((ZOO_CPU) & (\cap))
+.if zoo_alt_moved
+.pushsection .text.zoo_unused_alternative, "ax"
+.endif
+.endm
 .macro alternative_else_nop_endif
+.if zoo_alt_moved
+.popsection
+.endif
+.endm
+/* alternative_if CAP ... alternative_else ... alternative_endif: one block
+ * or the other runs, never both. */
+.macro alternative_else
+.if zoo_alt_moved
+.popsection
+.else
+.pushsection .text.zoo_unused_alternative, "ax"
+.endif
+.set zoo_alt_moved, !zoo_alt_moved
+.endm
+.macro alternative_endif
 .if zoo_alt_moved
 .popsection
 .endif

@@ -76,6 +76,9 @@ unsigned mg_cpu_detect(void)
 		features |= MG_FEAT_RTM;
 	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_LZCNT))
 		features |= MG_FEAT_LZCNT;
+	/* Leaf 7, subleaf 1, EAX bit 11: fast short REP STOSB. */
+	if (__get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 11)))
+		features |= MG_FEAT_FSRS;
 	return features;
 }
 

@@ -21,6 +21,10 @@ void *BOUNCE_NAME(void *d, const void *s, size_t n);
  * so that the sweep's many short and few huge calls stay quick. */
 #define SLOW_FROM 1024
 #define SLOW_TO	  16384
+/* A yield at every chunk made each call wait a time slice 64 times on a
+ * loaded machine (a worker's rounds ran past the watchdog); one in 16
+ * chunks leaves the window as wide. */
+#define YIELD_EVERY 16
 BOUNCE_STORAGE unsigned char bounce[CHUNK];
 /* The buffer is memory the other calls may see, not a register. */
 #define BARRIER() __asm__ volatile("" ::: "memory")
@@ -34,12 +38,12 @@ void *BOUNCE_NAME(void *d, const void *s, size_t n)
 
 	for (size_t i = 0; i < used; i++)
 		saved[i] = bounce[i];
-	while (n) {
+	for (size_t chunk = 0; n; chunk++) {
 		size_t k = n < CHUNK ? n : CHUNK;
 		for (size_t i = 0; i < k; i++)
 			bounce[i] = src[i];
 		BARRIER();
-		if (slow)
+		if (slow && chunk % YIELD_EVERY == 0)
 			sched_yield();
 		BARRIER();
 		for (size_t i = 0; i < k; i++)

@@ -1,0 +1,127 @@
+"""The kernel shim (orchestration/kernel_shim.py): header stand-ins made
+from a file's own #include lines, the kernel constants the shim lacks, the
+shim's use in tree flags; the gate's kernel contract default; an undefined
+assembler constant told apart from data; fsrs and the glibc data defaults."""
+import os
+import re
+import shutil
+import subprocess
+import unittest
+
+from common import tmpdir
+from orchestration import gate_context, gate_options, isa_features, kernel_shim, submission
+
+ROOT = kernel_shim.ROOT
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+class Stubs(unittest.TestCase):
+    def test_every_included_header_gets_an_empty_stand_in(self):
+        d = tmpdir(self)
+        src = write(os.path.join(d, "a.S"), "#include <linux/linkage.h>\n # include <asm/alternative.h>\n"
+                                            '#include "local.h"\n#include <../escape.h>\n')
+        inc = os.path.join(d, "inc")
+        kernel_shim.stub_includes([src], inc)
+        self.assertTrue(os.path.isfile(os.path.join(inc, "linux", "linkage.h")))
+        self.assertTrue(os.path.isfile(os.path.join(inc, "asm", "alternative.h")))
+        self.assertFalse(os.path.exists(os.path.join(inc, "local.h")))   # "..." is the tree's own
+        self.assertFalse(os.path.exists(os.path.join(d, "escape.h")))    # nothing outside the folder
+
+    def test_a_stand_in_already_there_is_kept(self):
+        d = tmpdir(self)
+        write(os.path.join(d, "inc", "asm", "page.h"), "#define X 1\n")
+        kernel_shim.stub_includes([write(os.path.join(d, "a.S"), "#include <asm/page.h>\n")], os.path.join(d, "inc"))
+        self.assertEqual(open(os.path.join(d, "inc", "asm", "page.h")).read(), "#define X 1\n")
+
+
+class Constants(unittest.TestCase):
+    def test_the_shim_defines_every_feature_of_both_generations(self):
+        known = kernel_shim.defined()
+        for name in ("X86_FEATURE_REP_GOOD", "X86_FEATURE_ERMS", "X86_FEATURE_FSRM", "X86_FEATURE_FSRS",
+                     "ARM64_HAS_NO_HW_PREFETCH", "ARM64_HAS_MOPS", "SYM_FUNC_ALIAS_MEMFUNC", "SYM_PIC_ALIAS",
+                     "__stringify"):
+            self.assertIn(name, known)
+
+    def test_an_unknown_constant_is_found_and_comments_are_not_read(self):
+        d = tmpdir(self)
+        src = write(os.path.join(d, "m.S"), "/* X86_FEATURE_IN_A_COMMENT */\n"
+                                            "ALTERNATIVE \"\", \"\", X86_FEATURE_NEWER // ARM64_NOPE\n"
+                                            "ALTERNATIVE \"\", \"\", X86_FEATURE_FSRS\n")
+        self.assertEqual(kernel_shim.unknown_constants([src]), [(src, "X86_FEATURE_NEWER")])
+        message = kernel_shim.unknown_message(kernel_shim.unknown_constants([src]))
+        self.assertIn("the kernel constant X86_FEATURE_NEWER", message)
+        self.assertIn("no --extern gives it", message)
+
+    def test_the_shim_in_tree_flags_makes_a_kernel_routine(self):
+        self.assertTrue(kernel_shim.uses_shim(["-I", "x", "-include", kernel_shim.SHIM]))
+        self.assertTrue(kernel_shim.uses_shim(["-include" + os.path.relpath(kernel_shim.SHIM)]))
+        self.assertFalse(kernel_shim.uses_shim(["-include", "config.h"]))
+        self.assertFalse(kernel_shim.uses_shim(["-include"]))
+
+
+class Contract(unittest.TestCase):
+    def test_the_kernel_shim_defaults_to_the_kernel_contract_and_contract_wins(self):
+        self.assertEqual(gate_context.default_contract({"kernel_shim": True}, "memcpy"), "kernel")
+        self.assertEqual(gate_context.default_contract({"kernel_shim": False}, "memcpy"), "user")
+        self.assertEqual(gate_context.default_contract({"kernel_shim": False}, "clear_page"), "kernel")
+        self.assertEqual(gate_context.default_contract({"kernel_shim": True, "contract": "user"}, "memset"), "user")
+
+    def test_kernel_flag_parses_once(self):
+        self.assertTrue(gate_options.parse(["--kernel", "f.S"])["kernel"])
+        self.assertFalse(gate_options.parse(["f.S"])["kernel"])
+        with self.assertRaises(gate_options.Usage):
+            gate_options.parse(["--kernel", "--kernel", "f.S"])
+
+
+@unittest.skipUnless(shutil.which("gcc"), "gcc is not installed")
+class AssemblerConstants(unittest.TestCase):
+    def obj(self, text):
+        d = tmpdir(self)
+        src = write(os.path.join(d, "c.S"), text)
+        out = os.path.join(d, "c.o")
+        subprocess.run(["gcc", "-c", "-o", out, src], check=True)
+        return out
+
+    def test_a_name_no_relocation_uses_is_an_assembler_constant(self):
+        o = self.obj(".text\n.globl f\nf:\n.if (0) & (TREE_CONST)\nnop\n.endif\nret\n")
+        problems = submission.inspect(o, "gcc", "f", [])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("uses assembler constants it does not define: TREE_CONST", problems[0])
+        self.assertIn("not data for --extern", problems[0])
+
+    def test_a_datum_the_code_reads_is_still_data(self):
+        o = self.obj(".text\n.globl f\nf:\nmovq tree_datum(%rip), %rax\nret\n")
+        problems = submission.inspect(o, "gcc", "f", [])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("references symbols it does not define: tree_datum", problems[0])
+        self.assertEqual(submission.inspect(o, "gcc", "f", ["tree_datum"]), [])
+
+
+class Features(unittest.TestCase):
+    def test_fsrs_is_a_requires_fact_with_the_harness_bit(self):
+        self.assertIn("fsrs", gate_options.FEATURES)
+        self.assertIn("fsrs", isa_features.FACTS)
+        bit = gate_options.FEATURE_BITS["fsrs"]
+        header = open(os.path.join(ROOT, "harness", "engine", "variant.h")).read()
+        self.assertRegex(header, rf"MG_FEAT_FSRS = 1u << {bit},")
+        self.assertEqual(len(set(gate_options.FEATURE_BITS.values())), len(gate_options.FEATURE_BITS))
+        names = open(os.path.join(ROOT, "harness", "engine", "cpu.c")).read()
+        self.assertIn('{MG_FEAT_FSRS, "fsrs"}', names)
+
+    def test_glibc_master_memset_threshold_has_its_default(self):
+        defaults = dict(submission.GLIBC_X86_DEFAULTS)
+        self.assertEqual(defaults["__x86_memset_non_temporal_threshold"],
+                         defaults["__x86_shared_non_temporal_threshold"])
+        text = submission.defaults_source({"__x86_shared_non_temporal_threshold"})
+        self.assertIn("long __x86_memset_non_temporal_threshold = 786432L;", text)
+        self.assertFalse(re.search(r"long __x86_shared_non_temporal_threshold =", text))
+
+
+if __name__ == "__main__":
+    unittest.main()
