@@ -5,7 +5,7 @@
 # diagnosis that names both; each twin aligns its own frame and passes;
 # the offset is in the replay line, the records and the fuzz input; gdb
 # still unwinds through the realigned trampoline; i386 and aarch64 too.
-# About 20 s. Sourced by tests/run (uses expect, expect_all, usage_error,
+# About 6 s. Sourced by tests/run (uses expect, expect_all, usage_error,
 # caught, pass, fail, skip, $MG, $TMP).
 
 echo "== the stack's alignment at entry"
