@@ -11,7 +11,7 @@ make --no-print-directory -s fuzz-build >/dev/null 2>&1
 # asmdefs.h ENTRY, a C definition, or the name a shared body is built under
 # there, as bad_memcpy_shared_bounce.c's).
 source_of() {
-	grep -rlE "^$1:|[ *]$1\(|ENTRY\($1\)|define BOUNCE_NAME +$1\$" impls tests/bad \
+	grep -rlE "^$1:|[ *]$1\(|ENTRY\($1\)|define [A-Z_]+ +$1\$" impls tests/bad \
 		--include='*.c' --include='*.S' | head -n1
 }
 
@@ -26,6 +26,8 @@ gate_case() {
 	[ "$needs" = - ] || flags+=(--requires="$needs")
 	# A threshold read from data: the gate defines it (the table's value).
 	[ "$v" != bad_memcpy_nt_threshold ] || flags+=(--extern bad_nt_threshold=16)
+	# Kernel code that declares its FPU use (MG_KERNEL_USES_FPU in the table).
+	case $v in *copy_page_stack_*) flags+=(--requires=fpu) ;; esac
 	case $expect in
 	# The 4 GiB+ check of a routine wrong at mid-size lengths took 62 s at a
 	# load of 20: room for it (a failing sweep ends early, so it costs
