@@ -35,8 +35,13 @@ static void hex(struct mg_json *j, const char *key, int has, unsigned long long 
 {
 	char text[24];
 
+	/* A value the class has not got was never set: do not even read it. */
+	if (!has) {
+		mg_json_string(j, key, NULL);
+		return;
+	}
 	snprintf(text, sizeof text, "0x%llx", value);
-	mg_json_string(j, key, has ? text : NULL);
+	mg_json_string(j, key, text);
 }
 
 static void integer(struct mg_json *j, const char *key, int has, long long value)

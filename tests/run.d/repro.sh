@@ -158,6 +158,12 @@ if command -v valgrind >/dev/null; then
 		"^REPRODUCED: bad_memcpy_overread_src fails this case \(aligned-over-read\)$" \
 		env MEMGATE_OVERREAD=strict scripts/repro --valgrind --target=memcpy --variant=bad_memcpy_overread_src \
 		"$TMP/aligned17.in"
+	# A timeout's record has no old or new value: the harness must not read
+	# the verdict's unset fields to write it (memcheck saw that once).
+	$MG encode --output="$TMP/hang7.in" --variant=bad_memcpy_hangs_at_7 --len=7 >/dev/null
+	expect_all "repro --valgrind: a hang is a timeout, and memcheck sees nothing of the harness's" 1 \
+		"^  memcheck: no errors$" "^REPRODUCED: bad_memcpy_hangs_at_7 fails this case \(timeout\)$" -- \
+		scripts/repro --valgrind --target=memcpy --variant=bad_memcpy_hangs_at_7 "$TMP/hang7.in"
 	expect "repro --valgrind: a correct routine passes" 0 "^not reproduced: memcpy_libc passes this case$" \
 		scripts/repro --valgrind --target=memcpy --variant=memcpy_libc "$TMP/aligned17.in"
 else
