@@ -118,6 +118,12 @@ repro_emitted end 1 "$REPRO/memcpy/bad_memcpy_returns_end/end.in"
 repro_emitted int 1 "$REPRO/memset/bad_memset_whole_int/int.in"
 repro_emitted fine 0 "$REPRO/memcpy/memcpy_erms/fine.in"
 repro_emitted long 0 "$REPRO/memmove/memmove_bytewise/long.in"
+# A situation the program does not create is refused, never emitted as a
+# program that would silently not reproduce the case.
+$MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt=step >/dev/null
+expect "repro --emit-c: a stepped case is refused, the replay command named" 2 \
+	"^repro: --emit-c: this case runs with the stop after every instruction \(--interrupt=step\), which a standalone program does not create: use the replay command$" \
+	scripts/repro --emit-c "$REPRO/step.c" --target=memcpy --variant=memcpy_libc "$REPRO/step.in"
 expect "buffers over 64 KiB are regenerated from memgate's pool (and checked)" 0 \
 	'^[[:blank:]]pool_fill\(to, [0-9]+u, 100177, 0x[0-9a-f]{16}ull, "win"\);$' cat "$REPRO/long.c"
 expect "the build command has the files the variant calls into" 0 \
