@@ -1,8 +1,9 @@
 /* x86-64 and i386 ABI rules: the callee-saved registers (x86-64: rbx, rbp,
  * r12-r15; i386: ebx, esi, edi, ebp) are preserved, the stack pointer comes
  * back where it was, the direction flag is clear, and the control bits of
- * MXCSR and the x87 control word are unchanged (MXCSR's exception flags are
- * the caller's to lose). */
+ * MXCSR and the x87 control word are as they were at entry, the case's
+ * floating-point environment's (MXCSR's exception flags are the caller's
+ * to lose). */
 #include "abi.h"
 #include "cpu.h"
 #include "variant.h"
@@ -28,6 +29,10 @@ _Static_assert(offsetof(struct mg_abi_record, check_x87) == MG_ABI_CHECK_X87, "l
 _Static_assert(offsetof(struct mg_abi_record, fpusw_after) == MG_ABI_FPUSW_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
 _Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFSET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, set_fpenv) == MG_ABI_SET_FPENV, "layout");
+_Static_assert(offsetof(struct mg_abi_record, mxcsr_caller) == MG_ABI_MXCSR_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpucw_caller) == MG_ABI_FPUCW_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpenv_image) == MG_ABI_FPENV_IMAGE, "layout");
 #if defined(__x86_64__)
 _Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
 #endif
@@ -45,12 +50,105 @@ static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 static uint32_t caller_mxcsr;
 static uint16_t caller_fpucw;
 
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * C17, X6): what a caller may legally have set with fesetround,
+ * feraiseexcept, feenableexcept or _MM_SET_FLUSH_ZERO_MODE before it calls
+ * the routine. 0 is the caller's own (the defaults: MXCSR 0x1f80, x87
+ * control word 0x037f, no flag set). No environment both unmasks an
+ * exception and has its flag set: the next x87 instruction would trap. */
+struct fpenv {
+	const char *name;
+	uint32_t mxcsr;
+	uint16_t fpucw, fpusw;
+};
+static const struct fpenv fpenvs[MG_ABI_FPENV_COUNT] = {
+	{"default", 0x1f80, 0x037f, 0},
+	{"flags-set", 0x1fbf, 0x037f, 0x003f},	  /* every exception flag set */
+	{"ftz-daz", 0x9fc0, 0x037f, 0},		  /* flush to zero, denormals are zero */
+	{"round-up", 0x5f80, 0x0b7f, 0},	  /* toward +inf */
+	{"round-down", 0x3fbf, 0x077f, 0x003f},	  /* toward -inf, the flags set */
+	{"round-zero", 0x7f80, 0x0c7f, 0},	  /* toward zero; x87 in single precision */
+	{"unmasked", 0x1900, 0x0372, 0},	  /* invalid, divide-by-zero, overflow trap */
+};
+/* Each environment's FLDENV image (28 bytes, the 32-bit format): the
+ * control word, the status word, every register tagged empty. */
+static unsigned char fpenv_images[MG_ABI_FPENV_COUNT][28];
+static uint32_t mxcsr_mask = 0xffbf; /* what FXSAVE reports as 0: no DAZ */
+
+const char *mg_abi_fpenv_name(unsigned fpenv)
+{
+	return fpenv < MG_ABI_FPENV_COUNT ? fpenvs[fpenv].name : NULL;
+}
+
+static uint32_t fpenv_mxcsr(unsigned fpenv)
+{
+	return fpenv ? fpenvs[fpenv].mxcsr & mxcsr_mask : caller_mxcsr;
+}
+
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+#if defined(__i386__)
+	if (!mg_abi_has_sse) {
+		snprintf(out, size, "the x87 control word 0x%04x, status word 0x%04x",
+			 fpenv ? fpenvs[fpenv].fpucw : caller_fpucw, fpenvs[fpenv].fpusw);
+		return;
+	}
+#endif
+	snprintf(out, size, "MXCSR 0x%04x, the x87 control word 0x%04x, status word 0x%04x",
+		 fpenv_mxcsr(fpenv), fpenv ? fpenvs[fpenv].fpucw : caller_fpucw,
+		 fpenvs[fpenv].fpusw);
+}
+
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	rec->set_fpenv = fpenv != 0 && fpenv < MG_ABI_FPENV_COUNT;
+	if (!rec->set_fpenv)
+		return;
+	rec->fpenv_image = fpenv_images[fpenv];
+	rec->fpucw_before = fpenvs[fpenv].fpucw;
+#if defined(__i386__)
+	if (!mg_abi_has_sse)
+		return;
+#endif
+	rec->mxcsr_before = rec->mxcsr_after = fpenv_mxcsr(fpenv);
+}
+
+static void put16(unsigned char *at, uint16_t x)
+{
+	at[0] = (unsigned char)x;
+	at[1] = (unsigned char)(x >> 8);
+}
+
+/* The images, and which MXCSR bits this CPU takes (DAZ is not on every
+ * one, and loading a bit it lacks faults). */
+static void fpenv_init(int sse)
+{
+	_Alignas(16) unsigned char fx[512];
+
+	for (unsigned k = 0; k < MG_ABI_FPENV_COUNT; k++) {
+		memset(fpenv_images[k], 0, sizeof fpenv_images[k]);
+		put16(fpenv_images[k] + 0, fpenvs[k].fpucw);
+		put16(fpenv_images[k] + 4, fpenvs[k].fpusw);
+		put16(fpenv_images[k] + 8, 0xffff);
+	}
+	if (!sse)
+		return;
+	memset(fx, 0, sizeof fx);
+	__asm__ volatile("fxsave %0" : "=m"(fx));
+	memcpy(&mxcsr_mask, fx + 28, sizeof mxcsr_mask);
+	if (!mxcsr_mask)
+		mxcsr_mask = 0xffbf;
+}
+
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
 	rec->stack_offset = stack_offset;
 	rec->mxcsr_before = caller_mxcsr;
 	rec->mxcsr_after = caller_mxcsr; /* what it stays without SSE */
+	rec->mxcsr_caller = caller_mxcsr;
 	rec->fpucw_before = caller_fpucw;
+	rec->fpucw_caller = caller_fpucw;
+	rec->set_fpenv = 0;
 #if defined(__x86_64__)
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rules |= rec->check_fpu ? MG_ABI_RULE_UPPER : 0; /* ymm and zmm upper halves */
@@ -96,6 +194,7 @@ void mg_abi_init(void)
 	if (sse)
 		__asm__ volatile("stmxcsr %0" : "=m"(caller_mxcsr));
 	__asm__ volatile("fnstcw %0" : "=m"(caller_fpucw));
+	fpenv_init(sse);
 	/* The OS must have enabled AVX state (XCR0) too, or vzeroupper faults:
 	 * the feature detection checks both. */
 	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;

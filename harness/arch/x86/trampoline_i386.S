@@ -15,6 +15,8 @@
  *	esp+16	FRAME1	/
  *	esp+20	our esp, for the CFI (the return takes it from %gs:caller_sp)
  *
+ * When the record asks for it, it enters with the case's floating-point
+ * environment (MXCSR, with SSE, and the x87 environment).
  * Afterwards it records the registers, the stack pointer, eflags (DF), MXCSR
  * (when the CPU has SSE), the x87 control word, the two frame words and,
  * when the record asks for it, XINUSE (which the CPU must have).
@@ -87,7 +89,17 @@ ENTRY(mg_abi_call)
 	je	6f
 	fninit				/* in x87 mode, as the ABI promises at entry */
 	fldcw	MG_ABI_FPUCW_BEFORE(%edx)
-6:	/* The callee's frame: six words below ours, at the case's alignment
+6:	cmpl	$0, MG_ABI_SET_FPENV(%edx)
+	je	11f
+	/* The case's floating-point environment (C17, X6): rounding, flush
+	 * and exception masks, status flags set or clear, as a caller may
+	 * run with them. */
+	movl	MG_ABI_FPENV_IMAGE(%edx), %eax
+	fldenv	(%eax)
+	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
+	je	11f
+	ldmxcsr	MG_ABI_MXCSR_BEFORE(%edx)
+11:	/* The callee's frame: six words below ours, at the case's alignment
 	 * (I5, IK2 in docs/contract.md): aligned down to 64, then raised by
 	 * the record's stack_offset, whatever our caller's alignment. */
 	leal	-(CALL_FRAME + 64)(%esp), %eax
@@ -150,17 +162,21 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
 	je	3f
 	stmxcsr	MG_ABI_MXCSR_AFTER(%ebx)
-	/* Give the caller its own control state back if the callee changed it
-	 * (loading them costs more than comparing). */
+	/* Give the caller its own control state back if the call left
+	 * another, the case's or the callee's (loading them costs more than
+	 * comparing); and no x87 status flags of the case's environment. */
 	movl	MG_ABI_MXCSR_AFTER(%ebx), %ecx
-	cmpl	MG_ABI_MXCSR_BEFORE(%ebx), %ecx
+	cmpl	MG_ABI_MXCSR_CALLER(%ebx), %ecx
 	je	3f
-	ldmxcsr	MG_ABI_MXCSR_BEFORE(%ebx)
+	ldmxcsr	MG_ABI_MXCSR_CALLER(%ebx)
 3:	fnstcw	MG_ABI_FPUCW_AFTER(%ebx)
-	movzwl	MG_ABI_FPUCW_AFTER(%ebx), %ecx
-	cmpw	MG_ABI_FPUCW_BEFORE(%ebx), %cx
+	cmpl	$0, MG_ABI_SET_FPENV(%ebx)
+	je	12f
+	fnclex
+12:	movzwl	MG_ABI_FPUCW_AFTER(%ebx), %ecx
+	cmpw	MG_ABI_FPUCW_CALLER(%ebx), %cx
 	je	4f
-	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
+	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
 4:	cmpl	$0, MG_ABI_CHECK_X87(%ebx)
 	je	8f
 	/* Back in x87 mode, one push fits; after MMX code without emms every
@@ -171,7 +187,7 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	fnstsw	MG_ABI_FPUSW_AFTER(%ebx)
 	fstp	%st(0)
 	fninit
-	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
+	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
 8:	cmpl	$0, MG_ABI_READ_XINUSE(%ebx)
 	je	2f
 	movl	$1, %ecx

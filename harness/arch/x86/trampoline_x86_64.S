@@ -7,6 +7,8 @@
  * (rbx, rbp, r12-r15), moves the stack pointer to the case's alignment
  * (the record's stack_offset), puts two canary words on the stack right
  * above the return address the call pushes, and calls fn(a0, a1, a2).
+ * When the record asks for it, it enters with the case's floating-point
+ * environment (MXCSR and the x87 environment) rather than the caller's.
  * Afterwards it records the registers, the stack pointer, rflags (DF),
  * MXCSR, the x87 control word, the two stack words and, when the record
  * asks for it, XINUSE (which the CPU must have).
@@ -134,7 +136,15 @@ ENTRY(mg_abi_call)
 5:	cmpl	$0, MG_ABI_CHECK_X87(%r8)
 	je	9f
 	emms				/* in x87 mode, as the ABI promises at entry */
-9:	movq	%rdi, %rax
+9:	cmpl	$0, MG_ABI_SET_FPENV(%r8)
+	je	11f
+	/* The case's floating-point environment (C17, X6): rounding, flush
+	 * and exception masks, status flags set or clear, as a caller may
+	 * run with them. */
+	movq	MG_ABI_FPENV_IMAGE(%r8), %rax
+	fldenv	(%rax)
+	ldmxcsr	MG_ABI_MXCSR_BEFORE(%r8)
+11:	movq	%rdi, %rax
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
 	movq	%rcx, %rdx
@@ -182,7 +192,7 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	je	7f
 	fxsave	MG_ABI_FX_AFTER(%r11)
 	fninit				/* whatever the callee left on the x87 stack */
-	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
+	fldcw	MG_ABI_FPUCW_CALLER(%r11)
 	cmpl	$0, mg_abi_has_avx512(%rip)
 	je	7f
 	vmovdqu64	%xmm16, MG_ABI_HI16_AFTER+0(%r11)
@@ -201,16 +211,20 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	vmovdqu64	%xmm29, MG_ABI_HI16_AFTER+208(%r11)
 	vmovdqu64	%xmm30, MG_ABI_HI16_AFTER+224(%r11)
 	vmovdqu64	%xmm31, MG_ABI_HI16_AFTER+240(%r11)
-7:	/* Give the caller its own control state back if the callee changed it
-	 * (loading them costs more than comparing). */
+7:	/* Give the caller its own control state back if the call left
+	 * another, the case's or the callee's (loading them costs more than
+	 * comparing); and no x87 status flags of the case's environment. */
 	movl	MG_ABI_MXCSR_AFTER(%r11), %ecx
-	cmpl	MG_ABI_MXCSR_BEFORE(%r11), %ecx
+	cmpl	MG_ABI_MXCSR_CALLER(%r11), %ecx
 	je	3f
-	ldmxcsr	MG_ABI_MXCSR_BEFORE(%r11)
-3:	movzwl	MG_ABI_FPUCW_AFTER(%r11), %ecx
-	cmpw	MG_ABI_FPUCW_BEFORE(%r11), %cx
+	ldmxcsr	MG_ABI_MXCSR_CALLER(%r11)
+3:	cmpl	$0, MG_ABI_SET_FPENV(%r11)
+	je	12f
+	fnclex
+12:	movzwl	MG_ABI_FPUCW_AFTER(%r11), %ecx
+	cmpw	MG_ABI_FPUCW_CALLER(%r11), %cx
 	je	4f
-	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
+	fldcw	MG_ABI_FPUCW_CALLER(%r11)
 4:	cmpl	$0, MG_ABI_CHECK_X87(%r11)
 	je	8f
 	/* Back in x87 mode, one push fits; after MMX code without emms every

@@ -11,9 +11,9 @@
 #define MG_ABI_FLAGS	    64 /* rflags after the call */
 #define MG_ABI_FRAME	    72 /* the two stack words above the return address */
 #define MG_ABI_XINUSE	    88 /* XGETBV(1) after the call, if supported */
-#define MG_ABI_MXCSR_BEFORE 96 /* in: the caller's, restored after the call */
+#define MG_ABI_MXCSR_BEFORE 96 /* in: at entry (the case's), compared after the call */
 #define MG_ABI_MXCSR_AFTER  100
-#define MG_ABI_FPUCW_BEFORE 104 /* in: likewise */
+#define MG_ABI_FPUCW_BEFORE 104 /* in: likewise (the x87 control word) */
 #define MG_ABI_FPUCW_AFTER  106
 #define MG_ABI_READ_XINUSE  108 /* in: read XINUSE after this call */
 #define MG_ABI_CHECK_FPU    112 /* in: the kernel contract's no-FPU rule */
@@ -26,6 +26,15 @@
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
 #define MG_ABI_SP_CALLER    1408 /* the trampoline's own rsp, restored at its return */
 #define MG_ABI_STACK_OFFSET 1416 /* in: rsp mod 64 at the call, i.e. (rsp + 8) at entry */
+#define MG_ABI_SET_FPENV    1420 /* in: enter with the case's floating-point environment */
+#define MG_ABI_MXCSR_CALLER 1424 /* in: the caller's MXCSR and x87 control word, */
+#define MG_ABI_FPUCW_CALLER 1428 /* restored after the call */
+#define MG_ABI_FPENV_IMAGE  1432 /* in: the x87 environment (FLDENV's 28 bytes) */
+
+/* The floating-point environments a case may enter with (abi.c). */
+#define MG_ABI_FPENV_COUNT 7
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, ftz-daz, round-up, round-down, round-zero, unmasked"
 
 /* What the stack alignment at entry may be (docs/contract.md, X9, XK4): the
  * case's stack_offset is (rsp + 8) mod 64 at entry, a multiple of 16 for
@@ -73,6 +82,10 @@ struct mg_abi_record {
 	unsigned char hi16_after[16][16];	   /* xmm16-31 after the call */
 	uint64_t sp_caller;
 	uint32_t stack_offset; /* in: the case's, a multiple of 8 below 64 */
+	uint32_t set_fpenv;    /* in: load MXCSR (mxcsr_before) and the x87 image */
+	uint32_t mxcsr_caller;
+	uint16_t fpucw_caller;
+	const unsigned char *fpenv_image;
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
