@@ -33,6 +33,9 @@ _Static_assert(offsetof(struct mg_abi_record, set_fpenv) == MG_ABI_SET_FPENV, "l
 _Static_assert(offsetof(struct mg_abi_record, mxcsr_caller) == MG_ABI_MXCSR_CALLER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpucw_caller) == MG_ABI_FPUCW_CALLER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpenv_image) == MG_ABI_FPENV_IMAGE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fx_before) == MG_ABI_FX_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fx_after) == MG_ABI_FX_AFTER, "layout");
 #if defined(__x86_64__)
 _Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
 #endif
@@ -149,10 +152,8 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->fpucw_before = caller_fpucw;
 	rec->fpucw_caller = caller_fpucw;
 	rec->set_fpenv = 0;
-#if defined(__x86_64__)
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rules |= rec->check_fpu ? MG_ABI_RULE_UPPER : 0; /* ymm and zmm upper halves */
-#endif
 	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
 	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
 	rec->set_flags = (rules & MG_ABI_RULE_ENTRY_FLAGS) != 0;
@@ -216,15 +217,25 @@ static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict
 	return 0;
 }
 
-#if defined(__x86_64__)
-/* The kernel contract's no-FPU rule (x86-64). The trampoline poisons the
+/* The xmm registers exist (and were poisoned): always on x86-64. */
+static int has_xmm(void)
+{
+#if defined(__i386__)
+	return mg_abi_has_sse;
+#else
+	return 1;
+#endif
+}
+
+/* The kernel contract's no-FPU rule (x86-64, i386). The trampoline poisons the
  * registers and compares images rather than reading XINUSE for x87 and SSE:
  * the harness's own libc calls leave that state in use before every call,
  * so XINUSE cannot tell the routine's use from the caller's; only the
  * upper halves of ymm/zmm, which vzeroupper cleans before the call, are
  * read from XINUSE. The x87 status, tag and last-instruction pointers
- * (FXSAVE bytes 0-23) and registers (32-159) come back as FNINIT left them
- * unless an x87 or MMX instruction ran. */
+ * (FXSAVE bytes 0-23) and registers (32-159, poisoned before FNINIT, which
+ * keeps their contents) come back as they were unless an x87 or MMX
+ * instruction ran. */
 static int fpu_breach(struct mg_verdict *out, const char *what)
 {
 	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
@@ -244,21 +255,22 @@ static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
 	if (memcmp(rec->fx_before, rec->fx_after, 24) ||
 	    memcmp(rec->fx_before + 32, rec->fx_after + 32, 128))
 		return fpu_breach(out, "the x87/MMX state");
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; has_xmm() && i < MG_ABI_FX_XMM_COUNT; i++)
 		if (memcmp(rec->fx_after + MG_ABI_FX_XMM + 16 * i, poison, 16)) {
 			snprintf(what, sizeof what, "xmm%d", i);
 			return fpu_breach(out, what);
 		}
+#if defined(__x86_64__)
 	for (int i = 0; mg_abi_has_avx512 && i < 16; i++)
 		if (memcmp(rec->hi16_after[i], poison, 16)) {
 			snprintf(what, sizeof what, "xmm%d", 16 + i);
 			return fpu_breach(out, what);
 		}
+#endif
 	if (rec->read_xinuse && (rec->xinuse & XINUSE_AVX_UPPER))
 		return fpu_breach(out, "the upper halves of the ymm/zmm registers");
 	return 0;
 }
-#endif
 
 /* Whether the call kept every rule below, in one pass with no branch per
  * rule: this is asked after every call and nearly always answers yes (the
@@ -275,9 +287,7 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= (rec->mxcsr_after ^ rec->mxcsr_before) & MXCSR_CONTROL;
 	differ |= (uint16_t)(rec->fpucw_after ^ rec->fpucw_before);
 	differ |= rec->fpusw_after & X87_SW_STACK_FAULT;
-#if defined(__x86_64__)
 	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
-#endif
 	return differ == 0;
 }
 
@@ -322,10 +332,8 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 			       "overflows the stack");
 		return 1;
 	}
-#if defined(__x86_64__)
 	if (rec->check_fpu && touched_fpu(rec, out))
 		return 1;
-#endif
 	return 0;
 }
 

@@ -24,6 +24,11 @@
 #define MG_ABI_MXCSR_CALLER 80 /* in: the caller's MXCSR and x87 control word, */
 #define MG_ABI_FPUCW_CALLER 84 /* restored after the call */
 #define MG_ABI_FPENV_IMAGE  88 /* in: the x87 environment (FLDENV's 28 bytes) */
+#define MG_ABI_CHECK_FPU    92 /* in: the kernel contract's no-FPU rule */
+#define MG_ABI_FX_BEFORE    96 /* FXSAVE images around the call (512 bytes) */
+#define MG_ABI_FX_AFTER	    608
+#define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
+#define MG_ABI_FX_XMM_COUNT 8	/* xmm0-xmm7 */
 
 /* The floating-point environments a case may enter with (abi.c). */
 #define MG_ABI_FPENV_COUNT 7
@@ -72,6 +77,9 @@ struct mg_abi_record {
 	uint32_t mxcsr_caller;
 	uint16_t fpucw_caller;
 	const unsigned char *fpenv_image;
+	uint32_t check_fpu; /* in: poison and compare the FPU state (kernel) */
+	_Alignas(16) unsigned char fx_before[512]; /* FXSAVE after the poison */
+	_Alignas(16) unsigned char fx_after[512];  /* FXSAVE after the call */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

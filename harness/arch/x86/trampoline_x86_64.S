@@ -12,8 +12,8 @@
  * Afterwards it records the registers, the stack pointer, rflags (DF),
  * MXCSR, the x87 control word, the two stack words and, when the record
  * asks for it, XINUSE (which the CPU must have).
- * Under the kernel contract's no-FPU rule (check_fpu) it also resets the
- * x87 unit, fills xmm0-15 (and xmm16-31 with AVX-512) with a poison
+ * Under the kernel contract's no-FPU rule (check_fpu) it also poisons the
+ * x87 registers and resets the x87 unit, fills xmm0-15 (and xmm16-31 with AVX-512) with a poison
  * pattern and saves an FXSAVE image before the call and another after it,
  * plus xmm16-31: kernel code that touches any of them without
  * kernel_fpu_begin corrupts the interrupted task's registers.
@@ -96,7 +96,13 @@ ENTRY(mg_abi_call)
 	vzeroupper			/* so dirty upper state afterwards is the callee's */
 1:	cmpl	$0, MG_ABI_CHECK_FPU(%r8)
 	je	5f
-	fninit				/* an empty x87 stack, its pointers zero */
+	/* Every x87 register poisoned, then an empty x87 stack, its
+	 * pointers zero: FNINIT leaves the registers' contents. */
+	fninit
+	.rept	8
+	fldl	fpu_poison(%rip)
+	.endr
+	fninit
 	fldcw	MG_ABI_FPUCW_BEFORE(%r8)
 	movdqa	fpu_poison(%rip), %xmm0
 	movdqa	fpu_poison(%rip), %xmm1

@@ -24,6 +24,7 @@
 #define MG_ABI_FX_AFTER	    640
 #define MG_ABI_HI16_AFTER   1152 /* xmm16-xmm31 after the call (AVX-512) */
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
+#define MG_ABI_FX_XMM_COUNT 16	/* xmm0-xmm15 (xmm16-31 apart, hi16_after) */
 #define MG_ABI_SP_CALLER    1408 /* the trampoline's own rsp, restored at its return */
 #define MG_ABI_STACK_OFFSET 1416 /* in: rsp mod 64 at the call, i.e. (rsp + 8) at entry */
 #define MG_ABI_SET_FPENV    1420 /* in: enter with the case's floating-point environment */
