@@ -2,7 +2,7 @@
 # beyond the register list, on the sampled calls (one case in 16 by seed,
 # seed 0 among them): x87 mode on return (X8, I4: emms after MMX) and the
 # arithmetic flags, undefined at entry (X5, A8); and the floating-point
-# environment at entry (C17, X6). The i386 and aarch64 twins
+# environment at entry (C17, X6), fs (X13). The i386 and aarch64 twins
 # run in arch_i386's and arch_aarch64's selftest tables. Sourced by
 # tests/run (uses expect, caught, $MG, $TMP).
 
@@ -62,3 +62,14 @@ expect_all "build/replay replays the input in its environment, and fails it" 1 \
 	build/replay --variant=bad_memcpy_rounds_count "$fe_in"
 expect "its last 32 bytes alone are the same case in the default, which passes" 0 "^1 passed, 0 failed$" \
 	bash -c "tail -c 32 '$fe_in' >'$TMP/fpenv0.in' && build/replay --variant=bad_memcpy_rounds_count '$TMP/fpenv0.in'"
+
+# fs, the thread pointer (X13): compared after every call (RDFSBASE), or on
+# the sampled calls (arch_prctl) where the kernel has not enabled FSGSBASE.
+caught bad_memcpy_clears_fs abi-violation \
+	"changed fs, the thread pointer, which is reserved for the system \(its base 0x[0-9a-f]+ -> 0x0\)$" \
+	--len=100 --seed=0
+expect "without FSGSBASE, arch_prctl on a sampled call sees it too" 1 \
+	"^verdict: abi-violation: changed fs, the thread pointer" \
+	env MEMGATE_TEST_NO_FSGSBASE=1 $MG run --variant=bad_memcpy_clears_fs --len=100 --seed=0
+expect "the finding names the rule thread-pointer" 0 '"rule":"thread-pointer"' \
+	bash -c "$MG run --variant=bad_memcpy_clears_fs --len=100 --seed=0 --format=jsonl; true"

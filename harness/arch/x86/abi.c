@@ -10,7 +10,16 @@
 
 #include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <asm/prctl.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define HWCAP2_FSGSBASE (1u << 1) /* asm/hwcap2.h */
+#endif
 
 #define X86_FLAGS_DF	 (1u << 10)
 #define MXCSR_CONTROL	 0xffc0u		 /* DAZ, exception masks, rounding, FZ */
@@ -38,6 +47,11 @@ _Static_assert(offsetof(struct mg_abi_record, fx_before) == MG_ABI_FX_BEFORE, "l
 _Static_assert(offsetof(struct mg_abi_record, fx_after) == MG_ABI_FX_AFTER, "layout");
 #if defined(__x86_64__)
 _Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fsbase_before) == MG_ABI_FSBASE_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fsbase_after) == MG_ABI_FSBASE_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fs_before) == MG_ABI_FS_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fs_after) == MG_ABI_FS_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_fs) == MG_ABI_CHECK_FS, "layout");
 #endif
 
 int mg_abi_has_avx;
@@ -45,6 +59,8 @@ int mg_abi_has_avx512;
 int mg_abi_has_xinuse;
 #if defined(__i386__)
 int mg_abi_has_sse; /* x86-64 always has it; an i386 CPU may not */
+#else
+int mg_abi_has_fsgsbase;
 #endif
 
 static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
@@ -143,6 +159,35 @@ static void fpenv_init(int sse)
 		mxcsr_mask = 0xffbf;
 }
 
+#if defined(__x86_64__)
+/* The calling thread's fs base, its thread pointer: constant for the
+ * thread, so asked of the kernel once. */
+static uint64_t thread_fsbase(void)
+{
+	static __thread uint64_t base;
+	static __thread int known;
+
+	if (!known) {
+		syscall(SYS_arch_prctl, ARCH_GET_FS, &base);
+		known = 1;
+	}
+	return base;
+}
+
+/* fs, the thread pointer (X13): the trampoline compares it after the call
+ * with what this thread has, on every call where RDFSBASE reads the base,
+ * else through arch_prctl on the sampled ones (the x87 probe's). */
+static void prepare_fs(struct mg_abi_record *rec, unsigned rules)
+{
+	uint16_t fs;
+
+	__asm__("movw %%fs, %0" : "=r"(fs));
+	rec->fs_before = rec->fs_after = fs;
+	rec->fsbase_before = rec->fsbase_after = thread_fsbase();
+	rec->check_fs = !mg_abi_has_fsgsbase && (rules & MG_ABI_RULE_X87_MODE);
+}
+#endif
+
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
 	rec->stack_offset = stack_offset;
@@ -158,6 +203,9 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
 	rec->set_flags = (rules & MG_ABI_RULE_ENTRY_FLAGS) != 0;
 	rec->fpusw_after = 0;
+#if defined(__x86_64__)
+	prepare_fs(rec, rules);
+#endif
 }
 
 /* MXCSR comes with SSE: always there on x86-64, not on every i386 CPU. */
@@ -200,6 +248,11 @@ void mg_abi_init(void)
 	 * the feature detection checks both. */
 	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;
 	mg_abi_has_avx512 = (mg_cpu_detect() & MG_FEAT_AVX512F) != 0;
+#if defined(__x86_64__)
+	/* The test hook runs the other path where the kernel has FSGSBASE. */
+	mg_abi_has_fsgsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0 &&
+			      !getenv("MEMGATE_TEST_NO_FSGSBASE");
+#endif
 	if (mg_abi_has_avx && __get_cpuid_count(0xd, 1, &a, &b, &c, &d))
 		mg_abi_has_xinuse = (a & (1u << 2)) != 0 && xinuse_tracks_upper();
 }
@@ -287,6 +340,9 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= (rec->mxcsr_after ^ rec->mxcsr_before) & MXCSR_CONTROL;
 	differ |= (uint16_t)(rec->fpucw_after ^ rec->fpucw_before);
 	differ |= rec->fpusw_after & X87_SW_STACK_FAULT;
+#if defined(__x86_64__)
+	differ |= (rec->fsbase_after ^ rec->fsbase_before) | (uint16_t)(rec->fs_after ^ rec->fs_before);
+#endif
 	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
 	return differ == 0;
 }
@@ -313,6 +369,21 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 		mg_verdict_abi(out, "direction-flag", 0, 0, 0, 0, "direction flag left set");
 		return 1;
 	}
+#if defined(__x86_64__)
+	if (rec->fs_after != rec->fs_before || rec->fsbase_after != rec->fsbase_before) {
+		int sel = rec->fs_after != rec->fs_before;
+
+		mg_verdict_abi(out, "thread-pointer", 0, 1,
+			       sel ? rec->fs_before : rec->fsbase_before,
+			       sel ? rec->fs_after : rec->fsbase_after,
+			       "changed fs, the thread pointer, which is reserved for the system "
+			       "(its %s 0x%llx -> 0x%llx)",
+			       sel ? "selector" : "base",
+			       (unsigned long long)(sel ? rec->fs_before : rec->fsbase_before),
+			       (unsigned long long)(sel ? rec->fs_after : rec->fsbase_after));
+		return 1;
+	}
+#endif
 	if ((rec->mxcsr_after ^ rec->mxcsr_before) & MXCSR_CONTROL) {
 		mg_verdict_abi(out, "mxcsr", 0, 1, rec->mxcsr_before, rec->mxcsr_after,
 			       "MXCSR control bits changed (0x%04x -> 0x%04x)", rec->mxcsr_before,

@@ -17,11 +17,16 @@
  * pattern and saves an FXSAVE image before the call and another after it,
  * plus xmm16-31: kernel code that touches any of them without
  * kernel_fpu_begin corrupts the interrupted task's registers.
+ * Last it compares fs, the thread pointer, with the record's, and puts
+ * the thread's back if the call changed it.
  * It trusts nothing the callee may have broken: the record is found again
  * through a global, and the stack pointer is restored from the record.
  */
 #include "abi.h"
 #include "asmdefs.h"
+
+#include <asm/prctl.h>
+#include <sys/syscall.h>
 
 	.bss
 	.p2align 3
@@ -249,7 +254,48 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	movl	%eax, MG_ABI_XINUSE(%r11)
 	movl	%edx, MG_ABI_XINUSE+4(%r11)
 	movq	%r10, %rax
-2:	movq	MG_ABI_SP_CALLER(%r11), %rsp
+2:	/* fs is the thread pointer, reserved for the system (X13): its
+	 * selector, and its base where RDFSBASE reads it (else, on the
+	 * sampled calls, arch_prctl); the caller's back if the call changed
+	 * either, before any C code reads its thread's data through it. */
+	movw	%fs, MG_ABI_FS_AFTER(%r11)
+	movzwl	MG_ABI_FS_AFTER(%r11), %ecx
+	cmpw	MG_ABI_FS_BEFORE(%r11), %cx
+	je	16f
+	movw	MG_ABI_FS_BEFORE(%r11), %fs	/* may zero the base: restored below */
+	jmp	18f
+16:	cmpl	$0, mg_abi_has_fsgsbase(%rip)
+	je	17f
+	rdfsbase %rcx
+	movq	%rcx, MG_ABI_FSBASE_AFTER(%r11)
+	cmpq	MG_ABI_FSBASE_BEFORE(%r11), %rcx
+	je	20f
+	jmp	18f
+17:	cmpl	$0, MG_ABI_CHECK_FS(%r11)
+	je	20f
+	movq	%rax, %r10
+	movl	$SYS_arch_prctl, %eax
+	movl	$ARCH_GET_FS, %edi
+	leaq	MG_ABI_FSBASE_AFTER(%r11), %rsi
+	syscall				/* clobbers rcx and r11 */
+	movq	current_record(%rip), %r11
+	movq	%r10, %rax
+	movq	MG_ABI_FSBASE_AFTER(%r11), %rcx
+	cmpq	MG_ABI_FSBASE_BEFORE(%r11), %rcx
+	je	20f
+18:	cmpl	$0, mg_abi_has_fsgsbase(%rip)
+	je	19f
+	movq	MG_ABI_FSBASE_BEFORE(%r11), %rcx
+	wrfsbase %rcx
+	jmp	20f
+19:	movq	%rax, %r10
+	movl	$SYS_arch_prctl, %eax
+	movl	$ARCH_SET_FS, %edi
+	movq	MG_ABI_FSBASE_BEFORE(%r11), %rsi
+	syscall
+	movq	current_record(%rip), %r11
+	movq	%r10, %rax
+20:	movq	MG_ABI_SP_CALLER(%r11), %rsp
 	.cfi_def_cfa %rsp, SAVED_SIZE + 8
 	popq	%r15
 	.cfi_adjust_cfa_offset -8

@@ -31,6 +31,11 @@
 #define MG_ABI_MXCSR_CALLER 1424 /* in: the caller's MXCSR and x87 control word, */
 #define MG_ABI_FPUCW_CALLER 1428 /* restored after the call */
 #define MG_ABI_FPENV_IMAGE  1432 /* in: the x87 environment (FLDENV's 28 bytes) */
+#define MG_ABI_FSBASE_BEFORE 1440 /* in: the thread's fs base and selector, */
+#define MG_ABI_FSBASE_AFTER  1448 /* as found after the call */
+#define MG_ABI_FS_BEFORE     1456
+#define MG_ABI_FS_AFTER	     1458
+#define MG_ABI_CHECK_FS	     1460 /* in: without FSGSBASE, ask the kernel for the base */
 
 /* The floating-point environments a case may enter with (abi.c). */
 #define MG_ABI_FPENV_COUNT 7
@@ -87,6 +92,9 @@ struct mg_abi_record {
 	uint32_t mxcsr_caller;
 	uint16_t fpucw_caller;
 	const unsigned char *fpenv_image;
+	uint64_t fsbase_before, fsbase_after; /* fs: the thread pointer (X13) */
+	uint16_t fs_before, fs_after;
+	uint32_t check_fs; /* in: arch_prctl(ARCH_GET_FS) after this call */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
@@ -98,6 +106,10 @@ struct mg_abi_record {
 		MG_ABI_CANARY_RBX, MG_ABI_CANARY_RBP, MG_ABI_CANARY_R12, MG_ABI_CANARY_R13,        \
 			MG_ABI_CANARY_R14, MG_ABI_CANARY_R15                                       \
 	}
+
+/* The kernel lets user code read and write the fs base itself (HWCAP2
+ * FSGSBASE, Linux 5.9): the trampoline compares it on every call. */
+extern int mg_abi_has_fsgsbase;
 #endif
 
 #endif
