@@ -124,7 +124,7 @@ unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
 unsigned mg_fpenv_count(const struct mg_variant *v);
 
 /* The k-th environment the sweep and the stages give a variant's cases:
- * the default for half of them, the others in turn for the rest, in an
+ * the others in turn for one case in 8, the default for the rest, in an
  * order unrelated to the stack offsets'. */
 unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k);
 

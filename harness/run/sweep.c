@@ -14,8 +14,8 @@
  * - the stack pointer's alignment at entry: the cases take the offsets the
  *   ABI allows in turn (mg_stack_offset_nth), so every length meets
  *   several;
- * - the floating-point environment at entry: half the cases take the
- *   default, the others those a caller may set in turn (mg_fpenv_nth). */
+ * - the floating-point environment at entry: one case in 8 takes one of
+ *   those a caller may set, in turn, the others the default (mg_fpenv_nth). */
 #include "sweep.h"
 #include "rng.h"
 

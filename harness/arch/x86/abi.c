@@ -120,9 +120,12 @@ void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
 
 void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
 {
-	rec->set_fpenv = fpenv != 0 && fpenv < MG_ABI_FPENV_COUNT;
-	if (!rec->set_fpenv)
+	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)
 		return;
+	/* Only FLDENV sets the x87 status word: for the flags, and so that no
+	 * flag of the caller's traps under an unmasked exception. */
+	rec->set_fpenv =
+		fpenvs[fpenv].fpusw || (fpenvs[fpenv].fpucw & 0x3f) != 0x3f ? MG_ABI_FPENV_WHOLE : 1;
 	rec->fpenv_image = fpenv_images[fpenv];
 	rec->fpucw_before = fpenvs[fpenv].fpucw;
 #if defined(__i386__)

@@ -124,9 +124,13 @@ ENTRY(mg_abi_call)
 	/* The case's floating-point environment (C17, X6): rounding, flush
 	 * and exception masks, status flags set or clear, as a caller may
 	 * run with them. */
-	movl	MG_ABI_FPENV_IMAGE(%edx), %eax
+	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%edx)
+	je	14f
+	fldcw	MG_ABI_FPUCW_BEFORE(%edx)	/* FLDENV costs several times this */
+	jmp	15f
+14:	movl	MG_ABI_FPENV_IMAGE(%edx), %eax
 	fldenv	(%eax)
-	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
+15:	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
 	je	11f
 	ldmxcsr	MG_ABI_MXCSR_BEFORE(%edx)
 11:	/* The callee's frame: six words below ours, at the case's alignment
@@ -205,8 +209,8 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	fxsave	MG_ABI_FX_AFTER(%ebx)
 	fninit				/* whatever the callee left on the x87 stack */
 	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
-13:	cmpl	$0, MG_ABI_SET_FPENV(%ebx)
-	je	12f
+13:	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%ebx)
+	jne	12f
 	fnclex
 12:	movzwl	MG_ABI_FPUCW_AFTER(%ebx), %ecx
 	cmpw	MG_ABI_FPUCW_CALLER(%ebx), %cx

@@ -30,6 +30,10 @@
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
 #define MG_ABI_FX_XMM_COUNT 8	/* xmm0-xmm7 */
 
+/* set_fpenv: 0 the caller's environment, 1 the case's control words,
+ * MG_ABI_FPENV_WHOLE the case's whole x87 environment (FLDENV: its status
+ * flags, or a clean status word under unmasked exceptions). */
+#define MG_ABI_FPENV_WHOLE 2
 /* The floating-point environments a case may enter with (abi.c). */
 #define MG_ABI_FPENV_COUNT 7
 #define MG_ABI_FPENV_NAMES                                                                         \

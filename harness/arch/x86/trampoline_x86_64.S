@@ -151,10 +151,15 @@ ENTRY(mg_abi_call)
 	je	11f
 	/* The case's floating-point environment (C17, X6): rounding, flush
 	 * and exception masks, status flags set or clear, as a caller may
-	 * run with them. */
-	movq	MG_ABI_FPENV_IMAGE(%r8), %rax
-	fldenv	(%rax)
+	 * run with them. FLDENV (for the x87 status flags) costs several
+	 * times FLDCW, so only the environments with flags take it. */
 	ldmxcsr	MG_ABI_MXCSR_BEFORE(%r8)
+	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%r8)
+	je	13f
+	fldcw	MG_ABI_FPUCW_BEFORE(%r8)
+	jmp	11f
+13:	movq	MG_ABI_FPENV_IMAGE(%r8), %rax
+	fldenv	(%rax)
 11:	movq	%rdi, %rax
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
@@ -229,8 +234,8 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	cmpl	MG_ABI_MXCSR_CALLER(%r11), %ecx
 	je	3f
 	ldmxcsr	MG_ABI_MXCSR_CALLER(%r11)
-3:	cmpl	$0, MG_ABI_SET_FPENV(%r11)
-	je	12f
+3:	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%r11)
+	jne	12f
 	fnclex
 12:	movzwl	MG_ABI_FPUCW_AFTER(%r11), %ecx
 	cmpw	MG_ABI_FPUCW_CALLER(%r11), %cx

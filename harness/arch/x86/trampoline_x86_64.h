@@ -37,6 +37,10 @@
 #define MG_ABI_FS_AFTER	     1458
 #define MG_ABI_CHECK_FS	     1460 /* in: without FSGSBASE, ask the kernel for the base */
 
+/* set_fpenv: 0 the caller's environment, 1 the case's control words,
+ * MG_ABI_FPENV_WHOLE the case's whole x87 environment (FLDENV: its status
+ * flags, or a clean status word under unmasked exceptions). */
+#define MG_ABI_FPENV_WHOLE 2
 /* The floating-point environments a case may enter with (abi.c). */
 #define MG_ABI_FPENV_COUNT 7
 #define MG_ABI_FPENV_NAMES                                                                         \
