@@ -89,22 +89,25 @@ static double now(void)
 }
 
 /* Case i's input, and the target it runs on: the families take turns.
- * The stack byte, then the situation bytes, come first, each from a draw
- * of its own, so that the rest is the input case i had before they were
- * added. */
+ * The floating-point environment's byte, the stack byte, then the
+ * situation bytes, come first, each from a draw of its own, so that the
+ * rest is the input case i had before they were added. */
 static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES])
 {
-	const unsigned stack_bytes = MG_INPUT_MAX_BYTES - MG_INPUT_SITUATION_BYTES;
+	const unsigned stack_bytes = MG_INPUT_STACK_BYTES - MG_INPUT_SITUATION_BYTES;
 	uint8_t *plain = input + (MG_INPUT_MAX_BYTES - MG_INPUT_BYTES);
 	uint64_t situation = mg_mix64(opt.seed ^ mg_mix64(i) ^ 0x73697475ull); /* "situ" */
 	uint64_t stack = mg_mix64(opt.seed ^ mg_mix64(i) ^ 0x7374616bull);	/* "stak" */
+	uint64_t fpenv = mg_mix64(opt.seed ^ mg_mix64(i) ^ 0x6670656eull);	/* "fpen" */
 
 	for (unsigned k = 0; k < MG_INPUT_BYTES; k += 8) {
 		uint64_t r = mg_mix64(opt.seed ^ mg_mix64(i * 4 + k / 8));
 		memcpy(plain + k, &r, MG_INPUT_BYTES - k < 8 ? MG_INPUT_BYTES - k : 8);
 	}
-	memcpy(input + stack_bytes, &situation, MG_INPUT_SITUATION_BYTES - MG_INPUT_BYTES);
-	memcpy(input, &stack, stack_bytes);
+	memcpy(input + MG_INPUT_MAX_BYTES - MG_INPUT_SITUATION_BYTES, &situation,
+	       MG_INPUT_SITUATION_BYTES - MG_INPUT_BYTES);
+	memcpy(input + MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES, &stack, stack_bytes);
+	memcpy(input, &fpenv, MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES);
 	return &targets[i % target_count];
 }
 

@@ -125,7 +125,7 @@ static void check_target(const char *family, const char *pinned, struct mg_rng *
 static void check_stack_offsets(const char *family, const char *pinned)
 {
 	struct mg_target t;
-	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	uint8_t input[MG_INPUT_STACK_BYTES] = {0};
 	unsigned seen = 0, step;
 	struct mg_case c;
 	char why[256];
@@ -152,6 +152,39 @@ static void check_stack_offsets(const char *family, const char *pinned)
 			c.stack_offset);
 }
 
+/* Every floating-point environment a variant's contract allows is reached
+ * (kernel code: only the default), and an input too short for the byte
+ * is the default. */
+static void check_fpenvs(const char *family, const char *pinned)
+{
+	struct mg_target t;
+	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	unsigned long seen = 0;
+	unsigned count;
+	struct mg_case c;
+	char why[256];
+
+	if (!mg_target_init(&t, family, pinned, why, sizeof why)) {
+		failure("%s: %s", family, why);
+		return;
+	}
+	count = mg_fpenv_count(t.pool[0]);
+	for (unsigned b = 0; b < 256; b++) {
+		input[0] = (uint8_t)b;
+		mg_decode(&t, input, sizeof input, &c);
+		if (c.fpenv >= count || !mg_case_valid(&c, why, sizeof why))
+			failure("%s: fpenv byte %u decodes to environment %u", pinned, b, c.fpenv);
+		else
+			seen |= 1ul << c.fpenv;
+	}
+	if (seen != (1ul << count) - 1)
+		failure("%s: the fpenv byte reaches environments 0x%lx of %u", pinned, seen, count);
+	input[0] = 3;
+	mg_decode(&t, input + 1, sizeof input - 1, &c);
+	if (c.fpenv != 0)
+		failure("%s: a 32-byte input decodes to environment %u, not 0", pinned, c.fpenv);
+}
+
 int main(void)
 {
 	static const char *const families[] = {"memcpy", "memmove", "memset", "page"};
@@ -167,6 +200,7 @@ int main(void)
 			const struct mg_variant *v = &tables[k]->variants[i];
 			check_target(mg_family_of(v->op), v->name, &rng);
 			check_stack_offsets(mg_family_of(v->op), v->name);
+			check_fpenvs(mg_family_of(v->op), v->name);
 		}
 	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,
 	       INPUTS_PER_TARGET, failures);

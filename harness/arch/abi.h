@@ -51,6 +51,38 @@ enum mg_abi_rule {
  * below 64. */
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset);
 
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * C17, X6; the case's fpenv): 0 is the caller's own, the default; an
+ * arch's header that has others defines MG_ABI_FPENV_COUNT, and its abi.c
+ * the three functions below. */
+#ifndef MG_ABI_FPENV_COUNT
+#define MG_ABI_FPENV_COUNT 1
+#define MG_ABI_FPENV_NAMES "default"
+static inline const char *mg_abi_fpenv_name(unsigned fpenv)
+{
+	return fpenv ? NULL : "default";
+}
+static inline void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+	(void)fpenv;
+	if (size)
+		*out = '\0';
+}
+static inline void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	(void)rec;
+	(void)fpenv;
+}
+#else
+/* "default", "round-up", ...; NULL past the last. */
+const char *mg_abi_fpenv_name(unsigned fpenv);
+/* Its registers, for a diagnosis: "MXCSR 0x5f80, the x87 control word ...". */
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size);
+/* After mg_abi_prepare: the call enters with environment `fpenv`, and its
+ * control bits are what the call must leave as it found them. */
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv);
+#endif
+
 /* Per-arch: makes *out an abi-violation naming the first rule the call
  * broke (mg_verdict_abi), or returns 0. */
 int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out);

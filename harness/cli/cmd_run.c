@@ -1,4 +1,5 @@
 /* memgate run: replays exactly one case, as printed by a failing sweep. */
+#include "abi.h"
 #include "check.h"
 #include "cpu.h"
 #include "huge.h"
@@ -37,6 +38,8 @@ static const char help[] =
 	"                  64 on x86-64, (esp + 4) mod 64 on i386, sp mod 64 on aarch64: a\n"
 	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
 	"                  docs/contract.md, X9; default 0)\n"
+	"  --fpenv=NAME    the floating-point environment at entry (docs/contract.md,\n"
+	"                  C17, X6): " MG_ABI_FPENV_NAMES " (default)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -68,6 +71,7 @@ enum {
 	O_INTERRUPT,
 	O_THREADS,
 	O_STACK,
+	O_FPENV,
 	O_HELP
 };
 
@@ -91,6 +95,7 @@ static const struct option opts[] = {
 	{"interrupt", required_argument, NULL, O_INTERRUPT},
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
+	{"fpenv", required_argument, NULL, O_FPENV},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -111,6 +116,14 @@ static void parse_spot(const char *cmd, const char *text, enum mg_spot *spot, si
 			       "straddle-both, page-diff, split-2gib, span-2gib, far, span-4gib)",
 			       name);
 	*arg = text[n] ? (size_t)mg_parse_u64(cmd, "spot", text + n + 1) : 0;
+}
+
+static unsigned parse_fpenv(const char *cmd, const char *text)
+{
+	for (unsigned k = 0; mg_abi_fpenv_name(k); k++)
+		if (!strcmp(text, mg_abi_fpenv_name(k)))
+			return k;
+	mg_usage_error(cmd, "unknown --fpenv '%s' (valid: " MG_ABI_FPENV_NAMES ")", text);
 }
 
 int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *c)
@@ -171,6 +184,7 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_STACK:
 			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
 			break;
+		case O_FPENV: c->fpenv = parse_fpenv(cmd, optarg); break;
 		case O_HELP: return 0;
 		}
 	}

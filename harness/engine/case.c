@@ -2,6 +2,7 @@
 #include "abi.h"
 #include "cpu.h"
 #include "interrupt.h"
+#include "memcheck.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -321,6 +322,36 @@ unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k)
 	return (unsigned)((k ^ k >> 6 ^ k >> 12) & (count - 1)) * step;
 }
 
+unsigned mg_fpenv_count(const struct mg_variant *v)
+{
+	return v->contract.kernel || mg_memcheck_running() ? 1 : MG_ABI_FPENV_COUNT;
+}
+
+unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k)
+{
+	unsigned others = mg_fpenv_count(v) - 1;
+	uint64_t h = (k >> 3) ^ (k >> 9);
+
+	/* One case in 8: loading and restoring an environment costs about a
+	 * third of a short case (ldmxcsr and fldcw twice). */
+	return others && ((k ^ k >> 5) & 7) == 1 ? 1 + (unsigned)(h % others) : 0;
+}
+
+static bool fpenv_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->fpenv < mg_fpenv_count(c->variant))
+		return true;
+	if (c->variant->contract.kernel)
+		return fail(why, size,
+			    "--fpenv is default for kernel code: kernel_fpu_begin loads the "
+			    "default floating-point environment");
+	if (mg_memcheck_running())
+		return fail(why, size,
+			    "--fpenv is default under valgrind, which does not emulate the others "
+			    "(it ignores FTZ/DAZ, x87 precision control and exception masks)");
+	return fail(why, size, "--fpenv %u is not below %u", c->fpenv, MG_ABI_FPENV_COUNT);
+}
+
 static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
 {
 	unsigned step = mg_stack_step(c->variant);
@@ -338,7 +369,7 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
-	if (!stack_offset_valid(c, why, size))
+	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size))
 		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
@@ -368,6 +399,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
+	       a->fpenv == b->fpenv &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -500,6 +532,10 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	if (c->threads)
 		used += snprintf(out + used, size - (size_t)used, "; in %u threads at once",
 				 c->threads);
+	if (c->fpenv && used >= 0 && (size_t)used < size)
+		used += snprintf(out + used, size - (size_t)used,
+				 "; floating-point environment %s at entry",
+				 mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset && used >= 0 && (size_t)used < size)
 		snprintf(out + used, size - (size_t)used, "; " MG_ABI_STACK_AT_ENTRY " = %u at entry",
 			 c->stack_offset);
@@ -574,6 +610,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--interrupt=step");
 	if (c->threads)
 		add_word(a, "--threads=%u", c->threads);
+	if (c->fpenv)
+		add_word(a, "--fpenv=%s", mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset)
 		add_word(a, "--stack-offset=%u", c->stack_offset);
 }

@@ -100,6 +100,11 @@ struct mg_case {
 	 * sp mod 64): any multiple of mg_stack_step below 64, as the ABI
 	 * promises no more (docs/contract.md, X9, XK4, I5, IK2, A11). */
 	unsigned stack_offset;
+	/* The floating-point environment at entry (abi.h, mg_abi_fpenv_name:
+	 * x86 MXCSR and the x87 control and status words): any a caller may
+	 * legally run with, 0 the default (docs/contract.md, C17, X6). Kernel
+	 * code always gets 0, as kernel_fpu_begin loads the defaults. */
+	unsigned fpenv;
 };
 
 /* The step of a variant's stack offsets: what its contract's ABI promises
@@ -112,6 +117,16 @@ unsigned mg_stack_step(const struct mg_variant *v);
  * of that count, takes every one, in an order that changes every 64 k (so
  * that no alignment of the buffers always meets the same offset). */
 unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
+
+/* How many floating-point environments a variant's cases may enter with:
+ * MG_ABI_FPENV_COUNT for user code, 1 (the default) for kernel code and
+ * under valgrind, which does not emulate the others. */
+unsigned mg_fpenv_count(const struct mg_variant *v);
+
+/* The k-th environment the sweep and the stages give a variant's cases:
+ * the others in turn for one case in 8, the default for the rest, in an
+ * order unrelated to the stack offsets'. */
+unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the

@@ -650,6 +650,32 @@ static void blame_entry_flags(const struct mg_case *c, struct mg_verdict *out)
 		       symptom);
 }
 
+/* A case may enter with a floating-point environment other than the
+ * default, as a caller may run with one (C11 7.6; psABI-64 3.2.1: MXCSR's
+ * and the x87 control word's settings are the caller's, their flags
+ * caller-saved). If a case that fails so passes in the default one, the
+ * routine depends on it: name that, with both. */
+static void blame_fpenv(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case plain = *c;
+	struct mg_verdict again;
+	char symptom[MG_DETAIL_MAX + 32], regs[96];
+
+	if (!c->fpenv || out->cls == MG_OK || out->cls == MG_TIMEOUT || out->cls == MG_ERROR ||
+	    out->cls == MG_ABI_VIOLATION || !repeatable(c))
+		return;
+	plain.fpenv = 0;
+	check_any(&plain, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	snprintf(symptom, sizeof symptom, "%s: %s", mg_class_name(out->cls), out->detail);
+	mg_abi_fpenv_describe(c->fpenv, regs, sizeof regs);
+	mg_verdict_abi(out, "entry-fpenv", 0, 0, 0, 0,
+		       "depends on the floating-point environment at entry, which is the "
+		       "caller's (with %s (%s) it fails, %.200s; with the default it passes)",
+		       mg_abi_fpenv_name(c->fpenv), regs, symptom);
+}
+
 /* A case that fails only when its routine is interrupted: say so, so that
  * nobody looks for the bug in the uninterrupted call; and when it passes
  * while the handler does not call the routine, that it is not reentrant. */
@@ -734,6 +760,7 @@ void mg_check(const struct mg_case *c, struct mg_verdict *out)
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);
 	blame_entry_flags(c, out);
+	blame_fpenv(c, out);
 	blame_interrupt(c, out);
 	blame_threads(c, out);
 }

@@ -285,6 +285,7 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	decode_spot(out, spot_code, spot_raw);
 	decode_situation(out, (unsigned)take(&r, 2));
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
+	out->fpenv = (unsigned)take(&r, 1) % mg_fpenv_count(out->variant);
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -343,10 +344,12 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
-	else if (c->stack_offset)
+	else if (c->stack_offset || c->fpenv)
 		put(end, &at, 0, 2); /* none */
-	if (c->stack_offset)
+	if (c->stack_offset || c->fpenv)
 		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
+	if (c->fpenv)
+		put(end, &at, c->fpenv, 1);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

@@ -13,7 +13,9 @@
  *   destination and once above it;
  * - the stack pointer's alignment at entry: the cases take the offsets the
  *   ABI allows in turn (mg_stack_offset_nth), so every length meets
- *   several. */
+ *   several;
+ * - the floating-point environment at entry: one case in 8 takes one of
+ *   those a caller may set, in turn, the others the default (mg_fpenv_nth). */
 #include "sweep.h"
 #include "rng.h"
 
@@ -77,6 +79,8 @@ static void emit(struct emitter *e, struct mg_case *c)
 	char why[128];
 
 	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
+
+	c->fpenv = mg_fpenv_nth(c->variant, e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
 		return;
 	int orders = mg_op_has_src(c->variant->op) && !c->overlap ? 2 : 1;

@@ -11,15 +11,33 @@
 #define MG_ABI_FLAGS	    24 /* eflags after the call */
 #define MG_ABI_FRAME	    28 /* the two stack words above the argument words */
 #define MG_ABI_XINUSE	    36 /* XGETBV(1) after the call, if supported */
-#define MG_ABI_MXCSR_BEFORE 44 /* in: the caller's, restored after the call */
+#define MG_ABI_MXCSR_BEFORE 44 /* in: at entry (the case's), compared after the call */
 #define MG_ABI_MXCSR_AFTER  48
-#define MG_ABI_FPUCW_BEFORE 52 /* in: likewise */
+#define MG_ABI_FPUCW_BEFORE 52 /* in: likewise (the x87 control word) */
 #define MG_ABI_FPUCW_AFTER  54
 #define MG_ABI_READ_XINUSE  56 /* in: read XINUSE after this call */
 #define MG_ABI_CHECK_X87    60 /* in: probe the x87 stack after this call */
 #define MG_ABI_FPUSW_AFTER  64 /* the x87 status word after that probe */
 #define MG_ABI_SET_FLAGS    68 /* in: enter with CF, PF, AF, ZF, SF and OF set */
 #define MG_ABI_STACK_OFFSET 72 /* in: esp mod 64 at the call, i.e. (esp + 4) at entry */
+#define MG_ABI_SET_FPENV    76 /* in: enter with the case's floating-point environment */
+#define MG_ABI_MXCSR_CALLER 80 /* in: the caller's MXCSR and x87 control word, */
+#define MG_ABI_FPUCW_CALLER 84 /* restored after the call */
+#define MG_ABI_FPENV_IMAGE  88 /* in: the x87 environment (FLDENV's 28 bytes) */
+#define MG_ABI_CHECK_FPU    92 /* in: the kernel contract's no-FPU rule */
+#define MG_ABI_FX_BEFORE    96 /* FXSAVE images around the call (512 bytes) */
+#define MG_ABI_FX_AFTER	    608
+#define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
+#define MG_ABI_FX_XMM_COUNT 8	/* xmm0-xmm7 */
+
+/* set_fpenv: 0 the caller's environment, 1 the case's control words,
+ * MG_ABI_FPENV_WHOLE the case's whole x87 environment (FLDENV: its status
+ * flags, or a clean status word under unmasked exceptions). */
+#define MG_ABI_FPENV_WHOLE 2
+/* The floating-point environments a case may enter with (abi.c). */
+#define MG_ABI_FPENV_COUNT 7
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, ftz-daz, round-up, round-down, round-zero, unmasked"
 
 /* What the stack alignment at entry may be (docs/contract.md, I5, IK2): the
  * case's stack_offset is (esp + 4) mod 64 at entry, a multiple of 16 for
@@ -59,6 +77,13 @@ struct mg_abi_record {
 	uint16_t fpusw_after; /* the x87 status word after pushing one value */
 	uint32_t set_flags;   /* in: the ABI leaves the flags but DF undefined at entry */
 	uint32_t stack_offset; /* in: the case's, a multiple of 4 below 64 */
+	uint32_t set_fpenv;    /* in: load MXCSR (mxcsr_before, with SSE) and the x87 image */
+	uint32_t mxcsr_caller;
+	uint16_t fpucw_caller;
+	const unsigned char *fpenv_image;
+	uint32_t check_fpu; /* in: poison and compare the FPU state (kernel) */
+	_Alignas(16) unsigned char fx_before[512]; /* FXSAVE after the poison */
+	_Alignas(16) unsigned char fx_after[512];  /* FXSAVE after the call */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
