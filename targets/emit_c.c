@@ -423,6 +423,8 @@ static const char *not_reproduced(const struct mg_case *c)
 		return "the calls in several threads at once (--threads)";
 	if (c->stack_offset)
 		return "the stack pointer's alignment at entry (--stack-offset)";
+	if (c->fpenv)
+		return "a floating-point environment at entry other than the default (--fpenv)";
 	return NULL;
 }
 
