@@ -19,6 +19,10 @@
 #include <unistd.h>
 
 #define HWCAP2_FSGSBASE (1u << 1) /* asm/hwcap2.h */
+#else
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 #define X86_FLAGS_DF	 (1u << 10)
@@ -52,6 +56,15 @@ _Static_assert(offsetof(struct mg_abi_record, fsbase_after) == MG_ABI_FSBASE_AFT
 _Static_assert(offsetof(struct mg_abi_record, fs_before) == MG_ABI_FS_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fs_after) == MG_ABI_FS_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_fs) == MG_ABI_CHECK_FS, "layout");
+#else
+_Static_assert(offsetof(struct mg_abi_record, gsbase_before) == MG_ABI_GSBASE_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_gs) == MG_ABI_CHECK_GS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_before) == MG_ABI_GS_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_after) == MG_ABI_GS_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fs_tramp) == MG_ABI_FS_TRAMP, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_desc) == MG_ABI_GS_DESC, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_desc_ret) == MG_ABI_GS_DESC_RET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_desc_thread) == MG_ABI_GS_DESC_THREAD, "layout");
 #endif
 
 int mg_abi_has_avx;
@@ -189,6 +202,60 @@ static void prepare_fs(struct mg_abi_record *rec, unsigned rules)
 	rec->fsbase_before = rec->fsbase_after = thread_fsbase();
 	rec->check_fs = !mg_abi_has_fsgsbase && (rules & MG_ABI_RULE_X87_MODE);
 }
+#else
+/* gs, the thread pointer (I7). The trampoline reaches its own thread-local
+ * words after the call through fs, loaded with a descriptor of its own
+ * with the same base (Linux i386 user code leaves fs alone), so
+ * that a callee that changed gs, its selector or its descriptor's base,
+ * cannot take them away from it. One GDT entry for the process (the
+ * kernel gives each thread three for TLS; the C library takes one), set
+ * in each thread to that thread's base. */
+static int tramp_entry = -1;
+static __thread struct user_desc thread_gs; /* as the C library set it up */
+static __thread uint16_t thread_tramp_fs;
+
+static __attribute__((noreturn, cold)) void no_thread_pointer(const char *call)
+{
+	fprintf(stderr, "memgate: %s for the gs check (docs/contract.md, I7): %s\n", call,
+		strerror(errno));
+	exit(2);
+}
+
+static void thread_pointer_init(void)
+{
+	struct user_desc own;
+	uint16_t gs;
+
+	__asm__("movw %%gs, %0" : "=r"(gs));
+	memset(&thread_gs, 0, sizeof thread_gs);
+	thread_gs.entry_number = gs >> 3;
+	if (syscall(SYS_get_thread_area, &thread_gs))
+		no_thread_pointer("get_thread_area");
+	own = thread_gs;
+	own.entry_number = (unsigned)tramp_entry; /* -1: the kernel picks a free one */
+	if (syscall(SYS_set_thread_area, &own))
+		no_thread_pointer("set_thread_area");
+	tramp_entry = (int)own.entry_number;
+	thread_tramp_fs = (uint16_t)(own.entry_number << 3 | 3);
+}
+
+/* The selector is compared after every call (a callee changes it with
+ * one instruction); the base, which only a system call changes, is asked
+ * of the kernel after the sampled calls (the x87 probe's), and read
+ * through gs after the others: %gs:0 is the thread pointer itself (the
+ * i386 TLS ABI), so a moved base reads another value there, or faults. */
+static void prepare_gs(struct mg_abi_record *rec, unsigned rules)
+{
+	if (!thread_tramp_fs)
+		thread_pointer_init();
+	rec->fs_tramp = thread_tramp_fs;
+	rec->gsbase_before = thread_gs.base_addr;
+	rec->check_gs = (rules & MG_ABI_RULE_X87_MODE) != 0;
+	rec->gs_desc.entry_number = thread_gs.entry_number;
+	rec->gs_desc.base_addr = thread_gs.base_addr; /* unless the check runs */
+	rec->gs_desc_ret = 0;
+	rec->gs_desc_thread = &thread_gs;
+}
 #endif
 
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
@@ -208,6 +275,8 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->fpusw_after = 0;
 #if defined(__x86_64__)
 	prepare_fs(rec, rules);
+#else
+	prepare_gs(rec, rules);
 #endif
 }
 
@@ -242,6 +311,7 @@ void mg_abi_init(void)
 
 #if defined(__i386__)
 	mg_abi_has_sse = sse;
+	thread_pointer_init(); /* the first thread picks the entry for all */
 #endif
 	if (sse)
 		__asm__ volatile("stmxcsr %0" : "=m"(caller_mxcsr));
@@ -345,6 +415,9 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= rec->fpusw_after & X87_SW_STACK_FAULT;
 #if defined(__x86_64__)
 	differ |= (rec->fsbase_after ^ rec->fsbase_before) | (uint16_t)(rec->fs_after ^ rec->fs_before);
+#else
+	differ |= (rec->gs_desc.base_addr ^ rec->gsbase_before) | (uint16_t)(rec->gs_after ^ rec->gs_before);
+	differ |= (uint32_t)rec->gs_desc_ret;
 #endif
 	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
 	return differ == 0;
@@ -384,6 +457,23 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 			       sel ? "selector" : "base",
 			       (unsigned long long)(sel ? rec->fs_before : rec->fsbase_before),
 			       (unsigned long long)(sel ? rec->fs_after : rec->fsbase_after));
+		return 1;
+	}
+#else
+	if (rec->gs_desc_ret) {
+		mg_verdict_set(out, MG_ERROR, "get_thread_area after the call failed (%s): gs unchecked",
+			       strerror(-rec->gs_desc_ret));
+		return 1;
+	}
+	if (rec->gs_after != rec->gs_before || rec->gs_desc.base_addr != rec->gsbase_before) {
+		int sel = rec->gs_after != rec->gs_before;
+		uint32_t was = sel ? rec->gs_before : rec->gsbase_before;
+		uint32_t now = sel ? rec->gs_after : rec->gs_desc.base_addr;
+
+		mg_verdict_abi(out, "thread-pointer", 0, 1, was, now,
+			       "changed gs, the thread pointer, which is reserved for the system "
+			       "(its %s 0x%x -> 0x%x)",
+			       sel ? "selector" : "base", (unsigned)was, (unsigned)now);
 		return 1;
 	}
 #endif

@@ -24,14 +24,21 @@
  * x87 registers and resets the x87 unit, fills xmm0-7 (with SSE) with a poison pattern and saves an
  * FXSAVE image before the call and another after it, as on x86-64.
  *
+ * Last it compares gs, the thread pointer, with the record's (its selector,
+ * and its base: with get_thread_area after the sampled calls, through the
+ * thread control block's self-pointer after the others) and puts the
+ * thread's back if the call changed it.
+ *
  * It trusts nothing the callee may have broken. i386 has no PC-relative data
  * addressing, so a position-independent global needs a base register or a
  * call to find it, and after the callee neither a register nor the stack
  * pointer can be relied on. The record and the caller's stack pointer are
- * therefore kept thread-local: %gs reaches them in one instruction, with no
- * base register and no stack. Only once the stack pointer is the trampoline's
- * own again does it touch the stack or the globals.
+ * therefore kept thread-local, and reached after the call through fs, which
+ * holds a descriptor of the trampoline's own with the thread's base (abi.c): one instruction, with no base register and no stack, and
+ * whatever the callee did to gs. Only once the stack pointer is the
+ * trampoline's own again does it touch the stack or the globals.
  */
+#include <sys/syscall.h>
 #include "abi.h"
 #include "asmdefs.h"
 
@@ -86,6 +93,15 @@ ENTRY(mg_abi_call)
 	movl	36(%esp), %edx		/* rec */
 	movl	%edx, %gs:current_record@ntpoff
 	movl	%esp, %gs:caller_sp@ntpoff
+	movw	%gs, MG_ABI_GS_BEFORE(%edx)
+	/* The same words through fs, whatever gs becomes. It stays loaded
+	 * after the call (nothing else of the process uses fs): loading a
+	 * segment register costs tens of nanoseconds, reading it one cycle. */
+	movw	%fs, %cx
+	cmpw	MG_ABI_FS_TRAMP(%edx), %cx
+	je	19f
+	movw	MG_ABI_FS_TRAMP(%edx), %fs
+19:
 	/* The caller's MXCSR and x87 control word are not read here: they
 	 * are constant, and the record arrives with them (fnstcw is slow). */
 	call	pc_in_ecx
@@ -171,7 +187,7 @@ ENTRY(mg_abi_call)
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 
-	movl	%gs:current_record@ntpoff, %ecx
+	movl	%fs:current_record@ntpoff, %ecx
 	movl	%esp, MG_ABI_SP_AFTER(%ecx)
 	movl	MG_ABI_SP_BEFORE(%ecx), %esp
 	movl	%ebx, MG_ABI_SAVED+0(%ecx)
@@ -233,8 +249,42 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	xgetbv
 	movl	%eax, MG_ABI_XINUSE(%ebx)
 	movl	%edx, MG_ABI_XINUSE+4(%ebx)
-2:	movl	%esi, %eax
-	movl	%gs:caller_sp@ntpoff, %esp
+2:	/* gs is the thread pointer, reserved for the system (I7): its
+	 * selector, and on the sampled calls its descriptor's base; the
+	 * thread's back if the call changed either, before any C code reads
+	 * its thread's data through it. */
+	movw	%gs, MG_ABI_GS_AFTER(%ebx)
+	movzwl	MG_ABI_GS_AFTER(%ebx), %ecx
+	cmpw	MG_ABI_GS_BEFORE(%ebx), %cx
+	je	16f
+	movw	MG_ABI_GS_BEFORE(%ebx), %gs
+16:	cmpl	$0, MG_ABI_CHECK_GS(%ebx)
+	jne	18f
+	/* Between the sampled calls, the TCB's first word: the TLS ABI has
+	 * it hold the thread pointer itself, so it reads otherwise through
+	 * a moved base (or faults: a crash, never a pass). */
+	movl	%gs:0, %ecx
+	cmpl	MG_ABI_GSBASE_BEFORE(%ebx), %ecx
+	je	17f
+18:	addl	$MG_ABI_GS_DESC, %ebx
+	movl	$SYS_get_thread_area, %eax
+	int	$0x80
+	subl	$MG_ABI_GS_DESC, %ebx
+	movl	%eax, MG_ABI_GS_DESC_RET(%ebx)
+	testl	%eax, %eax
+	jne	17f
+	movl	MG_ABI_GS_DESC+4(%ebx), %ecx	/* base_addr */
+	cmpl	MG_ABI_GSBASE_BEFORE(%ebx), %ecx
+	je	17f
+	pushl	%ebx
+	CFA_FROM_SLOT(4)
+	movl	MG_ABI_GS_DESC_THREAD(%ebx), %ebx
+	movl	$SYS_set_thread_area, %eax
+	int	$0x80			/* reloads gs with the thread's base */
+	popl	%ebx
+	CFA_FROM_SLOT(0)
+17:	movl	%esi, %eax
+	movl	%fs:caller_sp@ntpoff, %esp
 	.cfi_restore_state
 	popl	%edi
 	.cfi_adjust_cfa_offset -4

@@ -27,6 +27,14 @@
 #define MG_ABI_CHECK_FPU    92 /* in: the kernel contract's no-FPU rule */
 #define MG_ABI_FX_BEFORE    96 /* FXSAVE images around the call (512 bytes) */
 #define MG_ABI_FX_AFTER	    608
+#define MG_ABI_GSBASE_BEFORE 1120 /* in: the thread's gs base, */
+#define MG_ABI_CHECK_GS	     1124 /* in: compared with get_thread_area after this call */
+#define MG_ABI_GS_BEFORE     1128 /* the gs selector before and after the call */
+#define MG_ABI_GS_AFTER	     1130
+#define MG_ABI_FS_TRAMP	     1132 /* in: the trampoline's own fs (abi.c) */
+#define MG_ABI_GS_DESC	     1136 /* get_thread_area's answer (struct user_desc) */
+#define MG_ABI_GS_DESC_RET   1152 /* its return value */
+#define MG_ABI_GS_DESC_THREAD 1156 /* in: the thread's descriptor, to put back */
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
 #define MG_ABI_FX_XMM_COUNT 8	/* xmm0-xmm7 */
 
@@ -61,6 +69,7 @@
 #define MG_ABI_CANARY_FRAME0 0x77777777
 #define MG_ABI_CANARY_FRAME1 0x88888888
 #ifndef __ASSEMBLER__
+#include <asm/ldt.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,6 +93,13 @@ struct mg_abi_record {
 	uint32_t check_fpu; /* in: poison and compare the FPU state (kernel) */
 	_Alignas(16) unsigned char fx_before[512]; /* FXSAVE after the poison */
 	_Alignas(16) unsigned char fx_after[512];  /* FXSAVE after the call */
+	uint32_t gsbase_before; /* gs: the thread pointer (I7) */
+	uint32_t check_gs;	/* in: get_thread_area after this call */
+	uint16_t gs_before, gs_after;
+	uint16_t fs_tramp;
+	struct user_desc gs_desc; /* in: its entry_number; out: the base after the call */
+	int32_t gs_desc_ret;
+	const struct user_desc *gs_desc_thread;
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
