@@ -24,8 +24,9 @@ FAILURE_CLASSES = (
 # Classes the orchestration adds on top of the engine's: a build that fails,
 # a routine slower than allowed, a crash seen by a fuzzer that does not
 # happen again when its input is replayed, an instruction that needs a CPU
-# feature the routine does not declare (the ISA audit).
-GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature")
+# feature the routine does not declare (the ISA audit), an entry without
+# the landing pad its object's marking promises (x86 IBT: endbr64).
+GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature", "landing-pad")
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
 # "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).

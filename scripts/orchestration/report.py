@@ -21,7 +21,7 @@ OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
-OWN_CLASS = {"build": "build-error", "bench": "slowdown", "isa": "undeclared-feature"}
+OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad")}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -117,9 +117,10 @@ def validate_finding(f, checks, at):
     if f["kind"] not in records.CLASSES:
         raise BadWorkdir(f"{at}: class '{f['kind']}' (valid: {', '.join(records.CLASSES)})")
     own = OWN_CLASS.get(f["check"])
-    if (own is not None and f["kind"] != own) or (own is None and f["kind"] in OWN_CLASS.values()):
+    if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
-                         "(build-error goes with build, slowdown with bench, undeclared-feature with isa, and only there)")
+                         "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
+                         "with isa, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -235,6 +236,9 @@ ABOUT = {
     "undeclared-feature": ("An instruction needs a CPU feature the routine does not declare",
                            "The ISA audit disassembled the routine's code with Capstone and found an instruction that needs a CPU feature which neither --requires nor the arch's baseline covers: on a CPU or VM without it (AVX2 without BMI2, say) the routine dies of SIGILL or computes something else.",
                            "The message names the feature, the first instruction that needs it as symbol+offset, and the --requires that covers it. See docs/isa-audit.md."),
+    "landing-pad": ("An entry point lacks the landing pad its object's marking promises",
+                    "The routine's object carries the GNU property note that claims indirect-branch tracking (x86 CET's IBT, as gcc -fcf-protection marks it), but an entry point does not start with the arch's landing pad (endbr64, endbr32 on i386): where IBT is enforced, the first indirect call to it (the PLT, a function pointer, an ifunc) faults.",
+                    "The message names the entry point and the bytes it starts with. See docs/contract.md, X17."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),

@@ -78,6 +78,21 @@ else
 	skip "gate: avx2_bzhi with --requires avx2,bmi2" "this CPU lacks avx2 or bmi2"
 fi
 
+# The landing-pad rule (docs/contract.md, X17): an object marked for IBT
+# whose entry lacks endbr64 is rejected by the isa check; its twin with
+# endbr64 is accepted.
+expect_all "gate: an IBT-marked object whose entry lacks endbr64 is rejected (landing-pad)" 1 \
+	"^isa +FAIL .*marked for IBT: each entry must start with endbr64" \
+	"^1\. \[isa\] landing-pad: ibt_no_endbr starts with 48 89 f8 48, not endbr64, in an object marked for IBT" \
+	"^REJECTED: ibt_no_endbr, 1 finding\(s\)" -- \
+	scripts/gate "${ISA_FLAGS[@]}" --op memcpy --sarif="$ISA/ibt.sarif" tests/gate/isa/ibt_no_endbr.S
+expect "gate: the SARIF result's rule is landing-pad" 0 "^landing-pad$" \
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["results"][0]["ruleId"])' "$ISA/ibt.sarif"
+expect_all "gate: the same object with endbr64 at its entry is accepted" 0 \
+	"^isa +PASS .*marked for IBT: each entry must start with endbr64; marked for SHSTK \(not checked" \
+	"^ACCEPTED.*: ibt_endbr passed every" -- \
+	scripts/gate "${ISA_FLAGS[@]}" --op memcpy tests/gate/isa/ibt_endbr.S
+
 # glibc's __mempcpy_avx512_no_vzeroupper without --requires: the audit's
 # avx512f, and valgrind n/a (it has no AVX-512), not six SIGILL findings.
 ISA_MEMBER='/usr/lib/x86_64-linux-gnu/libc.a(memmove-avx512-no-vzeroupper.o)'
