@@ -504,4 +504,9 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(OBJ) $(BUILD)/fuzz -name '*.d' 2>/dev/null)
+# The compilers' dependency files. Each has an empty rule: without one, make
+# searches its implicit rules for a way to remake every included file, 0.2 s
+# of CPU on each start (scripts/gate runs make 7 times per submission).
+DEP_FILES := $(shell find $(OBJ) $(BUILD)/fuzz -name '*.d' 2>/dev/null)
+$(DEP_FILES): ;
+-include $(DEP_FILES)
