@@ -37,6 +37,8 @@ static const char help[] =
 	"                  64 on x86-64, (esp + 4) mod 64 on i386, sp mod 64 on aarch64: a\n"
 	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
 	"                  docs/contract.md, X9; default 0)\n"
+	"  --fault-at=K    the user copies: the user buffer faults from byte K on (its\n"
+	"                  alignment follows; docs/usercopy.md; default: no fault)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -68,6 +70,7 @@ enum {
 	O_INTERRUPT,
 	O_THREADS,
 	O_STACK,
+	O_FAULT_AT,
 	O_HELP
 };
 
@@ -91,6 +94,7 @@ static const struct option opts[] = {
 	{"interrupt", required_argument, NULL, O_INTERRUPT},
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
+	{"fault-at", required_argument, NULL, O_FAULT_AT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -118,7 +122,8 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 	long long overlap = 0, value;
 	int have_overlap = 0, have_len = 0, opt;
 	enum mg_spot spot = MG_SPOT_GUARD;
-	size_t spot_arg = 0;
+	size_t spot_arg = 0, fault_at = 0;
+	int have_fault = 0;
 
 	while ((opt = mg_getopt(argc, argv, cmd, opts)) != -1) {
 		switch (opt) {
@@ -171,6 +176,10 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_STACK:
 			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
 			break;
+		case O_FAULT_AT:
+			have_fault = 1;
+			fault_at = (size_t)mg_parse_u64(cmd, "fault-at", optarg);
+			break;
 		case O_HELP: return 0;
 		}
 	}
@@ -183,6 +192,11 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		mg_case_set_overlap(c, (long)overlap);
 	}
 	mg_case_set_spot(c, spot, spot_arg);
+	if (have_fault && !mg_op_is_user(c->variant->op))
+		mg_usage_error(cmd, "--fault-at is for copy_from_user, copy_to_user and clear_user, "
+				    "not %s", mg_op_name(c->variant->op));
+	if (have_fault)
+		mg_case_set_fault(c, fault_at);
 	return 1;
 }
 
