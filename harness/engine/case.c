@@ -475,6 +475,23 @@ static int describe_spot(const struct mg_case *c, char *out, size_t size)
 	}
 }
 
+/* A user copy with a fault: the user buffer's pages from byte k on are
+ * PROT_NONE; the kernel buffer sits near its guard page. */
+static int describe_user_fault(const struct mg_case *c, char *out, size_t size)
+{
+	int user_src = mg_user_is_src(c->variant->op);
+	int used = snprintf(out, size, "user buffer %s: byte %zu starts a PROT_NONE page",
+			    user_src ? "src" : "dst", c->fault_at);
+	unsigned kernel_align = user_src ? c->dst_align : c->src_align;
+
+	if (c->variant->op == MG_CLEAR_USER)
+		return used;
+	used += snprintf(out + used, size - (size_t)used, "; kernel buffer near the guard page %s: ",
+			 mg_place_name(c->place));
+	return used + describe_gap(out + used, size - (size_t)used, user_src ? "dst" : "src",
+				   gap_to_guard(c, c->len, kernel_align));
+}
+
 static int describe_placement(const struct mg_case *c, char *out, size_t size)
 {
 	const char *side = c->place == MG_PLACE_AFTER ? "after" : "before";
@@ -489,6 +506,8 @@ static int describe_placement(const struct mg_case *c, char *out, size_t size)
 				MG_ORACLE_MAPPED);
 	if (c->spot != MG_SPOT_GUARD)
 		return describe_spot(c, out, size);
+	if (c->user_fault)
+		return describe_user_fault(c, out, size);
 	used = snprintf(out, size, "guard page %s: ", side);
 	if (c->overlap) {
 		size_t span = c->len + (size_t)labs(c->dist);
@@ -530,10 +549,6 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	if (c->threads)
 		used += snprintf(out + used, size - (size_t)used, "; in %u threads at once",
 				 c->threads);
-	if (c->user_fault)
-		used += snprintf(out + used, size - (size_t)used,
-				 "; the user buffer (%s) faults from byte %zu on",
-				 mg_user_is_src(v->op) ? "src" : "dst", c->fault_at);
 	if (c->stack_offset && used >= 0 && (size_t)used < size)
 		snprintf(out + used, size - (size_t)used, "; " MG_ABI_STACK_AT_ENTRY " = %u at entry",
 			 c->stack_offset);

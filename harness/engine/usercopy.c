@@ -278,9 +278,9 @@ static int count_rule(const struct ucopy *u, struct mg_verdict *out)
 	}
 	if (n - u->ret > k) {
 		mg_verdict_set(out, MG_WRONG_COUNT,
-			       "returned %lu of n = %zu, so %zu bytes copied, but the user buffer "
+			       "returned %lu of n = %zu, so %zu byte%s copied, but the user buffer "
 			       "faults from byte %zu: at most %zu could be",
-			       u->ret, n, n - u->ret, k, k);
+			       u->ret, n, n - u->ret, n - u->ret == 1 ? "" : "s", k, k);
 		return 1;
 	}
 	return 0;
@@ -299,10 +299,10 @@ static int past_count_rule(const struct ucopy *u, struct mg_verdict *out)
 		mg_verdict_start(out, MG_WRITE_PAST_COUNT);
 		mg_verdict_byte(out, (long long)i, to[i], want[i]);
 		mg_verdict_say(out,
-			       "dst[%zu] changed 0x%02x -> 0x%02x, past the %zu bytes the count says "
+			       "dst[%zu] changed 0x%02x -> 0x%02x, past the %zu byte%s the count says "
 			       "were copied (returned %lu of n = %zu): all data past to + n - ret "
 			       "must be left unmodified",
-			       i, want[i], to[i], copied, u->ret, n);
+			       i, want[i], to[i], copied, copied == 1 ? "" : "s", u->ret, n);
 		return 1;
 	}
 	return 0;

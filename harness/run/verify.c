@@ -162,10 +162,13 @@ struct budget {
 	unsigned kinds_run; /* bit per kind_of() run at this length */
 };
 
-/* Every length runs once for each kind: with separate buffers, and each
- * direction of overlap (where a copy in the wrong direction shows). */
+/* Every length runs once for each kind: with separate buffers, each
+ * direction of overlap (where a copy in the wrong direction shows), and a
+ * user copy's user buffer faulting (docs/usercopy.md). */
 static int kind_of(const struct mg_case *c)
 {
+	if (c->user_fault)
+		return 4;
 	return c->overlap ? 2 + (c->dist > 0) - (c->dist < 0) : 0;
 }
 
