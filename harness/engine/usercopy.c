@@ -276,11 +276,12 @@ static int count_rule(const struct ucopy *u, struct mg_verdict *out)
 			       u->ret);
 		return 1;
 	}
-	if (n - u->ret > k) {
+	if (n - (size_t)u->ret > k) {
+		size_t copied = n - (size_t)u->ret;
 		mg_verdict_set(out, MG_WRONG_COUNT,
 			       "returned %lu of n = %zu, so %zu byte%s copied, but the user buffer "
 			       "faults from byte %zu: at most %zu could be",
-			       u->ret, n, n - u->ret, n - u->ret == 1 ? "" : "s", k, k);
+			       u->ret, n, copied, copied == 1 ? "" : "s", k, k);
 		return 1;
 	}
 	return 0;
@@ -290,7 +291,7 @@ static int count_rule(const struct ucopy *u, struct mg_verdict *out)
 static int past_count_rule(const struct ucopy *u, struct mg_verdict *out)
 {
 	const unsigned char *to = u->at.dst, *want = u->win_want + (to - u->at.win);
-	size_t n = u->c->len, copied = n - u->ret;
+	size_t n = u->c->len, copied = n - (size_t)u->ret;
 
 	/* From byte k on, a user destination was PROT_NONE: nothing there. */
 	for (size_t i = copied; i < n; i++) {
@@ -314,7 +315,7 @@ static int past_count_rule(const struct ucopy *u, struct mg_verdict *out)
 static int prefix_rule(const struct ucopy *u, struct mg_verdict *out)
 {
 	const struct mg_case *c = u->c;
-	size_t copied = c->len - u->ret, wrong = 0, first = 0;
+	size_t copied = c->len - (size_t)u->ret, wrong = 0, first = 0;
 	unsigned char *shadow = u->sb->shadow, *want = shadow + (u->at.dst - u->at.win);
 	const unsigned char *to = u->at.dst;
 
