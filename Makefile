@@ -188,8 +188,9 @@ $(OBJ)/%.o: %.S
 # Variants and references get coverage but no sanitizer: the sandbox, not
 # ASan, is what watches their accesses. fuzz_empty is a target that does
 # nothing, built the same way, for `make bench-fuzz` to compare against.
-FUZZ_FAMILIES := memcpy memmove memset page
-SEED_DIRS := $(addprefix corpus/,$(FUZZ_FAMILIES))
+FUZZ_FAMILIES := memcpy memmove memset page usercopy
+# The user copies have variants on x86-64 only so far (docs/usercopy.md).
+SEED_DIRS := $(addprefix corpus/,$(filter-out $(if $(filter x86_64,$(ARCH)),,usercopy),$(FUZZ_FAMILIES)))
 FUZZ_FLAVORS := libfuzzer libfuzzer-asan afl
 FUZZ_CC_libfuzzer := clang
 FUZZ_CC_libfuzzer-asan := clang
