@@ -71,3 +71,30 @@ expect "a user copy takes no --spot" 2 "runs at the guard pages, alone" \
 	$MG run --variant=copy_from_user_bytes --len=17 --spot=straddle-src:3
 expect "a user buffer's alignment follows from --fault-at" 0 "src%64 = 59, dst%64 = 2" \
 	$MG run --variant=copy_from_user_bytes --len=17 --fault-at=5 --src-align=0 --dst-align=2
+
+# The fuzz inputs: the seeds decode to user-copy cases (with and without a
+# fault) that every correct variant passes; the random driver and the
+# libFuzzer target find a broken one.
+expect "the usercopy seeds pass on every correct user copy" 0 "^[0-9]+ passed, 0 failed$" \
+	build/replay --each-variant corpus/usercopy
+expect "random finds the unlisted store, as unhandled-fault" 1 \
+	"signature: bad_copy_to_user_tail_unlisted unhandled-fault SIGSEGV at mg_x86_64_bad_copy_to_user_tail_unlisted\+0x" \
+	build/random --variant=bad_copy_to_user_tail_unlisted --seconds=10 --seed=1 --max-findings=1 \
+	--findings="$TMP/random"
+expect "the standalone reproducer refuses a user copy, saying why" 2 \
+	"does not reproduce yet: use the replay command" \
+	build/replay --variant=copy_to_user_bytes --emit-c="$TMP/uc.c" corpus/usercopy/copy_to_user_bytes-len17-fault8.in
+if ! command -v clang >/dev/null; then
+	skip "fuzz_usercopy" "clang is not installed (scripts/install-deps installs it)"
+elif ! make --no-print-directory -s build/fuzz/libfuzzer/fuzz_usercopy >/dev/null 2>&1; then
+	fail "fuzz_usercopy builds" "make build/fuzz/libfuzzer/fuzz_usercopy failed"
+else
+	mkdir -p "$TMP/uc-work"
+	expect "libFuzzer fuzz_usercopy: 20000 inputs from the seeds, no false alarm" 0 \
+		"Done 20000 runs" build/fuzz/libfuzzer/fuzz_usercopy -runs=20000 -max_len=64 -seed=1 \
+		-artifact_prefix="$TMP/" "$TMP/uc-work" corpus/usercopy
+	expect "libFuzzer fuzz_usercopy finds the unlisted store" 77 \
+		"signature: bad_copy_to_user_tail_unlisted unhandled-fault" \
+		build/fuzz/libfuzzer/fuzz_usercopy --variant=bad_copy_to_user_tail_unlisted \
+		-runs=20000 -seed=1 -artifact_prefix="$TMP/" corpus/usercopy
+fi
