@@ -277,6 +277,13 @@ static void situation_stage(const struct mg_verify_opts *o, const struct mg_vari
 	double t0 = now();
 
 	run.stage = s->stage;
+	if (mg_op_is_user(v->op)) {
+		snprintf(st->why, sizeof st->why,
+			 "a user copy runs alone and uninterrupted: its faults are resumed by the "
+			 "harness's handler, not emulated in the situations yet (docs/usercopy.md)");
+		st->state = MG_SITUATION_NA;
+		return;
+	}
 	if (!s->possible(st->why, sizeof st->why)) {
 		st->state = MG_SITUATION_NA;
 		return;
