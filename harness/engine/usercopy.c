@@ -87,7 +87,7 @@ static void place(struct ucopy *u)
 	const struct mg_case *c = u->c;
 	const struct mg_sandbox *sb = u->sb;
 	int user_src = mg_user_is_src(c->variant->op);
-	unsigned char *src_arena = sb->src_ro[user_src ? MG_SRC_BELOW : c->src_above];
+	unsigned char *src_arena = sb->src_ro[c->src_above];
 
 	u->prot = NULL;
 	if (!c->user_fault) {
@@ -247,8 +247,10 @@ static int red_zones(const struct ucopy *u, struct mg_verdict *out)
 
 	for (size_t i = 0; i < u->at.win_len; i++) {
 		const unsigned char *p = win + i;
-		if (p == to)
-			i += n, p += n;
+		if (p == to) { /* the bytes of `to` are the other rules' */
+			i += n;
+			p += n;
+		}
 		if (i >= u->at.win_len || *p == u->win_want[i])
 			continue;
 		mg_verdict_start(out, MG_OOB_WRITE);
