@@ -434,6 +434,10 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 	struct emit e = {.path = path, .c = c, .v = v};
 	int has_src = op_texts[c->variant->op].has_src;
 
+	if (mg_op_is_user(c->variant->op))
+		fail("a user copy's case runs under memgate's exception-table emulation "
+		     "(docs/usercopy.md), which a standalone program does not reproduce yet: use "
+		     "the replay command");
 	if (mg_case_is_huge(c))
 		fail("a length over %zu (or --oracle) runs in memgate's huge-length check, which "
 		     "a standalone program does not reproduce: use the replay command",

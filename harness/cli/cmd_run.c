@@ -40,6 +40,8 @@ static const char help[] =
 	"                  docs/contract.md, X9; default 0)\n"
 	"  --fpenv=NAME    the floating-point environment at entry (docs/contract.md,\n"
 	"                  C17, X6): " MG_ABI_FPENV_NAMES " (default)\n"
+	"  --fault-at=K    the user copies: the user buffer faults from byte K on (its\n"
+	"                  alignment follows; docs/usercopy.md; default: no fault)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -72,6 +74,7 @@ enum {
 	O_THREADS,
 	O_STACK,
 	O_FPENV,
+	O_FAULT_AT,
 	O_HELP
 };
 
@@ -96,6 +99,7 @@ static const struct option opts[] = {
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
 	{"fpenv", required_argument, NULL, O_FPENV},
+	{"fault-at", required_argument, NULL, O_FAULT_AT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -131,7 +135,8 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 	long long overlap = 0, value;
 	int have_overlap = 0, have_len = 0, opt;
 	enum mg_spot spot = MG_SPOT_GUARD;
-	size_t spot_arg = 0;
+	size_t spot_arg = 0, fault_at = 0;
+	int have_fault = 0;
 
 	while ((opt = mg_getopt(argc, argv, cmd, opts)) != -1) {
 		switch (opt) {
@@ -185,6 +190,10 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
 			break;
 		case O_FPENV: c->fpenv = parse_fpenv(cmd, optarg); break;
+		case O_FAULT_AT:
+			have_fault = 1;
+			fault_at = (size_t)mg_parse_u64(cmd, "fault-at", optarg);
+			break;
 		case O_HELP: return 0;
 		}
 	}
@@ -197,6 +206,11 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		mg_case_set_overlap(c, (long)overlap);
 	}
 	mg_case_set_spot(c, spot, spot_arg);
+	if (have_fault && !mg_op_is_user(c->variant->op))
+		mg_usage_error(cmd, "--fault-at is for copy_from_user, copy_to_user and clear_user, "
+				    "not %s", mg_op_name(c->variant->op));
+	if (have_fault)
+		mg_case_set_fault(c, fault_at);
 	return 1;
 }
 

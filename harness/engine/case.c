@@ -365,11 +365,40 @@ static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
 		    c->stack_offset);
 }
 
+/* The user copies run at the guard pages, alone, with the user buffer
+ * faulting from fault_at on or not at all (docs/usercopy.md). */
+static bool user_case_valid(const struct mg_case *c, char *why, size_t size)
+{
+	enum mg_op op = c->variant->op;
+
+	if (!mg_op_is_user(op))
+		return !c->user_fault || fail(why, size, "--fault-at is for the user copies");
+	if (c->interrupt || c->threads || c->oracle || c->spot != MG_SPOT_GUARD)
+		return fail(why, size, "%s runs at the guard pages, alone (no --interrupt, "
+			    "--threads, --oracle or --spot: not emulated for user copies)",
+			    mg_op_name(op));
+	if (!c->user_fault)
+		return true;
+	if (c->fault_at >= c->len)
+		return fail(why, size, "--fault-at=%zu: the user buffer's bytes are 0..%zu", c->fault_at,
+			    c->len ? c->len - 1 : 0);
+	if ((mg_user_is_src(op) ? c->src_align : c->dst_align) != mg_fault_align(c->fault_at))
+		return fail(why, size,
+			    "%s%%64 %u does not follow from --fault-at=%zu (byte %zu starts a page: "
+			    "%u)",
+			    mg_user_is_src(op) ? "src" : "dst",
+			    mg_user_is_src(op) ? c->src_align : c->dst_align, c->fault_at,
+			    c->fault_at, mg_fault_align(c->fault_at));
+	return true;
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
 	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size))
+		return false;
+	if (!user_case_valid(c, why, size))
 		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
@@ -400,7 +429,8 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
 	       a->fpenv == b->fpenv &&
-	       (a->overlap || a->src_above == b->src_above);
+	       (a->overlap || a->src_above == b->src_above) && a->user_fault == b->user_fault &&
+	       (!a->user_fault || a->fault_at == b->fault_at);
 }
 
 /* Bytes between a buffer and the guard page it is pushed against. */
@@ -477,6 +507,23 @@ static int describe_spot(const struct mg_case *c, char *out, size_t size)
 	}
 }
 
+/* A user copy with a fault: the user buffer's pages from byte k on are
+ * PROT_NONE; the kernel buffer sits near its guard page. */
+static int describe_user_fault(const struct mg_case *c, char *out, size_t size)
+{
+	int user_src = mg_user_is_src(c->variant->op);
+	int used = snprintf(out, size, "user buffer %s: byte %zu starts a PROT_NONE page",
+			    user_src ? "src" : "dst", c->fault_at);
+	unsigned kernel_align = user_src ? c->dst_align : c->src_align;
+
+	if (c->variant->op == MG_CLEAR_USER)
+		return used;
+	used += snprintf(out + used, size - (size_t)used, "; kernel buffer near the guard page %s: ",
+			 mg_place_name(c->place));
+	return used + describe_gap(out + used, size - (size_t)used, user_src ? "dst" : "src",
+				   gap_to_guard(c, c->len, kernel_align));
+}
+
 static int describe_placement(const struct mg_case *c, char *out, size_t size)
 {
 	const char *side = c->place == MG_PLACE_AFTER ? "after" : "before";
@@ -491,6 +538,8 @@ static int describe_placement(const struct mg_case *c, char *out, size_t size)
 				MG_ORACLE_MAPPED);
 	if (c->spot != MG_SPOT_GUARD)
 		return describe_spot(c, out, size);
+	if (c->user_fault)
+		return describe_user_fault(c, out, size);
 	used = snprintf(out, size, "guard page %s: ", side);
 	if (c->overlap) {
 		size_t span = c->len + (size_t)labs(c->dist);
@@ -614,6 +663,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--fpenv=%s", mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset)
 		add_word(a, "--stack-offset=%u", c->stack_offset);
+	if (c->user_fault)
+		add_word(a, "--fault-at=%zu", c->fault_at);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

@@ -105,6 +105,10 @@ struct mg_case {
 	 * legally run with, 0 the default (docs/contract.md, C17, X6). Kernel
 	 * code always gets 0, as kernel_fpu_begin loads the defaults. */
 	unsigned fpenv;
+	/* The user copies (mg_op_is_user): the user buffer faults from byte
+	 * fault_at on (docs/usercopy.md); false: it does not fault at all. */
+	bool user_fault;
+	size_t fault_at;
 };
 
 /* The step of a variant's stack offsets: what its contract's ABI promises
@@ -234,7 +238,40 @@ static inline bool mg_op_takes_huge(enum mg_op op)
 
 static inline bool mg_op_has_src(enum mg_op op)
 {
-	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY;
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY ||
+	       op == MG_COPY_FROM_USER || op == MG_COPY_TO_USER;
+}
+
+/* The kernel's user copies: one side is user memory, which may fault. */
+static inline bool mg_op_is_user(enum mg_op op)
+{
+	return op == MG_COPY_FROM_USER || op == MG_COPY_TO_USER || op == MG_CLEAR_USER;
+}
+
+/* Whether the user buffer is the source (copy_from_user) or the
+ * destination (copy_to_user, clear_user). */
+static inline bool mg_user_is_src(enum mg_op op)
+{
+	return op == MG_COPY_FROM_USER;
+}
+
+/* The alignment mod 64 of a user buffer that faults from byte k on: byte k
+ * starts a page. */
+static inline unsigned mg_fault_align(size_t k)
+{
+	return (unsigned)(-k & (MG_ALIGN_MOD - 1));
+}
+
+/* Makes the case's user buffer fault from byte k on, its alignment the one
+ * that follows. */
+static inline void mg_case_set_fault(struct mg_case *c, size_t k)
+{
+	c->user_fault = true;
+	c->fault_at = k;
+	if (mg_user_is_src(c->variant->op))
+		c->src_align = mg_fault_align(k);
+	else
+		c->dst_align = mg_fault_align(k);
 }
 
 /* Makes `c` an overlapping memmove with dst = src + dist (its dst alignment

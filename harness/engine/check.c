@@ -25,6 +25,7 @@
 #include "placements.h"
 #include "rng.h"
 #include "sandbox.h"
+#include "usercopy.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -573,10 +574,13 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 		judge(&r, quick, out);
 }
 
-/* Lengths past the sandbox go to the huge-length check. */
+/* Lengths past the sandbox go to the huge-length check, the user copies to
+ * their own (usercopy.h). */
 static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
-	if (mg_case_is_huge(c))
+	if (mg_op_is_user(c->variant->op))
+		mg_usercopy_check(c, clean_int, out);
+	else if (mg_case_is_huge(c))
 		mg_huge_check(c, clean_int, out);
 	else
 		check_once(c, clean_int, out);

@@ -17,7 +17,9 @@
  *	srcbyte   1 byte   source alignment (bits 0-5), place before (bit 6),
  *	                   source above dst (bit 7)
  *	dstbyte   1 byte   destination alignment (bits 0-5), overlap (bit 6)
- *	dist      4 bytes  memmove's dst - src when overlapping (signed)
+ *	dist      4 bytes  memmove's dst - src when overlapping (signed); the
+ *	                   user copies' fault: none when its low two bits are
+ *	                   0, else from byte (dist >> 2) mod len on
  *	value     4 bytes  memset's int c
  *	seed      8 bytes  the fill seed
  *	spot      1 byte   where the buffers go (mod 8): 0-3 at guard pages,
@@ -77,14 +79,14 @@
 
 /* One fuzz target: an operation family and the variants it picks among. */
 struct mg_target {
-	const char *family; /* "memcpy", "memmove", "memset", "page" */
+	const char *family; /* "memcpy", "memmove", "memset", "page", "usercopy" */
 	const struct mg_variant *pool[MG_FAMILY_MAX];
 	unsigned count;
 	bool pinned;	/* one variant, named by the user */
 	size_t max_len; /* decoded lengths are folded below this */
 };
 
-/* The families, for usage messages: "memcpy, memmove, memset, page". */
+/* The families, for usage messages: "memcpy, memmove, memset, page, usercopy". */
 extern const char mg_family_names[];
 
 /* Sets up a target for `family`. With `pinned` (a variant name) it runs

@@ -30,6 +30,10 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 	mg_json_uint(j, "spot_arg", c->spot_arg);
 	mg_json_bool(j, "interrupt", c->interrupt);
 	mg_json_uint(j, "threads", c->threads);
+	if (c->user_fault)
+		mg_json_uint(j, "fault_at", c->fault_at);
+	else
+		mg_json_null(j, "fault_at");
 	mg_json_close_object(j);
 }
 

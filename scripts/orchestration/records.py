@@ -20,6 +20,12 @@ FAILURE_CLASSES = (
     # judged a failure (aarch64 across an MTE granule, --overread=strict);
     # elsewhere it is the warning of that name.
     "aligned-over-read",
+    # The user copies' fault contract (docs/usercopy.md).
+    "unhandled-fault",
+    "kernel-fault",
+    "wrong-count",
+    "write-past-count",
+    "nothing-copied",
 )
 # Classes the orchestration adds on top of the engine's: a build that fails,
 # a routine slower than allowed, a crash seen by a fuzzer that does not

@@ -16,7 +16,8 @@ SCHEMA = "memgate-gate-report/1"
 CHECKS = ("build", "isa", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
-OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
+OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",
+       "copy_to_user", "clear_user")
 # Where a code-scanning alert links for memgate itself.
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
@@ -221,6 +222,21 @@ ABOUT = {
     "aligned-over-read": ("Read past a buffer within an aligned block, judged a failure",
                           "The variant read past the end (or before the start) of a buffer, but only within a naturally aligned block of at most 64 bytes that holds a byte of the buffer, so no MMU can fault on it. It is a failure on aarch64 when the read crosses a 16-byte MTE granule, and anywhere under --overread=strict; otherwise it is a warning.",
                           "Seen under valgrind's memcheck, byte-granular. The message names the buffer, side and distance, and the block's width."),
+    "unhandled-fault": ("A user-memory fault the exception table does not list",
+                        "A user copy (copy_from_user, copy_to_user, clear_user) faulted on the user buffer at an instruction that has no exception-table entry: the kernel would oops instead of returning a short count.",
+                        "memgate places the user buffer so that it faults from byte k on and resumes each fault at a listed instruction as the kernel's handler would (docs/usercopy.md). The message names the instruction as symbol+offset and the byte that faulted."),
+    "kernel-fault": ("The kernel buffer faulted",
+                     "A user copy faulted on its kernel-side buffer, which never faults: it read or wrote past that buffer, into its guard page. In the kernel that is an oops, or with an exception entry a kernel-side overrun passed off as a short copy.",
+                     "The message names the buffer, the side and the distance, and the instruction."),
+    "wrong-count": ("Wrong count of bytes not copied",
+                    "A user copy returned a count outside [0, n], a non-zero count when nothing faulted, or a count that says more bytes were copied than could be before the user buffer's first faulting byte.",
+                    "The message gives the count returned, n and the byte that faults (include/linux/uaccess.h, raw_copy_{to,from}_user)."),
+    "write-past-count": ("Wrote past the bytes it says it copied",
+                         "A user copy changed a destination byte at or past to + n - ret, the bytes its return value says were not copied: all data past them must be left unmodified (include/linux/uaccess.h).",
+                         "The message names the byte, its old and new value, and the count returned."),
+    "nothing-copied": ("Copied nothing though it could",
+                       "A user copy returned n (nothing copied) although the first bytes of the user buffer could be accessed: returning n is only allowed when not even the first byte can be copied (include/linux/uaccess.h).",
+                       "The message gives n and how many bytes could have been copied."),
     "crash": ("Crash",
               "The call died of a signal other than a guard-page fault: a general-protection fault (for example an aligned SSE load on a misaligned address), SIGILL, SIGBUS, or the process ending.",
               "The message gives the signal, the pc as symbol+offset and the address."),
