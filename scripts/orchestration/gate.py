@@ -58,22 +58,30 @@ def gate(argv, run=None):
     if runs is None:
         return cannot_run_anywhere(ctx)
     prepare(ctx, opts)
+    # The plan calibrates (when this machine has not yet) while the
+    # submission compiles.
+    planner = gate_plan.Planner(ctx, runs, splitter(ctx, runs)).start()
     try:
         # What does not build, or breaks a build-time rule, is told first
-        # (one line); then the plan refuses a budget too small; then the
-        # cache, keyed by the compiled code.
+        # (one line); then the cache, keyed by the compiled code; then the
+        # plan refuses a budget too small.
         compile_submission(ctx, opts["files"])
         check_rules(ctx, opts["files"])
-        gate_plan.plan(ctx, runs, splitter(ctx, runs))
         key = gate_cache.verdict_key(ctx)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
         if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:
+            planner.abandon()
             shutil.rmtree(ctx.W, ignore_errors=True)
             return reuse(ctx, hit)
+        planner.plan()
     except Usage:
         # Nothing was judged: no build or results are kept.
+        planner.abandon()
         shutil.rmtree(ctx.W, ignore_errors=True)
         shutil.rmtree(ctx.root_R, ignore_errors=True)
+        raise
+    except BaseException:
+        planner.abandon()
         raise
     outcomes = run_all(ctx, runs, opts)
     status = conclude(ctx, outcomes)

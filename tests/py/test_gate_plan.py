@@ -27,7 +27,7 @@ class Planning(unittest.TestCase):
     def planned(self, ctx, needs_by_run, runs=(("", []),)):
         runs = list(runs)
         real = gate_plan.plans_of
-        gate_plan.plans_of = lambda c, r: {(i, e["name"]): plan_of(needs_by_run[i]) for i in range(len(r))
+        gate_plan.plans_of = lambda c, r, *_: {(i, e["name"]): plan_of(needs_by_run[i]) for i in range(len(r))
                                            for e in c.entries}
         try:
             return gate_plan.plan(ctx, runs, gate_runs.splitter(ctx, runs))
