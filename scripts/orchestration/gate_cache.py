@@ -17,7 +17,7 @@ import struct
 import tempfile
 import threading
 
-from . import submission
+from . import procs, submission
 
 # What memgate's verdicts depend on besides the submission: its engine,
 # its scripts, its fuzz targets and references, the variants it compares
@@ -99,7 +99,8 @@ def machine_facts(ctx):
     under, and the environment memgate's programs read (MEMGATE_*, QEMU_*;
     not where the results go)."""
     env = {k: v for k, v in ctx.env.items() if k.startswith(("MEMGATE_", "QEMU_"))
-           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE")}
+           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE", "MEMGATE_GATE_CALIBRATION")
+           and not k.startswith(procs.TAG_PREFIX)}
     facts = {"cpu": cpu_facts(), "arch": ctx.arch, "runner": ctx.runner, "env": env,
              "limits": {name: resource.getrlimit(getattr(resource, name)) for name in LIMITS},
              "tools": {t: shutil.which(t, path=ctx.env.get("PATH")) or ""
@@ -149,9 +150,12 @@ def code_hash(ctx):
     return h.hexdigest()
 
 
-def verdict_key(ctx):
+def verdict_key(ctx, code=None):
+    """The key of the verdict: the built code (code_hash, or as
+    gate_prebuilt knows it without a build), the options, memgate and
+    the machine."""
     options = {k: v for k, v in ctx.opts.items() if k not in NOT_KEYED}
-    return _digest({"schema": SCHEMA, "code": code_hash(ctx), "options": options,
+    return _digest({"schema": SCHEMA, "code": code or code_hash(ctx), "options": options,
                     "memgate": memgate_version(), "machine": machine_facts(ctx)})
 
 
