@@ -320,6 +320,7 @@ class Calibrator:
         self.failed = []
         self.took = 0.0
         self.cancel = threading.Event()
+        self.say = ctx.progress
 
     def get(self, what, measure, ident, floor=0):
         """`what` names the measurement (a tuple), `ident` its identity,
@@ -353,7 +354,7 @@ class Calibrator:
             self.running[name] = pool.submit(self._take, name, label, ident, measure)
 
     def _take(self, name, label, ident, measure):
-        self.ctx.progress(f"calibrating the plan: {label}")
+        self.say(f"calibrating the plan: {label}")
 
         def floor(value):
             self.floors[name] = value
@@ -562,7 +563,7 @@ def calibrated(ctx, runs, fits, total, early, cal=None):
             cal.store.save()
     ctx.calibration_seconds = time.monotonic() - t
     if cal.failed:
-        ctx.progress(f"the plan could not calibrate {'; '.join(dict.fromkeys(cal.failed))} here: it assumes "
+        cal.say(f"the plan could not calibrate {'; '.join(dict.fromkeys(cal.failed))} here: it assumes "
                      "the fallbacks of docs/gate.md for them, and the checks say what is wrong")
     return plans, missing
 
@@ -578,6 +579,23 @@ class Planner:
         self.cal = Calibrator(ctx)
         self.thread = None
         self.outcome = None
+        # What the calibration says while the build runs is held until the
+        # plan is asked for: a build error or a broken rule stays one line.
+        self.held, self.guard = [], threading.Lock()
+        self.cal.say = self.say
+
+    def say(self, stage):
+        with self.guard:
+            if self.held is not None:
+                self.held.append(stage)
+                return
+        self.ctx.progress(stage)
+
+    def release(self):
+        with self.guard:
+            held, self.held = self.held or [], None
+        for stage in held:
+            self.ctx.progress(stage)
 
     def fits(self, total, plans):
         return all(self.split(total, self.runs[i][0], self.runs[i][1]) >= p.total() for (i, _), p in plans.items())
@@ -603,6 +621,7 @@ class Planner:
     def plan(self):
         if self.thread is None:
             self.start()
+        self.release()
         self.thread.join()
         if isinstance(self.outcome, BaseException):
             raise self.outcome
