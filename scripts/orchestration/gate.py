@@ -84,7 +84,6 @@ def gate(argv, run=None):
         check_rules(ctx, opts["files"])
         code = gate_cache.code_hash(ctx)
         key = gate_cache.verdict_key(ctx, code)
-        gate_prebuilt.record(ctx, code)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
         if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:
             planner.abandon()
@@ -100,10 +99,12 @@ def gate(argv, run=None):
     except BaseException:
         planner.abandon()
         raise
+    compiled = ctx.W
     outcomes = run_all(ctx, runs, opts)
     status = conclude(ctx, outcomes)
-    if status in (0, 1):
-        gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", []))
+    if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", [])):
+        # The next gate of the same inputs asks the cache without building.
+        gate_prebuilt.record(ctx, code, compiled)
     if status == 0:
         # No finding names these builds in a repro command: they go, so
         # that accepted runs do not pile up a build each.

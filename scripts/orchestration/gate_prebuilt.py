@@ -116,10 +116,12 @@ def _search_dirs(argv):
     return dirs
 
 
-def record(ctx, code):
-    """After a compile step: what it read, under its pre-key. False when
-    it cannot be recorded exactly (nothing is then reused without a build)."""
-    parts = os.path.join(ctx.W, "plain.parts")
+def record(ctx, code, build_dir=None):
+    """After a compile step (in build_dir, else ctx.W): what it read,
+    under its pre-key. False when it cannot be recorded exactly (nothing is
+    then reused without a build)."""
+    where = build_dir or ctx.W
+    parts = os.path.join(where, "plain.parts")
     try:
         with open(os.path.join(parts, COMMANDS), encoding="utf-8") as f:
             commands = json.load(f)
@@ -127,12 +129,13 @@ def record(ctx, code):
             merged = f.read()
     except (OSError, ValueError):
         return False
-    build = os.path.realpath(ctx.W)
+    build = os.path.realpath(where)
     body = b"".join(b for _, _, b in gate_cache.sections(merged))
-    if build.encode() in body or ctx.W.encode() in body:
+    if build.encode() in body or where.encode() in body:
         return False
+    from .submission import tool_files
     tools, files, dirs = {}, {}, {}
-    for c in commands.get("tools", []):
+    for c in tool_files(commands.get("cc") or "cc", commands.get("binutils") or []):
         tools[c] = _stat(c)
     for argv in commands.get("compiles", []):
         deps = _deps(argv[argv.index("-MF") + 1]) if "-MF" in argv else None

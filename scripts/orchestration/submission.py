@@ -358,16 +358,22 @@ def compile_object(out, symbols_, cc, cflags, sources):
 
 
 def write_commands(parts, cc, compiles, tools):
-    """parts/commands.json: the compile commands and the programs they ran
-    (the driver, the programs it runs, binutils), for gate_prebuilt."""
-    names = [shlex.split(cc)[0]] + list(tools.values())
+    """parts/commands.json: the compile commands, the driver and binutils,
+    for gate_prebuilt (which asks the driver for the programs it runs only
+    when it records the build: not on the way to a refusal)."""
+    with open(os.path.join(parts, "commands.json"), "w", encoding="utf-8") as f:
+        json.dump({"compiles": compiles, "cc": cc, "binutils": list(tools.values())}, f, indent=1)
+
+
+def tool_files(cc, binutils_names):
+    """The real files of the driver, the programs it runs (cc1, as, ld,
+    collect2) and binutils."""
+    names = [shlex.split(cc)[0]] + list(binutils_names)
     for prog in ("cc1", "as", "ld", "collect2"):
         rc, out = capture(shlex.split(cc) + [f"-print-prog-name={prog}"], timeout=30)
         if rc == 0 and out.strip():
             names.append(out.strip())
-    found = sorted({os.path.realpath(shutil.which(n) or n) for n in names if shutil.which(n) or os.path.isabs(n)})
-    with open(os.path.join(parts, "commands.json"), "w", encoding="utf-8") as f:
-        json.dump({"compiles": compiles, "tools": found}, f, indent=1)
+    return sorted({os.path.realpath(shutil.which(n) or n) for n in names if shutil.which(n) or os.path.isabs(n)})
 
 
 def inspect(merged, cc, entry_symbols, allowed, where=""):
