@@ -318,7 +318,6 @@ class Calibrator:
         self.running = {}  # name: Future
         self.asked = set()  # the names a plan asked for that are not known yet
         self.failed = []
-        self.took = 0.0
         self.cancel = threading.Event()
         self.say = ctx.progress
 
