@@ -79,7 +79,8 @@ def once(seen, name):
 def run_main(prog, body, saved=None):
     """Runs body() and returns its exit status; Usage, CouldNotJudge, an
     OSError or an interrupt become one line '{prog}: ...' and 2 (128 + N
-    for signal N). SIGINT, SIGTERM and SIGHUP sent to this process end it
+    for signal N); any other exception (a bug) its traceback and
+    "could not judge: internal error", 2. SIGINT, SIGTERM and SIGHUP sent to this process end it
     as the terminal's SIGINT does; saved() (or None) says where the results
     so far are, for the interrupted line. Every child is stopped first."""
     procs.catch_stop_signals()
@@ -96,6 +97,11 @@ def run_main(prog, body, saved=None):
         return 2
     except KeyboardInterrupt as e:
         return interrupted(prog, e, saved)
+    except Exception as e:  # a bug here must never read as a verdict (exit 1 is "rejected")
+        import traceback
+        traceback.print_exc()
+        print(f"{prog}: could not judge: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     finally:
         stop_children()
 

@@ -15,9 +15,9 @@ started stopped, the results folder marked PARTIAL, no verdict."""
 import os
 import shutil
 
-from . import cli, gate_cache, gate_plan, records, workspace
+from . import cli, gate_cache, gate_plan, gate_prebuilt, records, workspace
 from .checks import Check
-from .gate_build import check_rules, compile_submission, contract_macro, prepare
+from .gate_build import check_rules, compile_submission, contract_macro, keep_sources, make_results, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
 from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all, splitter
@@ -57,28 +57,54 @@ def gate(argv, run=None):
     runs = plan_runs(ctx)
     if runs is None:
         return cannot_run_anywhere(ctx)
+    if not opts["no_cache"]:
+        # The same submission, options, memgate and compiler as a build
+        # recorded before, and nothing it read changed: the verdict cache
+        # is asked without building.
+        known = gate_prebuilt.lookup(ctx)
+        if known is not None:
+            code, names = known
+            hit = gate_cache.lookup(gate_cache.verdict_key(ctx, code))
+            if hit is not None and [d.get("variant") for d in hit["docs"]] == names:
+                for e, name in zip(ctx.entries, names):
+                    e["name"] = name
+                ctx.name = names[0]
+                make_results(ctx)
+                keep_sources(ctx, opts["files"])
+                return reuse(ctx, hit)
     prepare(ctx, opts)
+    # The plan calibrates (when this machine has not yet) while the
+    # submission compiles.
+    planner = gate_plan.Planner(ctx, runs, splitter(ctx, runs)).start()
     try:
         # What does not build, or breaks a build-time rule, is told first
-        # (one line); then the plan refuses a budget too small; then the
-        # cache, keyed by the compiled code.
+        # (one line); then the cache, keyed by the compiled code; then the
+        # plan refuses a budget too small.
         compile_submission(ctx, opts["files"])
         check_rules(ctx, opts["files"])
-        gate_plan.plan(ctx, runs, splitter(ctx, runs))
-        key = gate_cache.verdict_key(ctx)
+        code = gate_cache.code_hash(ctx)
+        key = gate_cache.verdict_key(ctx, code)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
         if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:
+            planner.abandon()
             shutil.rmtree(ctx.W, ignore_errors=True)
             return reuse(ctx, hit)
+        planner.plan()
     except Usage:
         # Nothing was judged: no build or results are kept.
+        planner.abandon()
         shutil.rmtree(ctx.W, ignore_errors=True)
         shutil.rmtree(ctx.root_R, ignore_errors=True)
         raise
+    except BaseException:
+        planner.abandon()
+        raise
+    compiled = ctx.W
     outcomes = run_all(ctx, runs, opts)
     status = conclude(ctx, outcomes)
-    if status in (0, 1):
-        gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", []))
+    if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", [])):
+        # The next gate of the same inputs asks the cache without building.
+        gate_prebuilt.record(ctx, code, compiled)
     if status == 0:
         # No finding names these builds in a repro command: they go, so
         # that accepted runs do not pile up a build each.

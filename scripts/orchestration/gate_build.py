@@ -73,13 +73,33 @@ def prepare(ctx, opts):
             die(f"unknown --baseline variant '{ctx.baseline}' (see {ctx.B}/memgate list)")
         if row[1] != ctx.op:
             die(f"--baseline {ctx.baseline} is a {row[1]}, not a {ctx.op}")
+    make_build_dir(ctx)
+    make_results(ctx)
+
+
+def make_build_dir(ctx):
     parent = os.path.join("build", "gate", *([ctx.foreign] if ctx.foreign else []))
-    results = gate_cache.results_root()
     try:
         os.makedirs(parent, exist_ok=True)
         ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
     except OSError as e:
         die(f"cannot create a build directory under {parent}: {e.strerror or e}")
+
+
+def keep_sources(ctx, given):
+    """A cached verdict's results folder: the files as copy_sources keeps
+    them (ctx.files), without a build."""
+    make_build_dir(ctx)
+    try:
+        copy_sources(ctx, given)
+    finally:
+        shutil.rmtree(ctx.W, ignore_errors=True)
+
+
+def make_results(ctx):
+    """This run's results directory (unique), a folder per entry point
+    when there are several."""
+    results = gate_cache.results_root()
     try:
         os.makedirs(results, exist_ok=True)
         ctx.R = tempfile.mkdtemp(prefix=f"{ctx.name}-{stamp()}-", dir=results)

@@ -4,6 +4,7 @@ machine's relevant facts), and the plan's calibration is kept per memgate
 version and machine. Both live in one directory (cache_dir), under the
 results directory the gate writes to."""
 
+import contextlib
 import datetime
 import fcntl
 import hashlib
@@ -14,8 +15,9 @@ import resource
 import shutil
 import struct
 import tempfile
+import threading
 
-from . import submission
+from . import procs, submission
 
 # What memgate's verdicts depend on besides the submission: its engine,
 # its scripts, its fuzz targets and references, the variants it compares
@@ -97,7 +99,8 @@ def machine_facts(ctx):
     under, and the environment memgate's programs read (MEMGATE_*, QEMU_*;
     not where the results go)."""
     env = {k: v for k, v in ctx.env.items() if k.startswith(("MEMGATE_", "QEMU_"))
-           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE")}
+           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE", "MEMGATE_GATE_CALIBRATION")
+           and not k.startswith(procs.TAG_PREFIX)}
     facts = {"cpu": cpu_facts(), "arch": ctx.arch, "runner": ctx.runner, "env": env,
              "limits": {name: resource.getrlimit(getattr(resource, name)) for name in LIMITS},
              "tools": {t: shutil.which(t, path=ctx.env.get("PATH")) or ""
@@ -147,9 +150,12 @@ def code_hash(ctx):
     return h.hexdigest()
 
 
-def verdict_key(ctx):
+def verdict_key(ctx, code=None):
+    """The key of the verdict: the built code (code_hash, or as
+    gate_prebuilt knows it without a build), the options, memgate and
+    the machine."""
     options = {k: v for k, v in ctx.opts.items() if k not in NOT_KEYED}
-    return _digest({"schema": SCHEMA, "code": code_hash(ctx), "options": options,
+    return _digest({"schema": SCHEMA, "code": code or code_hash(ctx), "options": options,
                     "memgate": memgate_version(), "machine": machine_facts(ctx)})
 
 
@@ -207,33 +213,67 @@ def now_text():
 
 # --- the plan's calibration ----------------------------------------------------
 
+def calibration_dir():
+    """Where the plan's measurements live: $MEMGATE_GATE_CALIBRATION when
+    set (a CI runner's cache directory carries them from run to run, and
+    the tests share one), else the cache directory. Each is kept under
+    what its rate depends on (gate_plan.identity), so one directory serves
+    every memgate version and tree on a machine."""
+    return os.environ.get("MEMGATE_GATE_CALIBRATION") or cache_dir()
+
+
 class Calibration:
-    """The plan's measurements on this machine and memgate version, one
-    file (cache_dir()/calibration-KEY.json), read and written under a lock
-    so that gates starting together measure once."""
+    """The plan's measurements on this machine: one file per CPU
+    (calibration_dir()/calibration-KEY.json), {name: {"ident", "value"}},
+    a measurement reused while its identity is the same. Written under a
+    lock, held while a gate measures, so that gates starting together
+    measure once."""
 
-    def __init__(self, ctx):
-        self.key = _digest({"schema": SCHEMA, "memgate": memgate_version(), "cpu": cpu_facts()})
-        self.path = _path("calibration", self.key)
-        self.lock_path = os.path.join(cache_dir(), ".calibration.lock")
+    def __init__(self, ctx=None):
+        self.key = _digest({"schema": SCHEMA + 1, "cpu": cpu_facts()})
+        self.path = os.path.join(calibration_dir(), f"calibration-{self.key[:32]}.json")
+        self.lock_path = os.path.join(calibration_dir(), ".calibration.lock")
+        self.known = self._load()
+        self.new = {}
+        self.guard = threading.Lock()
 
-    def get(self, what, measure):
-        """The measurement named by `what` (a tuple), measuring it (measure())
-        when this machine has none yet."""
-        name = json.dumps(what)
+    def _load(self):
+        got = _read(self.path)
+        return got if isinstance(got, dict) else {}
+
+    def value(self, name, ident):
+        with self.guard:
+            got = self.known.get(name)
+        if isinstance(got, dict) and got.get("ident") == ident:
+            return got.get("value")
+        return None
+
+    def put(self, name, ident, value):
+        with self.guard:
+            self.known[name] = self.new[name] = {"ident": ident, "value": value}
+
+    @contextlib.contextmanager
+    def locked(self):
+        """Held while this gate measures: a gate that waited for it reads
+        what the other measured. No lock (a directory it cannot write):
+        it measures all the same."""
         try:
-            os.makedirs(cache_dir(), exist_ok=True)
+            os.makedirs(calibration_dir(), exist_ok=True)
             lock = open(self.lock_path, "w")
         except OSError:
-            return measure()
+            yield
+            return
         with lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            known = _read(self.path) or {}
-            if name in known:
-                return known[name]
-            value = measure()
-            if value is not None:
-                known = _read(self.path) or {}
-                known[name] = value
-                _write(self.path, known)
-            return value
+            with self.guard:
+                self.known.update(self._load())
+            yield
+
+    def save(self):
+        """What this gate measured, into the file as it is now."""
+        if not self.new:
+            return False
+        known = self._load()
+        with self.guard:
+            known.update(self.new)
+        return _write(self.path, known)

@@ -5,12 +5,15 @@ and either a division of --seconds that holds them all (the sweep's part
 sized so that at least FLOOR of its cases run) or a refusal, exit 2, that
 names the smallest --seconds that works here."""
 
+import concurrent.futures
+import glob
+import hashlib
 import json
 import math
 import os
-import resource
 import shutil
 import tempfile
+import threading
 import time
 
 from . import gate_cache, procs
@@ -31,7 +34,12 @@ TAKE = 0.8
 # --sweep-seconds): its own cases and a sample of the rest.
 CALIBRATION_SWEEP = 2
 # The fuzz engines' budgets tried in turn until one gets past its corpus.
-FUZZ_TRIES = (1, 2, 4, 8)
+FUZZ_TRIES = {"libfuzzer": (2, 4, 8), "afl": (1, 2, 4, 8)}
+# libFuzzer starts at 2: with -fork it counts a job's inputs only when the
+# job ends, and at --seconds 1 its first job had mostly not (0 inputs in 3
+# of 4 tries here, idle to a load of 10). The calibration runs one fuzzer
+# process (--jobs=1): the gate's, one per core, get past the corpus no
+# later, and two would take a core from the other calibration programs.
 CHECK_ORDER = ("sweep", "huge", "fuzz", "valgrind", "regressions", "bench")
 
 
@@ -104,20 +112,52 @@ FALLBACK_FUZZ = (2, 2.0)  # an engine's least --seconds, and what it takes past 
 # No calibration program runs longer than this (seconds): one that does is
 # a failed calibration. The sweep's and 4 GiB+ check's verify takes 5 to 45
 # s here (idle to very busy); a replay or a fuzz driver's try a few.
-CALIBRATION_TIMEOUT = {"verify": 120, "fuzz": 30, "replay": 20}
+CALIBRATION_TIMEOUT = {"verify": 120, "fuzz": 30, "replay": 20, "build": 600}
+# Calibration programs run at once (each one process, or two: verify's
+# sweep and 4 GiB+ check), in the order the plan asks for them.
+CALIBRATION_WIDTH = 4
+# A --seconds the checks cannot fit even at what the calibration has
+# measured so far (and the least the rest can need) is refused once the
+# gate has run this long (seconds since it started), or as soon as the
+# calibration is done: the measurements still running are stopped (and
+# not kept), and the refusal says its figure is a lower bound.
+REFUSE_BY = 3.0
 
 
-def timed(argv, env, out, seconds):
+class Cancelled(Exception):
+    """A calibration program stopped because the plan no longer needs it."""
+
+
+def timed(argv, env, out, seconds, cancel=None):
     """(CPU seconds, wall seconds, Result) of one calibration program and
-    its children; its output to `out`."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    the children it waited for (its own rusage, so that programs run at
+    once are each timed alone); its output to `out`. Raises Cancelled when
+    `cancel` (a threading.Event) is set while it runs."""
     t = time.monotonic()
     with open(out, "wb") as f, open(os.devnull, "wb") as null:
-        result = procs.run(argv, stdout=f, stderr=null, env=env, timeout=seconds)
+        child = procs.start(argv, stdout=f, stderr=null, env=env)
+    cpu, timed_out, cancelled = 0.0, False, False
+    try:
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                child.returncode = os.waitstatus_to_exitcode(status)
+                cpu = usage.ru_utime + usage.ru_stime
+                break
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+                break
+            if time.monotonic() - t > seconds:
+                timed_out = True
+                break
+            time.sleep(0.02)
+    finally:
+        # A measurement no longer wanted is not waited for.
+        procs.stop(child, grace=0.2 if cancelled else procs.GRACE_SECONDS)
+    if cancelled:
+        raise Cancelled()
     wall = time.monotonic() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, result
+    return cpu, wall, procs.Result(argv, child.returncode, timed_out, wall)
 
 
 def records_of(path):
@@ -134,7 +174,7 @@ def records_of(path):
     return out
 
 
-def measure_verify(ctx, variant, profile, huge, model, tmp):
+def measure_verify(ctx, variant, profile, huge, model, tmp, cancel=None):
     """The sweep's own cases, the rate of the rest and the 4 GiB+ check's
     time, from one memgate verify of `variant` within CALIBRATION_SWEEP."""
     env = dict(ctx.env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(ctx.env)
@@ -142,9 +182,9 @@ def measure_verify(ctx, variant, profile, huge, model, tmp):
     for _ in range(3):
         out = os.path.join(tmp, "verify.jsonl")
         cpu, wall, result = timed(ctx.runner + [f"{ctx.B}/memgate", "verify", f"--variant={variant}",
-                                           f"--profile={profile}", f"--huge={huge}", f"--sweep-seconds={budget}",
-                                           "--expect=pass", f"--findings={tmp}/verify", "--format=jsonl"],
-                             env, out, CALIBRATION_TIMEOUT["verify"])
+                                                f"--profile={profile}", f"--huge={huge}", f"--sweep-seconds={budget}",
+                                                "--expect=pass", f"--findings={tmp}/verify", "--format=jsonl"],
+                                  env, out, CALIBRATION_TIMEOUT["verify"], cancel)
         recs = [r for r in records_of(out) if r.get("record") == "variant"]
         sweep = next((r for r in recs if r.get("stage") == "sweep"), None)
         big = next((r for r in recs if r.get("stage") == "huge"), None)
@@ -179,56 +219,178 @@ def measure_verify(ctx, variant, profile, huge, model, tmp):
     return None
 
 
-def measure_fuzz(ctx, variant, engine, tmp):
+def fuzz_binaries(ctx, engine, family):
+    """The tree's programs scripts/fuzz runs for `engine` on `family`."""
+    return [f"{ctx.B}/replay", f"{ctx.B}/fuzz/{engine}/fuzz_{family}"]
+
+
+def measure_fuzz(ctx, variant, engine, family, tmp, cancel=None, floor=None):
     """(least --seconds with which the engine got past its corpus and ran
-    inputs, what the driver took past its --seconds)."""
-    for seconds in FUZZ_TRIES:
+    inputs, what the driver took past its --seconds). The tree's fuzz
+    programs are built first, untimed (a fresh machine builds them once:
+    that is no part of what a gate's fuzzing costs). After each try that
+    did not get past the corpus, floor(seconds) says the least the next
+    can be."""
+    log = os.path.join(tmp, "build.log")
+    _, _, built = timed(["make", "-s", "--no-print-directory"] + fuzz_binaries(ctx, engine, family), ctx.env, log,
+                        CALIBRATION_TIMEOUT["build"], cancel)
+    if built.returncode != 0 or built.timed_out:
+        return None
+    env = dict(ctx.env, MEMGATE_FUZZ_NO_BUILD="1")
+    for seconds in FUZZ_TRIES[engine]:
         out_dir = os.path.join(tmp, f"fuzz-{engine}-{seconds}")
         _, wall, result = timed(["scripts/fuzz", f"--variant={variant}", f"--engine={engine}", f"--seconds={seconds}",
-                              f"--out={out_dir}"], ctx.env, os.path.join(tmp, "fuzz.log"), CALIBRATION_TIMEOUT["fuzz"])
+                                 "--jobs=1", f"--out={out_dir}"], env, os.path.join(tmp, "fuzz.log"), CALIBRATION_TIMEOUT["fuzz"],
+                                cancel)
         ran = [r for r in records_of(os.path.join(out_dir, "summary.jsonl"))
                if r.get("record") == "engine" and r.get("status") == "ran"]
         if result.returncode == 0 and ran and not result.timed_out:
             return [seconds, max(0.0, wall - seconds)]
         if result.timed_out:
             return None
+        if floor is not None:
+            floor([min(seconds * 2, FALLBACK_FUZZ[0]), 0.0])
     return None
 
 
-def measure_random(ctx, variant, tmp):
+def measure_random(ctx, variant, tmp, cancel=None):
     _, wall, result = timed(ctx.runner + [f"{ctx.B}/random", f"--variant={variant}", "--seconds=1",
-                                       f"--findings={tmp}/random", "--format=jsonl"],
-                         ctx.env, os.path.join(tmp, "random.jsonl"), CALIBRATION_TIMEOUT["fuzz"])
+                                          f"--findings={tmp}/random", "--format=jsonl"],
+                            ctx.env, os.path.join(tmp, "random.jsonl"), CALIBRATION_TIMEOUT["fuzz"], cancel)
     return [1, max(0.0, wall - 1)] if result.returncode == 0 and not result.timed_out else None
 
 
-def measure_replay(ctx, argv, tmp):
-    cpu, wall, result = timed(argv, ctx.env, os.path.join(tmp, "replay.jsonl"), CALIBRATION_TIMEOUT["replay"])
+def measure_replay(ctx, argv, tmp, cancel=None):
+    cpu, wall, result = timed(argv, ctx.env, os.path.join(tmp, "replay.jsonl"), CALIBRATION_TIMEOUT["replay"], cancel)
     return min(cpu, wall) if result.returncode == 0 and not result.timed_out else None
 
 
+def identity(*paths):
+    """A hash of what a measurement's rate depends on in the tree: the
+    programs it runs and the inputs they read (files, or every file of a
+    folder), so that a change elsewhere (a script, a document, a test)
+    keeps it. Missing files count as missing."""
+    h = hashlib.sha256()
+    for top in paths:
+        files = [top] if not os.path.isdir(top) else sorted(
+            os.path.join(d, f) for d, _, names in os.walk(top) for f in names)
+        for path in files:
+            h.update(path.encode() + b"\0" + file_hash(path))
+    return h.hexdigest()[:32]
+
+
+_hashes = {}
+
+
+def file_hash(path):
+    """A file's SHA-256 (b"missing" if it cannot be read), once per
+    version of it (its size and modification time)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return b"missing"
+    key = (path, st.st_size, st.st_mtime_ns)
+    if key not in _hashes:
+        try:
+            with open(path, "rb") as f:
+                _hashes[key] = hashlib.sha256(f.read()).digest()
+        except OSError:
+            return b"missing"
+    return _hashes[key]
+
+
 class Calibrator:
-    """The measurements the plan asks for, each taken once per memgate
-    version and CPU (gate_cache.Calibration) and timed when it was."""
+    """The measurements the plan asks for, each kept per machine
+    (gate_cache.Calibration) under what its rate depends on (identity),
+    and the ones missing taken at once, CALIBRATION_WIDTH at a time.
+
+    get() answers at once: what is known, else the least the measurement
+    can come to (its floor) while it is pending; plan() asks again as
+    measurements come in, and refuses as soon as even the floors do not
+    fit."""
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.store = gate_cache.Calibration(ctx)
-        self.took = 0.0
+        self.known = {}
+        self.pending = {}  # name: (label, ident, measure)
+        self.floors = {}
+        self.running = {}  # name: Future
+        self.asked = set()  # the names a plan asked for that are not known yet
         self.failed = []
+        self.cancel = threading.Event()
+        self.say = ctx.progress
 
-    def get(self, what, measure):
-        t = time.monotonic()
+    def get(self, what, measure, ident, floor=0):
+        """`what` names the measurement (a tuple), `ident` its identity,
+        `measure(tmp, cancel, floor)` takes it; floor: its least value."""
+        name = json.dumps([self.ctx.arch] + list(what))
+        label = " ".join(str(w) for w in what if w)
+        if name in self.known:
+            value = self.known[name]
+            if value is None and label not in self.failed:
+                self.failed.append(label)
+            return value
+        stored = self.store.value(name, ident() if callable(ident) else ident)
+        if stored is not None:
+            self.known[name] = stored
+            return stored
+        if name not in self.pending:
+            self.pending[name] = (label, ident, measure)
+            self.floors[name] = floor
+        self.asked.add(name)
+        return self.floors[name]
 
-        def fresh():
-            self.ctx.progress(f"calibrating the plan: {' '.join(str(w) for w in what if w)}")
-            with tempfile.TemporaryDirectory(prefix="memgate-plan-") as tmp:
-                return measure(tmp)
-        value = self.store.get([self.ctx.arch] + list(what), fresh)
-        self.took += time.monotonic() - t
-        if value is None:
-            self.failed.append(" ".join(str(w) for w in what if w))
+    def waiting(self):
+        return bool(self.asked)
+
+    def start(self, pool):
+        """Starts what the plans asked for and is not running yet."""
+        for name in [n for n in self.pending if n in self.asked and n not in self.running]:
+            if len([f for f in self.running.values() if not f.done()]) >= CALIBRATION_WIDTH:
+                break
+            label, ident, measure = self.pending[name]
+            self.running[name] = pool.submit(self._take, name, label, ident, measure)
+
+    def _take(self, name, label, ident, measure):
+        self.say(f"calibrating the plan: {label}")
+
+        def floor(value):
+            self.floors[name] = value
+        with tempfile.TemporaryDirectory(prefix="memgate-plan-") as tmp:
+            value = measure(tmp, self.cancel, floor)
+        if value is not None:
+            self.store.put(name, ident() if callable(ident) else ident, value)
         return value
+
+    def collect(self, wait):
+        """Waits up to `wait` seconds for a running measurement to end;
+        takes in every one that has."""
+        live = [f for f in self.running.values() if not f.done()]
+        if live and wait > 0:
+            concurrent.futures.wait(live, timeout=wait, return_when=concurrent.futures.FIRST_COMPLETED)
+        for name, fut in list(self.running.items()):
+            if fut.done():
+                del self.running[name]
+                try:
+                    self.known[name] = fut.result()
+                except Cancelled:
+                    continue  # still pending: not measured
+                except OSError:
+                    self.known[name] = None  # a program that cannot start: the fallback
+                del self.pending[name]
+
+    def stop(self):
+        """Stops what is still running (not kept): the plan has its answer."""
+        self.cancel.set()
+        for fut in list(self.running.values()):
+            try:
+                fut.result()
+            except Exception:  # cancelled, or failing as it was stopped
+                pass
+
+    def unmeasured(self):
+        return [self.pending[n][0] for n in sorted(self.asked) if n in self.pending]
 
 
 # --- needs ------------------------------------------------------------------------
@@ -242,6 +404,11 @@ def fuzz_engines(ctx):
     return engines
 
 
+# The least a measurement can come to, while it is pending: what makes
+# the least need (need() of nothing is 1 s).
+VERIFY_FLOOR = {"own": 0.0, "own_share": 0.0, "rest": 0.0, "huge": 0.0}
+
+
 def needs_of(ctx, cal, entry, primary, model):
     """Plan of one entry point in one run (primary: the first CPU model of
     a build, which runs every check)."""
@@ -253,14 +420,17 @@ def needs_of(ctx, cal, entry, primary, model):
     profile = "quick" if ctx.quick or not primary else "full"
     huge_applies = family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
     huge = "off" if ctx.skipped("huge") or not huge_applies else ("oracle" if ctx.emulated else "on")
+    memgate = identity(f"{ctx.B}/memgate")
     needs = {}
     sweep = cal.get(("verify", op, profile, huge, model),
-                    lambda tmp: measure_verify(ctx, variant, profile, huge, model, tmp))
+                    lambda tmp, cancel, _: measure_verify(ctx, variant, profile, huge, model, tmp, cancel),
+                    memgate, VERIFY_FLOOR)
     if sweep is None and huge != "off":
         # The 4 GiB+ check may be what cannot run here (ulimit -v): the
         # sweep's own calibration, and the fallback for it.
         sweep = cal.get(("verify", op, profile, "off", model),
-                        lambda tmp: measure_verify(ctx, variant, profile, "off", model, tmp))
+                        lambda tmp, cancel, _: measure_verify(ctx, variant, profile, "off", model, tmp, cancel),
+                        memgate, VERIFY_FLOOR)
         if sweep is not None:
             sweep = dict(sweep, huge=None)
     needs["sweep"] = need(sweep_time(sweep, FLOOR)) if sweep else 1
@@ -270,43 +440,56 @@ def needs_of(ctx, cal, entry, primary, model):
     if primary and not ctx.skipped("fuzz"):
         for engine in fuzz_engines(ctx):
             if engine == "random":
-                got = cal.get(("random", op, model), lambda tmp: measure_random(ctx, variant, tmp))
+                got = cal.get(("random", op, model), lambda tmp, cancel, _: measure_random(ctx, variant, tmp, cancel),
+                              identity(f"{ctx.B}/random"), [1, 0.0])
             else:
                 tool = shutil.which("afl-fuzz" if engine == "afl" else "clang") or ""
+                # What the driver costs: its programs, its corpus and its own code.
+                ident = lambda e=engine: identity(*fuzz_binaries(ctx, e, family), f"corpus/{family}", "scripts/fuzz",
+                                                  *sorted(glob.glob("scripts/orchestration/fuzz*.py")))
                 got = cal.get(("fuzz", engine, family, tool),
-                              lambda tmp, e=engine: measure_fuzz(ctx, variant, e, tmp))
+                              lambda tmp, cancel, floor, e=engine: measure_fuzz(ctx, variant, e, family, tmp, cancel,
+                                                                                floor),
+                              ident, [FUZZ_TRIES[engine][0], 0.0])
             got = got or FALLBACK_FUZZ
             fuzz.append((engine, math.ceil(got[0] * MARGIN), got[1]))
         needs["fuzz"] = sum(s for _, s, _ in fuzz) + need(sum(o for _, _, o in fuzz))
     hidden = [f for f in ctx.requires if f in VALGRIND_HIDES]
     valgrind = shutil.which("valgrind", path=ctx.env.get("PATH"))
+    replay = f"{ctx.B}/replay"
     # The user copies: n/a under valgrind (checks.run_valgrind, docs/usercopy.md).
     if primary and not ctx.skipped("valgrind") and not ctx.foreign and not hidden and valgrind \
             and family != "usercopy":
         from .checks import VALGRIND
-        argv = [valgrind] + VALGRIND[1:] + [f"{ctx.B}/replay", "--in-process", f"--variant={variant}",
+        argv = [valgrind] + VALGRIND[1:] + [replay, "--in-process", f"--variant={variant}",
                                             "--format=jsonl", f"corpus/{family}", f"corpus/regressions/{family}"]
-        got = cal.get(("valgrind", family, valgrind), lambda tmp: measure_replay(ctx, argv, tmp))
+        got = cal.get(("valgrind", family, valgrind), lambda tmp, cancel, _, a=argv: measure_replay(ctx, a, tmp, cancel),
+                      identity(replay, f"corpus/{family}", f"corpus/regressions/{family}"))
         needs["valgrind"] = need(got) if got is not None else FALLBACK["valgrind"]
     if not ctx.skipped("regressions"):
-        argv = ctx.runner + [f"{ctx.B}/replay", f"--variant={variant}", "--format=jsonl",
-                             f"corpus/regressions/{family}"]
-        got = cal.get(("regressions", family, model), lambda tmp: measure_replay(ctx, argv, tmp))
+        argv = ctx.runner + [replay, f"--variant={variant}", "--format=jsonl", f"corpus/regressions/{family}"]
+        got = cal.get(("regressions", family, model), lambda tmp, cancel, _, a=argv: measure_replay(ctx, a, tmp, cancel),
+                      identity(replay, f"corpus/regressions/{family}"))
         needs["regressions"] = need(got) if got is not None else FALLBACK["regressions"]
     if primary and ctx.bench and not ctx.skipped("bench") and not ctx.emulated:
         incumbents = [r[0] for r in ctx.table if len(r) >= 7 and r[1] == op and r[5] == "runs"
                       and r[6] == "pass" and r[0] in ctx.main_set]
         argv = ctx.runner + [f"{ctx.B}/memgate", "speed", f"--variant={','.join(incumbents)}"]
-        got = cal.get(("bench", op), lambda tmp: measure_replay(ctx, argv + [f"--data={tmp}/speed.tsv"], tmp))
+        got = cal.get(("bench", op),
+                      lambda tmp, cancel, _, a=argv: measure_replay(ctx, a + [f"--data={tmp}/speed.tsv"], tmp, cancel),
+                      memgate)
         needs["bench"] = need(got) if got is not None else FALLBACK["bench"]
     return Plan(needs, sweep, fuzz)
 
 
 # --- the budget -------------------------------------------------------------------
 
-def plans_of(ctx, runs):
-    """{(run index, entry name): Plan} for every run of the checks."""
-    cal = Calibrator(ctx)
+def plans_of(ctx, runs, cal=None):
+    """{(run index, entry name): Plan} for every run of the checks, from
+    what `cal` knows (floors for what it is still measuring)."""
+    cal = cal or Calibrator(ctx)
+    cal.asked = set()
+    cal.failed = []
     plans, built = {}, None
     # Every CPU model costs about what the first does under the same qemu:
     # it is the one calibrated, so a plan of three models measures once.
@@ -316,10 +499,6 @@ def plans_of(ctx, runs):
         built = externs
         for entry in ctx.entries:
             plans[(index, entry["name"])] = needs_of(ctx, cal, entry, primary, first)
-    ctx.calibration_seconds = cal.took
-    if cal.failed:
-        ctx.progress(f"the plan could not calibrate {'; '.join(dict.fromkeys(cal.failed))} here: it assumes "
-                     "the fallbacks of docs/gate.md for them, and the checks say what is wrong")
     return plans
 
 
@@ -353,26 +532,126 @@ def divided(ctx, runs):
     return f"; divided over {', '.join(how)}" if how else ""
 
 
-def plan(ctx, runs, split):
-    """Plans the run: refuses a --seconds that cannot hold the required
-    checks (Usage, exit 2), raises a default that cannot, and keeps each
-    run's Plan (ctx.plans) for the budgets of its checks. split(total,
-    model, externs) is a run's share per entry point of a total."""
-    plans = plans_of(ctx, runs)
+def calibrated(ctx, runs, fits, total, early, cal=None):
+    """The plans, calibrating what this machine has not measured yet (in
+    parallel, under the calibration's lock). With `early`, a total that
+    even the floors of what is still pending do not fit is given up on at
+    REFUSE_BY: (plans, the labels not measured, empty when exact)."""
+    t = time.monotonic()
+    cal = cal or Calibrator(ctx)
+    plans = plans_of(ctx, runs, cal)
+    missing = []
+    if cal.waiting():
+        # What another gate may have measured while this one waited for the lock.
+        with cal.store.locked():
+            plans = plans_of(ctx, runs, cal)
+            pool = concurrent.futures.ThreadPoolExecutor(max_workers=CALIBRATION_WIDTH)
+            try:
+                while cal.waiting() and not cal.cancel.is_set():
+                    cal.start(pool)
+                    short = early and not fits(total, plans)
+                    if short and ctx.elapsed() >= REFUSE_BY:
+                        break
+                    cal.collect(max(0.05, REFUSE_BY - ctx.elapsed()) if short else 1.0)
+                    plans = plans_of(ctx, runs, cal)
+            finally:
+                cal.stop()
+                pool.shutdown(wait=True)
+            # What ended as it was stopped counts too.
+            cal.collect(0)
+            plans = plans_of(ctx, runs, cal)
+            missing = cal.unmeasured()
+            cal.store.save()
+    ctx.calibration_seconds = time.monotonic() - t
+    if cal.failed:
+        cal.say(f"the plan could not calibrate {'; '.join(dict.fromkeys(cal.failed))} here: it assumes "
+                     "the fallbacks of docs/gate.md for them, and the checks say what is wrong")
+    return plans, missing
 
-    def fits(total):
-        return all(split(total, runs[i][0], runs[i][1]) >= p.total() for (i, _), p in plans.items())
 
+class Planner:
+    """The plan, calibrated in a thread of its own from start() on (beside
+    the compile step and the build-time rules, which need none of it);
+    plan() waits for it and refuses or keeps the budget, abandon() stops
+    it (the build failed, or the verdict is cached)."""
+
+    def __init__(self, ctx, runs, split):
+        self.ctx, self.runs, self.split = ctx, runs, split
+        self.cal = Calibrator(ctx)
+        self.thread = None
+        self.outcome = None
+        # What the calibration says while the build runs is held until the
+        # plan is asked for: a build error or a broken rule stays one line.
+        self.held, self.guard = [], threading.Lock()
+        self.cal.say = self.say
+
+    def say(self, stage):
+        with self.guard:
+            if self.held is not None:
+                self.held.append(stage)
+                return
+        self.ctx.progress(stage)
+
+    def release(self):
+        with self.guard:
+            held, self.held = self.held or [], None
+        for stage in held:
+            self.ctx.progress(stage)
+
+    def fits(self, total, plans):
+        return all(self.split(total, self.runs[i][0], self.runs[i][1]) >= p.total() for (i, _), p in plans.items())
+
+    def start(self):
+        ctx = self.ctx
+
+        def run():
+            try:
+                self.outcome = calibrated(ctx, self.runs, self.fits, ctx.opts["seconds"],
+                                          ctx.opts.get("seconds_given", True), self.cal)
+            except BaseException as e:  # raised again in plan()
+                self.outcome = e
+        self.thread = threading.Thread(target=run, name="gate-plan", daemon=True)
+        self.thread.start()
+        return self
+
+    def abandon(self):
+        self.cal.cancel.set()
+        if self.thread is not None:
+            self.thread.join()
+
+    def plan(self):
+        if self.thread is None:
+            self.start()
+        self.release()
+        self.thread.join()
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        plans, missing = self.outcome
+        return decide(self.ctx, self.runs, self.fits, plans, missing)
+
+
+def decide(ctx, runs, fits, plans, missing=()):
+    """Refuses a --seconds that cannot hold the required checks (Usage,
+    exit 2), raises a default that cannot, and keeps each run's Plan
+    (ctx.plans) for the budgets of its checks."""
     total = ctx.opts["seconds"]
-    least = least_total(fits, total)
-    if not fits(total):
+    least = least_total(lambda n: fits(n, plans), total)
+    if not fits(total, plans):
         if ctx.opts.get("seconds_given", True):
             per = divided(ctx, runs)
+            bound = (f"; a lower bound: {', '.join(missing)} not calibrated yet (what was is kept: run it again "
+                     f"for the whole figure)") if missing else ""
             die(f"--seconds {total} is too small here: the required checks need at least {least} s "
-                f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more")
+                f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more{bound}")
         ctx.opts["seconds"] = ctx.seconds = least
         ctx.progress(f"the default budget is raised to {least} s: the required checks need that here "
                      f"({breakdown(plans)})")
     ctx.plans = plans
     ctx.least_seconds = least
     return plans
+
+
+def plan(ctx, runs, split):
+    """Plans the run at once (Planner, without the overlap with the build).
+    split(total, model, externs) is a run's share per entry point of a total."""
+    return Planner(ctx, runs, split).plan()

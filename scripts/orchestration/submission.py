@@ -3,6 +3,7 @@ global symbols renamed mg_gate_*, and the rules checked at build time (it
 defines its entry point, references nothing it does not define except the
 --extern data symbols, makes no system calls)."""
 
+import json
 import os
 import re
 import shlex
@@ -314,7 +315,7 @@ def compile_object(out, symbols_, cc, cflags, sources):
     parts = os.path.join(os.path.dirname(out), os.path.basename(out)[:-2] + ".parts")
     shutil.rmtree(parts, ignore_errors=True)
     os.makedirs(parts)
-    objs = []
+    objs, compiles = [], []
     own = tree_flags(out)
     for index, src in enumerate(sources):
         if src.endswith(".o"):
@@ -325,9 +326,12 @@ def compile_object(out, symbols_, cc, cflags, sources):
         # include harness/arch/asmdefs.h, as the tree's own variants do);
         # the submitter's tree flags reach every file.
         flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")] + own
-        rc = os.spawnvp(os.P_WAIT, shlex.split(cc)[0], shlex.split(cc) + flags + ["-c", "-o", obj, src])
+        # -MD: the files the compiler read, for gate_prebuilt.
+        argv = shlex.split(cc) + flags + ["-MD", "-MF", obj[:-2] + ".d", "-c", "-o", obj, src]
+        rc = os.spawnvp(os.P_WAIT, argv[0], argv)
         if rc != 0:
             return 1
+        compiles.append(argv)
         objs.append(obj)
     merged = os.path.join(parts, "merged.o")
     # The compiler driver merges, so the linker gets the arch's emulation
@@ -335,6 +339,7 @@ def compile_object(out, symbols_, cc, cflags, sources):
     if os.spawnvp(os.P_WAIT, shlex.split(cc)[0], shlex.split(cc) + ["-r", "-nostdlib", "-o", merged] + objs) != 0:
         return 1
     tools = usable(binutils(cc), merged)
+    write_commands(parts, cc, compiles, tools)
     defined = symbols(tools, merged, "defined")
     for symbol in symbols_.split(","):
         why = missing_entry(tools, merged, symbol, defined, f" in {' '.join(sources)}")
@@ -350,6 +355,25 @@ def compile_object(out, symbols_, cc, cflags, sources):
         f.writelines(f"{name} mg_gate_{name}\n" for name in defined)
         f.writelines(f"{name} {NORETURN_PREFIX}{name}\n" for name in failures)
     return os.spawnvp(os.P_WAIT, tools["objcopy"], [tools["objcopy"], f"--redefine-syms={renames}", merged, out])
+
+
+def write_commands(parts, cc, compiles, tools):
+    """parts/commands.json: the compile commands, the driver and binutils,
+    for gate_prebuilt (which asks the driver for the programs it runs only
+    when it records the build: not on the way to a refusal)."""
+    with open(os.path.join(parts, "commands.json"), "w", encoding="utf-8") as f:
+        json.dump({"compiles": compiles, "cc": cc, "binutils": list(tools.values())}, f, indent=1)
+
+
+def tool_files(cc, binutils_names):
+    """The real files of the driver, the programs it runs (cc1, as, ld,
+    collect2) and binutils."""
+    names = [shlex.split(cc)[0]] + list(binutils_names)
+    for prog in ("cc1", "as", "ld", "collect2"):
+        rc, out = capture(shlex.split(cc) + [f"-print-prog-name={prog}"], timeout=30)
+        if rc == 0 and out.strip():
+            names.append(out.strip())
+    return sorted({os.path.realpath(shutil.which(n) or n) for n in names if shutil.which(n) or os.path.isabs(n)})
 
 
 def inspect(merged, cc, entry_symbols, allowed, where=""):

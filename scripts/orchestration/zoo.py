@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, cpu_models, kernel_shim, procs, records, workspace, zoo_isa
+from . import cli, cpu_models, kernel_shim, procs, records, workspace, zoo_found, zoo_isa
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
@@ -405,10 +405,32 @@ KERNEL_CACHE = os.path.join(ROOT, "build", "zoo")
 
 
 def discover(sources, arches, out, notes):
-    units = discover_archives(sources, arches, notes)
+    """Every unit of the sources and arches, as the last discovery found
+    them while nothing it read changed (zoo_found)."""
+    archives = [p for _, _, arch, paths in ARCHIVES for p in paths]
+    want = zoo_found.key(sources, arches, archives, "/usr/src", SHIM)
+    where = os.path.join(KERNEL_CACHE, "discovery.json")
+    kept = zoo_found.load(where, want)
+    if kept is not None:
+        found, old_notes = kept
+        notes.extend(old_notes)
+        return [unit_of(u) for u in found]
+    mine = []
+    units = discover_archives(sources, arches, mine)
     if "kernel" in sources:
-        units += discover_kernel(arches, KERNEL_CACHE, notes)
+        units += discover_kernel(arches, KERNEL_CACHE, mine)
+    notes.extend(mine)
+    zoo_found.save(where, want, [dict(u.as_dict(), objects=getattr(u, "objects", [])) for u in units], mine)
     return units
+
+
+def unit_of(d):
+    """A Unit from its as_dict() (and the objects --audit-only reads)."""
+    u = Unit(d["name"], d["source"], d["arch"], d["inputs"], [(e["op"], e["symbol"]) for e in d["entries"]],
+             d.get("requires") or (), d.get("flags") or (), d.get("alternative") or "")
+    if d.get("objects"):
+        u.objects = list(d["objects"])
+    return u
 
 
 # --- gating -----------------------------------------------------------------------

@@ -2,10 +2,13 @@
 checks is refused with the least that works, a default too small is
 raised, the sweep's part keeps FLOOR of its cases, a cut below the floor
 could not be judged, and every verdict line names the sweep's cut."""
+import json
+import os
+import time
 import unittest
 
 from common import ROOT, context, tmpdir
-from orchestration import checks, gate, gate_plan, gate_runs, gate_verdict
+from orchestration import checks, gate, gate_cache, gate_plan, gate_runs, gate_verdict
 from orchestration.checks import Check
 
 FILE = ROOT + "/tests/gate/bytecopy.c"
@@ -27,7 +30,7 @@ class Planning(unittest.TestCase):
     def planned(self, ctx, needs_by_run, runs=(("", []),)):
         runs = list(runs)
         real = gate_plan.plans_of
-        gate_plan.plans_of = lambda c, r: {(i, e["name"]): plan_of(needs_by_run[i]) for i in range(len(r))
+        gate_plan.plans_of = lambda c, r, *_: {(i, e["name"]): plan_of(needs_by_run[i]) for i in range(len(r))
                                            for e in c.entries}
         try:
             return gate_plan.plan(ctx, runs, gate_runs.splitter(ctx, runs))
@@ -124,6 +127,74 @@ class Cut(unittest.TestCase):
         out, _, _ = checks.judge_verify(ctx, verify_records(4405966, 4405966), 3.0, "full", False)
         _, line, _ = gate_verdict.verdict_line(ctx, [out["abi"], out["sweep"]], [], "1.0 s")
         self.assertEqual(line, "ACCEPTED: bytecopy passed every check (1.0 s)")
+
+
+class Calibrating(unittest.TestCase):
+    """The calibration runs what is missing at once, and a budget that
+    even the least of what is still running cannot fit is refused at
+    REFUSE_BY with what was measured, the rest named."""
+
+    def setUp(self):
+        self.tmp = tmpdir(self)
+        old = os.environ.get("MEMGATE_GATE_CALIBRATION")
+        os.environ["MEMGATE_GATE_CALIBRATION"] = self.tmp
+        self.addCleanup(lambda: os.environ.__setitem__("MEMGATE_GATE_CALIBRATION", old) if old is not None
+                        else os.environ.pop("MEMGATE_GATE_CALIBRATION", None))
+        real, refuse = gate_plan.plans_of, gate_plan.REFUSE_BY
+        self.addCleanup(lambda: (setattr(gate_plan, "plans_of", real), setattr(gate_plan, "REFUSE_BY", refuse)))
+        gate_plan.REFUSE_BY = 0.5
+        gate_plan.plans_of = self.plans
+        self.ctx = context(self.tmp)
+        self.ctx.t0 = time.monotonic()
+
+    @staticmethod
+    def fast(tmp, cancel, floor):
+        return 5.0
+
+    @staticmethod
+    def slow(tmp, cancel, floor):
+        if cancel.wait(3):
+            raise gate_plan.Cancelled()
+        return 20.0
+
+    def plans(self, ctx, runs, cal):
+        cal.asked = set()
+        sweep = cal.get(("fast",), self.fast, "i1")
+        huge = cal.get(("slow",), self.slow, "i2")
+        return {(0, "bytecopy"): plan_of({"sweep": gate_plan.need(sweep), "huge": gate_plan.need(huge)})}
+
+    def fits(self, total, plans):
+        return total >= sum(p.total() for p in plans.values())
+
+    def test_a_budget_too_small_is_refused_before_the_slow_one_ends(self):
+        t = time.monotonic()
+        self.ctx.opts.update(seconds=3, seconds_given=True)
+        plans, missing = gate_plan.calibrated(self.ctx, [("", [])], self.fits, 3, True)
+        self.assertLess(time.monotonic() - t, 2.5)
+        self.assertEqual(missing, ["slow"])
+        self.assertEqual(plans[(0, "bytecopy")].needs, {"sweep": 7, "huge": 1})
+        with self.assertRaises(gate.Usage) as e:
+            gate_plan.decide(self.ctx, [("", [])], self.fits, plans, missing)
+        self.assertRegex(str(e.exception), r"need at least 8 s \(sweep 7, huge 1\), with the sweep at 5% of its "
+                                           r"cases or more; a lower bound: slow not calibrated yet")
+        # What was measured is kept; what was stopped is not.
+        store = gate_cache.Calibration()
+        self.assertEqual(store.value(json.dumps(["x86_64", "fast"]), "i1"), 5.0)
+        self.assertIsNone(store.value(json.dumps(["x86_64", "slow"]), "i2"))
+
+    def test_a_budget_that_fits_the_least_waits_for_every_measurement(self):
+        plans, missing = gate_plan.calibrated(self.ctx, [("", [])], self.fits, 30, True)
+        self.assertEqual((plans[(0, "bytecopy")].needs, missing), ({"sweep": 7, "huge": 25}, []))
+        # Measured once: the next plan asks nothing.
+        gate_plan.plans_of = lambda ctx, runs, cal: self.plans(ctx, runs, cal)
+        cal = gate_plan.Calibrator(self.ctx)
+        self.plans(self.ctx, None, cal)
+        self.assertFalse(cal.waiting())
+
+    def test_a_measurement_is_kept_under_what_its_rate_depends_on(self):
+        gate_plan.calibrated(self.ctx, [("", [])], self.fits, 30, True)
+        store = gate_cache.Calibration()
+        self.assertIsNone(store.value(json.dumps(["x86_64", "fast"]), "another build"))
 
 
 if __name__ == "__main__":

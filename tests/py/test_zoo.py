@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import subprocess
+import tempfile
 import unittest
 
 from common import tmpdir
@@ -431,6 +432,27 @@ class Main(unittest.TestCase):
         self.assertEqual(doc["totals"]["rejected"], 1)
         self.assertIn("zoo: 2 routines", said.getvalue())
         self.assertTrue(os.path.exists(os.path.join(out, "zoo.html")))
+
+
+class Found(unittest.TestCase):
+    """The zoo's discovery is reused under its key while the units' files are there."""
+
+    def test_a_discovery_is_reused_under_its_key_while_its_files_are_there(self):
+        from orchestration import zoo_found
+        tmp = tempfile.mkdtemp(prefix="mg-py-")
+        self.addCleanup(lambda: shutil.rmtree(tmp, ignore_errors=True))
+        src = os.path.join(tmp, "memcpy.S")
+        with open(src, "w") as f:
+            f.write("\n")
+        unit = {"name": "u", "source": "s", "arch": "x86_64", "inputs": [src], "entries": [{"op": "memcpy",
+                "symbol": "m"}], "requires": [], "flags": ["-I", tmp], "alternative": "", "objects": []}
+        where = os.path.join(tmp, "discovery.json")
+        self.assertTrue(zoo_found.save(where, "k", [unit], ["a note"]))
+        self.assertEqual(zoo_found.load(where, "k"), ([unit], ["a note"]))
+        self.assertIsNone(zoo_found.load(where, "other"))
+        os.unlink(src)
+        self.assertIsNone(zoo_found.load(where, "k"))
+        self.assertEqual(zoo.unit_of(unit).as_dict(), {k: v for k, v in unit.items() if k != "objects"})
 
 
 if __name__ == "__main__":

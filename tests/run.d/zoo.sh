@@ -68,6 +68,19 @@ else
 	fail "zoo: zoo.json has a row per entry point, every one accepted" "$(head -c 300 "$zoo_out/zoo.json" 2>&1)"
 fi
 
+# The same run again, nothing changed (issue 24): every verdict is reused,
+# the same, and says so (the gates ask the cache before building: the
+# procs tag each gate's environment carries is no fact of the machine).
+expect_all "zoo: a second run with nothing changed reuses every verdict" 0 \
+	'^glibc .*libc.a\(memset-erms.o\) +memset=__memset_erms +x86_64 +ACCEPTED \(cached\)' \
+	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' -- \
+	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --quick --seconds 45 --only "$zoo_only" --out "$zoo_out"
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["rows"] and all(r.get("cached") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
+	pass "zoo: every row of the second run's zoo.json is cached"
+else
+	fail "zoo: every row of the second run's zoo.json is cached" "$(head -c 300 "$zoo_out/zoo.json" 2>&1)"
+fi
+
 # The page in a real browser: the DOM has the rows and the screenshot the
 # verdict colours; a page whose matrix is not drawn fails the check.
 if command -v chromium >/dev/null 2>&1; then
