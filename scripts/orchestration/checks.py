@@ -248,13 +248,20 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
     else:
         cases = sweep.get("cases") or 0
         planned = sweep.get("planned") or 0
+        # A sweep that found something stops there (--max-failures): its
+        # cut is the finding's, not the budget's, so neither a cut to name
+        # nor thin evidence of a pass.
+        stopped = sweep.get("status") == "fail"
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
                            ("sweep", sweep_note(profile, sweep) + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
             out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note,
-                              planned if name == "sweep" and planned > cases else 0)
+                              planned if name == "sweep" and planned > cases and not stopped else 0)
         thin = out["sweep"].cut()
-        if out["sweep"].status == "pass" and thin is not None and thin < FLOOR:
+        if stopped and planned > cases:
+            out["sweep"].note = (f"{profile} sweep and placements: stopped at the first findings, after "
+                                 f"{cases} of {planned} cases")
+        elif out["sweep"].status == "pass" and thin is not None and thin < FLOOR:
             out["sweep"] = cannot("sweep", f"the sweep ran {100 * thin:.1f}% of its cases ({cases} of {planned}), "
                                   f"below the floor of {FLOOR:.0%}: the routine is slower here than the plan "
                                   "assumed; give --seconds more", seconds)

@@ -107,6 +107,20 @@ class Cut(unittest.TestCase):
         self.assertEqual(out["sweep"].status, "error")
         self.assertIn("the sweep ran 1.3% of its cases (95295 of 7107918), below the floor of 5%", out["sweep"].note)
 
+    def test_a_sweep_stopped_by_its_findings_is_no_thin_pass_and_names_no_cut(self):
+        ctx = context(tmpdir(self))
+        recs = verify_records(6, 2231170)
+        recs[0]["status"] = "fail"
+        recs.insert(0, {"record": "finding", "variant": "bytecopy", "stage": "sweep", "class": "abi-violation",
+                        "detail": "rbx clobbered", "replay": ["memgate", "run"], "case": {"len": 1}})
+        out, findings, _ = checks.judge_verify(ctx, recs, 3.0, "full", False)
+        self.assertEqual(out["abi"].status, "fail")
+        self.assertEqual(out["sweep"].status, "pass")
+        self.assertIn("stopped at the first findings, after 6 of 2231170 cases", out["sweep"].note)
+        self.assertIsNone(out["sweep"].cut())
+        _, line, _ = gate_verdict.verdict_line(ctx, [out["abi"], out["sweep"]], findings, "1.0 s")
+        self.assertNotIn("cut to", line)
+
     def test_a_cut_above_the_floor_passes_and_every_verdict_line_names_it(self):
         ctx = context(tmpdir(self))
         out, _, _ = checks.judge_verify(ctx, verify_records(668322, 7107918), 3.0, "full", False)
