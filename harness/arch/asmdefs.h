@@ -60,7 +60,7 @@
 #define MG_PROGBITS @progbits
 #define MG_LANDING_PAD
 
-#include "extable_types.h"
+#include "x86/extable_types.h" /* beside this file: a variant needs only -Iharness/arch */
 
 /* An exception-table entry, in the format of Linux 6.1 on x86 (the
  * kernel's _ASM_EXTABLE_TYPE): the instruction at `from` may fault on
