@@ -89,9 +89,10 @@ static double now(void)
 }
 
 /* Case i's input, and the target it runs on: the families take turns.
- * The stack byte, then the situation bytes, come first, each from a draw
- * of its own, so that the rest is the input case i had before they were
- * added. */
+ * The floating-point and stack bytes, then the situation bytes, come
+ * first, each group from a draw of its own, so that the rest is the input
+ * case i had before they were added (the stack byte too: the draw's low
+ * byte). */
 static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES])
 {
 	const unsigned stack_bytes = MG_INPUT_MAX_BYTES - MG_INPUT_SITUATION_BYTES;
@@ -104,7 +105,8 @@ static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG
 		memcpy(plain + k, &r, MG_INPUT_BYTES - k < 8 ? MG_INPUT_BYTES - k : 8);
 	}
 	memcpy(input + stack_bytes, &situation, MG_INPUT_SITUATION_BYTES - MG_INPUT_BYTES);
-	memcpy(input, &stack, stack_bytes);
+	for (unsigned k = 0; k < stack_bytes; k++)
+		input[stack_bytes - 1 - k] = (uint8_t)(stack >> 8 * k);
 	return &targets[i % target_count];
 }
 

@@ -2,6 +2,7 @@
  * target, every case it decodes encodes back to an input that decodes to
  * the same case, and the lengths it picks put weight on the edges. And the
  * coverage cells (cells.c) tell the spots apart. */
+#include "abi.h"
 #include "cells.h"
 #include "cpu.h"
 #include "decode.h"
@@ -136,7 +137,7 @@ static void check_stack_offsets(const char *family, const char *pinned)
 	}
 	step = mg_stack_step(t.pool[0]);
 	for (unsigned b = 0; b < 256; b++) {
-		input[0] = (uint8_t)b;
+		input[MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES] = (uint8_t)b;
 		mg_decode(&t, input, sizeof input, &c);
 		if (c.stack_offset % step || c.stack_offset >= MG_ALIGN_MOD)
 			failure("%s: stack byte %u decodes to offset %u", pinned, b, c.stack_offset);
@@ -146,10 +147,41 @@ static void check_stack_offsets(const char *family, const char *pinned)
 	if (seen != (1u << (MG_ALIGN_MOD / step)) - 1)
 		failure("%s: the stack byte reaches offsets 0x%x of every multiple of %u", pinned,
 			seen, step);
-	mg_decode(&t, input + 1, sizeof input - 1, &c);
+	mg_decode(&t, input + 2, sizeof input - 2, &c);
 	if (c.stack_offset != 0)
 		failure("%s: a 31-byte input decodes to stack offset %u, not 0", pinned,
 			c.stack_offset);
+}
+
+/* Every floating-point state at entry the arch has is reached, and an
+ * input too short for the fp byte enters in the caller's own: state 0. */
+static void check_fp_entries(const char *family, const char *pinned)
+{
+	struct mg_target t;
+	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	uint64_t seen = 0;
+	struct mg_case c;
+	char why[256];
+
+	if (!mg_target_init(&t, family, pinned, why, sizeof why)) {
+		failure("%s: %s", family, why);
+		return;
+	}
+	for (unsigned b = 0; b < 256; b++) {
+		input[0] = (uint8_t)b;
+		mg_decode(&t, input, sizeof input, &c);
+		if (c.fp_entry >= MG_ABI_FP_ENTRIES)
+			failure("%s: fp byte %u decodes to state %u", pinned, b, c.fp_entry);
+		else
+			seen |= (uint64_t)1 << c.fp_entry;
+	}
+	if (seen != ((uint64_t)1 << MG_ABI_FP_ENTRIES) - 1)
+		failure("%s: the fp byte reaches states 0x%llx of %u", pinned,
+			(unsigned long long)seen, MG_ABI_FP_ENTRIES);
+	input[0] = 0xff;
+	mg_decode(&t, input + 1, sizeof input - 1, &c);
+	if (c.fp_entry != 0)
+		failure("%s: a 32-byte input decodes to fp state %u, not 0", pinned, c.fp_entry);
 }
 
 int main(void)
@@ -167,6 +199,7 @@ int main(void)
 			const struct mg_variant *v = &tables[k]->variants[i];
 			check_target(mg_family_of(v->op), v->name, &rng);
 			check_stack_offsets(mg_family_of(v->op), v->name);
+			check_fp_entries(mg_family_of(v->op), v->name);
 		}
 	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,
 	       INPUTS_PER_TARGET, failures);

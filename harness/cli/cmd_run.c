@@ -37,6 +37,10 @@ static const char help[] =
 	"                  64 on x86-64, (esp + 4) mod 64 on i386, sp mod 64 on aarch64: a\n"
 	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
 	"                  docs/contract.md, X9; default 0)\n"
+	"  --fp-entry=N    the floating-point state at entry, N below the arch's count\n"
+	"                  (aarch64, 16: bit 0 sets FPSR's flags, bits 1-2 are FPCR's\n"
+	"                  rounding mode, bit 3 FZ; x86: only 0; docs/contract.md,\n"
+	"                  C17, A7; default 0, the caller's)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -68,6 +72,7 @@ enum {
 	O_INTERRUPT,
 	O_THREADS,
 	O_STACK,
+	O_FP_ENTRY,
 	O_HELP
 };
 
@@ -91,6 +96,7 @@ static const struct option opts[] = {
 	{"interrupt", required_argument, NULL, O_INTERRUPT},
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
+	{"fp-entry", required_argument, NULL, O_FP_ENTRY},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -170,6 +176,9 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			break;
 		case O_STACK:
 			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
+			break;
+		case O_FP_ENTRY:
+			c->fp_entry = mg_parse_uint(cmd, "fp-entry", optarg, 255);
 			break;
 		case O_HELP: return 0;
 		}

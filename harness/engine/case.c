@@ -2,6 +2,7 @@
 #include "abi.h"
 #include "cpu.h"
 #include "interrupt.h"
+#include "rng.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -321,6 +322,19 @@ unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k)
 	return (unsigned)((k ^ k >> 6 ^ k >> 12) & (count - 1)) * step;
 }
 
+unsigned mg_fp_entry_nth(uint64_t k)
+{
+	return (unsigned)(mg_mix64(k ^ 0x6670656eull) % MG_ABI_FP_ENTRIES); /* "fpen" */
+}
+
+static bool fp_entry_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->fp_entry < MG_ABI_FP_ENTRIES)
+		return true;
+	return fail(why, size, "--fp-entry is a floating-point state at entry below %u here, not %u",
+		    MG_ABI_FP_ENTRIES, c->fp_entry);
+}
+
 static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
 {
 	unsigned step = mg_stack_step(c->variant);
@@ -338,7 +352,7 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
-	if (!stack_offset_valid(c, why, size))
+	if (!stack_offset_valid(c, why, size) || !fp_entry_valid(c, why, size))
 		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
@@ -368,6 +382,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
+	       a->fp_entry == b->fp_entry &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -501,8 +516,13 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 		used += snprintf(out + used, size - (size_t)used, "; in %u threads at once",
 				 c->threads);
 	if (c->stack_offset && used >= 0 && (size_t)used < size)
-		snprintf(out + used, size - (size_t)used, "; " MG_ABI_STACK_AT_ENTRY " = %u at entry",
-			 c->stack_offset);
+		used += snprintf(out + used, size - (size_t)used,
+				 "; " MG_ABI_STACK_AT_ENTRY " = %u at entry", c->stack_offset);
+	if (c->fp_entry && used >= 0 && (size_t)used < size) {
+		char fp[128];
+		mg_abi_fp_entry_describe(c->fp_entry, fp, sizeof fp);
+		snprintf(out + used, size - (size_t)used, "; %s at entry", fp);
+	}
 }
 
 const char *mg_fill_name(enum mg_fill fill)
@@ -576,6 +596,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--threads=%u", c->threads);
 	if (c->stack_offset)
 		add_word(a, "--stack-offset=%u", c->stack_offset);
+	if (c->fp_entry)
+		add_word(a, "--fp-entry=%u", c->fp_entry);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

@@ -100,6 +100,11 @@ struct mg_case {
 	 * sp mod 64): any multiple of mg_stack_step below 64, as the ABI
 	 * promises no more (docs/contract.md, X9, XK4, I5, IK2, A11). */
 	unsigned stack_offset;
+	/* The floating-point state at entry, in the arch's numbering below
+	 * MG_ABI_FP_ENTRIES (abi.h; aarch64: FPSR's flags, FPCR's rounding
+	 * mode and FZ), which the ABI lets the caller choose (docs/contract.md,
+	 * C17, A7); 0 is the caller's own. */
+	unsigned fp_entry;
 };
 
 /* The step of a variant's stack offsets: what its contract's ABI promises
@@ -112,6 +117,11 @@ unsigned mg_stack_step(const struct mg_variant *v);
  * of that count, takes every one, in an order that changes every 64 k (so
  * that no alignment of the buffers always meets the same offset). */
 unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
+
+/* The k-th floating-point state at entry the sweep and the stages give a
+ * variant's cases (a hash of k, so that no alignment, length or stack
+ * offset always meets the same one); 0 where the arch sets none. */
+unsigned mg_fp_entry_nth(uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the

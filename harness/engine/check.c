@@ -726,10 +726,34 @@ static void blame_stack_offset(const struct mg_case *c, struct mg_verdict *out)
 	}
 }
 
+/* The caller may enter with floating-point state other than its own
+ * default (docs/contract.md, C17, A7: FPSR's flags set, FPCR's rounding
+ * mode or FZ): a case that fails in the state it drew and passes in the
+ * caller's own depends on it. Say so, naming both. */
+static void blame_fp_entry(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case other = *c;
+	struct mg_verdict again;
+	char state[128];
+
+	if (!c->fp_entry || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
+	    c->interrupt || c->threads || mg_case_is_huge(c))
+		return;
+	other.fp_entry = 0;
+	check_any(&other, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_abi_fp_entry_describe(c->fp_entry, state, sizeof state);
+	mg_verdict_say(out,
+		       "; with %s at entry it fails, with the caller's own it passes (%s)",
+		       state, MG_ABI_FP_PROMISE);
+}
+
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
 	check_any(c, 0, out);
+	blame_fp_entry(c, out);
 	blame_stack_offset(c, out);
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);

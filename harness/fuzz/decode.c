@@ -1,4 +1,5 @@
 #include "decode.h"
+#include "abi.h"
 #include "cpu.h"
 #include "rng.h"
 #include "table.h"
@@ -285,6 +286,7 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	decode_spot(out, spot_code, spot_raw);
 	decode_situation(out, (unsigned)take(&r, 2));
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
+	out->fp_entry = (unsigned)take(&r, 1) % MG_ABI_FP_ENTRIES;
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -343,10 +345,12 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
-	else if (c->stack_offset)
+	else if (c->stack_offset || c->fp_entry)
 		put(end, &at, 0, 2); /* none */
-	if (c->stack_offset)
+	if (c->stack_offset || c->fp_entry)
 		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
+	if (c->fp_entry)
+		put(end, &at, c->fp_entry, 1);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

@@ -13,7 +13,10 @@
  *   destination and once above it;
  * - the stack pointer's alignment at entry: the cases take the offsets the
  *   ABI allows in turn (mg_stack_offset_nth), so every length meets
- *   several. */
+ *   several;
+ * - the floating-point state at entry (FPSR's flags, FPCR's rounding mode
+ *   and FZ on aarch64): a hash of the case's number picks it
+ *   (mg_fp_entry_nth). */
 #include "sweep.h"
 #include "rng.h"
 
@@ -77,6 +80,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 	char why[128];
 
 	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
+	c->fp_entry = mg_fp_entry_nth(e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
 		return;
 	int orders = mg_op_has_src(c->variant->op) && !c->overlap ? 2 : 1;

@@ -16,18 +16,44 @@ static const uint64_t vcanaries[MG_ABI_VSAVED_COUNT] = MG_ABI_VSAVED_CANARIES;
 
 static uint64_t caller_fpcr;
 
+/* The parts of the floating-point state a case sets at entry (A7, C17). */
+#define FPSR_CUMULATIVE	 0x0800009fu /* QC, IDC, IXC, UFC, OFC, DZC, IOC */
+#define FPCR_RMODE_SHIFT 22
+#define FPCR_FZ		 (1u << 24)
+#define FPCR_OF_CASE	 (3u << FPCR_RMODE_SHIFT | FPCR_FZ)
+
 void mg_abi_init(void)
 {
 	__asm__ volatile("mrs %0, fpcr" : "=r"(caller_fpcr));
 }
 
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset,
+		    unsigned fp_entry)
 {
 	rec->stack_offset = stack_offset;
-	rec->fpcr_before = caller_fpcr;
+	rec->fpcr_caller = caller_fpcr;
+	rec->fpcr_before = (caller_fpcr & ~(uint64_t)FPCR_OF_CASE) |
+			   (uint64_t)(fp_entry >> 1 & 3) << FPCR_RMODE_SHIFT |
+			   (fp_entry & 8 ? FPCR_FZ : 0);
+	rec->fpsr_entry = fp_entry & 1 ? FPSR_CUMULATIVE : 0;
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rec->set_flags = rules & MG_ABI_RULE_ENTRY_FLAGS ? 0xf0000000u : 0;
+}
+
+void mg_abi_fp_entry_describe(unsigned fp_entry, char *out, size_t size)
+{
+	static const char *const modes[] = {"", "round toward +inf", "round toward -inf",
+					    "round toward zero"};
+	const char *mode = modes[fp_entry >> 1 & 3];
+
+	if (fp_entry == 0) {
+		snprintf(out, size, "FPSR clear, FPCR the caller's");
+		return;
+	}
+	snprintf(out, size, "%s%s%s%s%s%s", fp_entry & 1 ? "FPSR's flags all set (0x0800009f)" : "",
+		 fp_entry & 1 && fp_entry & 14 ? ", " : "", fp_entry & 14 ? "FPCR " : "", mode,
+		 *mode && fp_entry & 8 ? " and " : "", fp_entry & 8 ? "FZ (flush to zero)" : "");
 }
 
 static int clobbered(struct mg_verdict *out, const char *rule, const char *name, uint64_t canary,

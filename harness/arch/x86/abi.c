@@ -45,8 +45,10 @@ static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 static uint32_t caller_mxcsr;
 static uint16_t caller_fpucw;
 
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset,
+		    unsigned fp_entry)
 {
+	(void)fp_entry; /* MG_ABI_FP_ENTRIES is 1 here: the caller's state */
 	rec->stack_offset = stack_offset;
 	rec->mxcsr_before = caller_mxcsr;
 	rec->mxcsr_after = caller_mxcsr; /* what it stays without SSE */
@@ -59,6 +61,12 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
 	rec->set_flags = (rules & MG_ABI_RULE_ENTRY_FLAGS) != 0;
 	rec->fpusw_after = 0;
+}
+
+void mg_abi_fp_entry_describe(unsigned fp_entry, char *out, size_t size)
+{
+	(void)fp_entry; /* the only one, 0 */
+	snprintf(out, size, "the caller's MXCSR and x87 control word");
 }
 
 /* MXCSR comes with SSE: always there on x86-64, not on every i386 CPU. */
