@@ -147,7 +147,7 @@ static void check_stack_offsets(const char *family, const char *pinned)
 	if (seen != (1u << (MG_ALIGN_MOD / step)) - 1)
 		failure("%s: the stack byte reaches offsets 0x%x of every multiple of %u", pinned,
 			seen, step);
-	mg_decode(&t, input + 2, sizeof input - 2, &c);
+	mg_decode(&t, input + 3, sizeof input - 3, &c);
 	if (c.stack_offset != 0)
 		failure("%s: a 31-byte input decodes to stack offset %u, not 0", pinned,
 			c.stack_offset);
@@ -168,7 +168,7 @@ static void check_fp_entries(const char *family, const char *pinned)
 		return;
 	}
 	for (unsigned b = 0; b < 256; b++) {
-		input[0] = (uint8_t)b;
+		input[MG_INPUT_MAX_BYTES - MG_INPUT_FP_BYTES] = (uint8_t)b;
 		mg_decode(&t, input, sizeof input, &c);
 		if (c.fp_entry >= MG_ABI_FP_ENTRIES)
 			failure("%s: fp byte %u decodes to state %u", pinned, b, c.fp_entry);
@@ -178,10 +178,36 @@ static void check_fp_entries(const char *family, const char *pinned)
 	if (seen != ((uint64_t)1 << MG_ABI_FP_ENTRIES) - 1)
 		failure("%s: the fp byte reaches states 0x%llx of %u", pinned,
 			(unsigned long long)seen, MG_ABI_FP_ENTRIES);
-	input[0] = 0xff;
-	mg_decode(&t, input + 1, sizeof input - 1, &c);
+	input[MG_INPUT_MAX_BYTES - MG_INPUT_FP_BYTES] = 0xff;
+	mg_decode(&t, input + 2, sizeof input - 2, &c);
 	if (c.fp_entry != 0)
 		failure("%s: a 32-byte input decodes to fp state %u, not 0", pinned, c.fp_entry);
+}
+
+/* A routine that may use SVE reaches every vector length the CPU has, the
+ * start-up one among them; another always runs at the start-up one. */
+static void check_vls(const char *family, const char *pinned)
+{
+	struct mg_target t;
+	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	unsigned seen = 0, want;
+	struct mg_case c;
+	char why[256];
+
+	if (!mg_target_init(&t, family, pinned, why, sizeof why)) {
+		failure("%s: %s", family, why);
+		return;
+	}
+	want = t.pool[0]->features & MG_FEAT_SVE ? mg_cpu_vls() << 1 | 1 : 1;
+	for (unsigned b = 0; b < 256; b++) {
+		input[0] = (uint8_t)b;
+		mg_decode(&t, input, sizeof input, &c);
+		if (!mg_case_valid(&c, why, sizeof why))
+			failure("%s: vl byte %u decodes to an invalid case: %s", pinned, b, why);
+		seen |= c.vl ? 2u << __builtin_ctz(c.vl / MG_CPU_VL_MIN) : 1;
+	}
+	if (seen != want)
+		failure("%s: the vl byte reaches lengths 0x%x, not 0x%x", pinned, seen, want);
 }
 
 int main(void)
@@ -200,6 +226,7 @@ int main(void)
 			check_target(mg_family_of(v->op), v->name, &rng);
 			check_stack_offsets(mg_family_of(v->op), v->name);
 			check_fp_entries(mg_family_of(v->op), v->name);
+			check_vls(mg_family_of(v->op), v->name);
 		}
 	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,
 	       INPUTS_PER_TARGET, failures);

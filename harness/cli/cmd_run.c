@@ -41,6 +41,9 @@ static const char help[] =
 	"                  (aarch64, 16: bit 0 sets FPSR's flags, bits 1-2 are FPCR's\n"
 	"                  rounding mode, bit 3 FZ; x86: only 0; docs/contract.md,\n"
 	"                  C17, A7; default 0, the caller's)\n"
+	"  --vl=N          the vector length the routine runs with, in bytes (SVE: one\n"
+	"                  of the CPU's, powers of two from 16 to 256; docs/contract.md,\n"
+	"                  A12; default: the length the program started with)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -73,6 +76,7 @@ enum {
 	O_THREADS,
 	O_STACK,
 	O_FP_ENTRY,
+	O_VL,
 	O_HELP
 };
 
@@ -97,6 +101,7 @@ static const struct option opts[] = {
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
 	{"fp-entry", required_argument, NULL, O_FP_ENTRY},
+	{"vl", required_argument, NULL, O_VL},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -179,6 +184,9 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			break;
 		case O_FP_ENTRY:
 			c->fp_entry = mg_parse_uint(cmd, "fp-entry", optarg, 255);
+			break;
+		case O_VL:
+			c->vl = mg_parse_uint(cmd, "vl", optarg, 65536);
 			break;
 		case O_HELP: return 0;
 		}

@@ -327,6 +327,40 @@ unsigned mg_fp_entry_nth(uint64_t k)
 	return (unsigned)(mg_mix64(k ^ 0x6670656eull) % MG_ABI_FP_ENTRIES); /* "fpen" */
 }
 
+unsigned mg_vl_nth(const struct mg_variant *v, uint64_t k)
+{
+	unsigned mask = mg_cpu_vls(), count = (unsigned)__builtin_popcount(mask), pick;
+
+	if (!(v->features & MG_FEAT_SVE) || !count)
+		return 0;
+	pick = (unsigned)(mg_mix64(k ^ 0x766c656eull) % (count + 1)); /* "vlen" */
+	for (unsigned bit = 0; bit < MG_CPU_VL_BITS; bit++)
+		if (mask & 1u << bit && pick-- == 1)
+			return MG_CPU_VL_MIN << bit;
+	return 0;
+}
+
+static bool vl_valid(const struct mg_case *c, char *why, size_t size)
+{
+	char lengths[64] = "";
+	unsigned mask = mg_cpu_vls();
+	size_t used = 0;
+
+	if (!c->vl)
+		return true;
+	for (unsigned bit = 0; bit < MG_CPU_VL_BITS; bit++) {
+		if (c->vl == MG_CPU_VL_MIN << bit && mask & 1u << bit)
+			return true;
+		if (mask & 1u << bit && used < sizeof lengths)
+			used += (size_t)snprintf(lengths + used, sizeof lengths - used, "%s%u",
+						 used ? ", " : "", MG_CPU_VL_MIN << bit);
+	}
+	if (!mask)
+		return fail(why, size, "--vl=%u: this CPU has no vector length to choose (no SVE)",
+			    c->vl);
+	return fail(why, size, "--vl=%u: this CPU's vector lengths are %s bytes", c->vl, lengths);
+}
+
 static bool fp_entry_valid(const struct mg_case *c, char *why, size_t size)
 {
 	if (c->fp_entry < MG_ABI_FP_ENTRIES)
@@ -352,7 +386,8 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
-	if (!stack_offset_valid(c, why, size) || !fp_entry_valid(c, why, size))
+	if (!stack_offset_valid(c, why, size) || !fp_entry_valid(c, why, size) ||
+	    !vl_valid(c, why, size))
 		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
@@ -382,7 +417,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
-	       a->fp_entry == b->fp_entry &&
+	       a->fp_entry == b->fp_entry && a->vl == b->vl &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -521,8 +556,10 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	if (c->fp_entry && used >= 0 && (size_t)used < size) {
 		char fp[128];
 		mg_abi_fp_entry_describe(c->fp_entry, fp, sizeof fp);
-		snprintf(out + used, size - (size_t)used, "; %s at entry", fp);
+		used += snprintf(out + used, size - (size_t)used, "; %s at entry", fp);
 	}
+	if (c->vl && used >= 0 && (size_t)used < size)
+		snprintf(out + used, size - (size_t)used, "; vector length %u bytes", c->vl);
 }
 
 const char *mg_fill_name(enum mg_fill fill)
@@ -598,6 +635,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--stack-offset=%u", c->stack_offset);
 	if (c->fp_entry)
 		add_word(a, "--fp-entry=%u", c->fp_entry);
+	if (c->vl)
+		add_word(a, "--vl=%u", c->vl);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

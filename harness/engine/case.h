@@ -105,7 +105,18 @@ struct mg_case {
 	 * mode and FZ), which the ABI lets the caller choose (docs/contract.md,
 	 * C17, A7); 0 is the caller's own. */
 	unsigned fp_entry;
+	/* The vector length the thread runs the routine with, in bytes
+	 * (cpu.h, mg_cpu_vls: SVE's, which Linux makes the thread's; docs/
+	 * contract.md, A12); 0 is the length the program started with. */
+	unsigned vl;
 };
+
+/* Whether the case's thread sets its vector length before the call: it
+ * names one, or the routine may use it (SVE). */
+static inline bool mg_case_sets_vl(const struct mg_case *c)
+{
+	return c->vl || (c->variant->features & MG_FEAT_SVE);
+}
 
 /* The step of a variant's stack offsets: what its contract's ABI promises
  * of the stack pointer at entry (16 bytes for user code, x86-64 kernel
@@ -122,6 +133,11 @@ unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
  * variant's cases (a hash of k, so that no alignment, length or stack
  * offset always meets the same one); 0 where the arch sets none. */
 unsigned mg_fp_entry_nth(uint64_t k);
+
+/* The k-th vector length the sweep and the stages give a variant's cases:
+ * 0 (the start-up length) or one of mg_cpu_vls(), by a hash of k, for a
+ * variant that may use SVE; 0 for the others. */
+unsigned mg_vl_nth(const struct mg_variant *v, uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the

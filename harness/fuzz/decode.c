@@ -248,6 +248,17 @@ static unsigned stack_offset_of(const struct mg_variant *v, unsigned byte)
 	return byte % (MG_ALIGN_MOD / step) * step;
 }
 
+/* The vl byte: the start-up length, or a power of two the CPU has, for a
+ * routine that may use SVE. */
+static unsigned vl_of(const struct mg_variant *v, unsigned byte)
+{
+	unsigned k = byte % (MG_CPU_VL_BITS + 1);
+
+	if (!k || !(v->features & MG_FEAT_SVE) || !(mg_cpu_vls() & 1u << (k - 1)))
+		return 0;
+	return MG_CPU_VL_MIN << (k - 1);
+}
+
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
 {
 	struct reader r = {data, size};
@@ -287,6 +298,7 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	decode_situation(out, (unsigned)take(&r, 2));
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
 	out->fp_entry = (unsigned)take(&r, 1) % MG_ABI_FP_ENTRIES;
+	out->vl = vl_of(out->variant, (unsigned)take(&r, 1));
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -345,12 +357,14 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
-	else if (c->stack_offset || c->fp_entry)
+	else if (c->stack_offset || c->fp_entry || c->vl)
 		put(end, &at, 0, 2); /* none */
-	if (c->stack_offset || c->fp_entry)
+	if (c->stack_offset || c->fp_entry || c->vl)
 		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
-	if (c->fp_entry)
+	if (c->fp_entry || c->vl)
 		put(end, &at, c->fp_entry, 1);
+	if (c->vl)
+		put(end, &at, 1 + (unsigned)__builtin_ctz(c->vl / MG_CPU_VL_MIN), 1);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

@@ -69,5 +69,65 @@ else
 	done
 	expect "a user-space routine keeps x18 when held to it" 0 "^verdict: ok$" \
 		$MG run --variant=memcpy_ldp --len=200 --platform-register=reserved
+
+	echo "== aarch64: the floating-point state at entry (A7, C17)"
+	# Each self-test is right in the caller's default state, as the
+	# harness had it; its twin uses the same freedom and passes.
+	$MG verify --set=selftest --timeout-ms=200 --huge=off --findings="$TMP/findings-fp" \
+		--variant=bad_memcpy_fpsr_qc,memcpy_fpsr_qc,bad_memcpy_frinti_blocks,memcpy_frintn_blocks,bad_memcpy_fz_zero_words,memcpy_fz_own_fpcr \
+		>"$TMP/a64-fp.out" 2>&1
+	expect "aarch64: the fp-state self-tests fail, their twins pass" 0 \
+		"^6 variants: 3 passed, 3 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-fp.out"
+	expect "aarch64: a finding's replay line names its fp state" 0 \
+		"replay: .* run --variant=bad_memcpy_fpsr_qc .*--fp-entry=[0-9]+$" cat "$TMP/a64-fp.out"
+	fp_why="at entry it fails, with the caller.s own it passes \(AAPCS64 6\.1\.2: FPSR.s flags may have any value on entry, FPCR.s rounding mode and FZ are the caller.s\)$"
+	expect "aarch64: QC read without clearing it: the flags at entry are blamed" 1 \
+		"^verdict: wrong-result: .*; with FPSR.s flags all set \(0x0800009f\) $fp_why" \
+		$MG run --variant=bad_memcpy_fpsr_qc --len=40 --fp-entry=1
+	expect "aarch64: frinti in FPCR's rounding mode: toward +inf is blamed" 1 \
+		"^verdict: out-of-bounds-write: .*; with FPCR round toward \+inf $fp_why" \
+		$MG run --variant=bad_memcpy_frinti_blocks --len=40 --fp-entry=2
+	expect "aarch64: an FP compare under FZ: FZ is blamed" 1 \
+		"^verdict: wrong-result: .*; with FPCR FZ \(flush to zero\) $fp_why" \
+		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fp-entry=8
+	expect "aarch64: in the caller's own state the same case passes" 0 "^verdict: ok$" \
+		$MG run --variant=bad_memcpy_fz_zero_words --len=4096
+	expect "aarch64: the case record carries the fp state" 1 '"fp_entry":9,' \
+		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fp-entry=9 --format=jsonl
+	expect "aarch64: an fp state the arch lacks is a usage error" 2 \
+		"--fp-entry is a floating-point state at entry below 16 here, not 16" \
+		$MG run --variant=memcpy_ldp --len=8 --fp-entry=16
+
+	echo "== aarch64: the SVE vector length is the thread's (A12)"
+	if ! $MG run --variant=memcpy_sve_vla --len=8 --vl=16 >/dev/null 2>&1; then
+		skip "aarch64: SVE vector lengths" "this qemu's default CPU cannot set a 16-byte SVE vector length"
+	else
+		$MG verify --set=selftest --profile=quick --huge=off --findings="$TMP/findings-vl" \
+			--variant=bad_memcpy_sve_vl64,memcpy_sve_vla >"$TMP/a64-vl.out" 2>&1
+		expect "aarch64: the 64-byte-vector SVE copy fails, the length-agnostic one passes" 0 \
+			"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" \
+			cat "$TMP/a64-vl.out"
+		expect "aarch64: a finding's replay line names its vector length" 0 \
+			"replay: .* run --variant=bad_memcpy_sve_vl64 .*--vl=(16|32|128|256)$" cat "$TMP/a64-vl.out"
+		vl_why="it assumes a vector length, which is the thread.s, any the CPU supports \(Linux, Documentation/arm64/sve\.rst\)$"
+		expect "aarch64: at 16 bytes it copies a part of each step" 1 \
+			"^verdict: wrong-result: .*; with a vector length of 16 bytes it fails, with 64 it passes: $vl_why" \
+			$MG run --variant=bad_memcpy_sve_vl64 --len=200 --vl=16
+		expect "aarch64: at 256 bytes its whole vectors read past the source (an SVE load decoded)" 1 \
+			"^verdict: out-of-bounds-read: src, .*; with a vector length of 256 bytes it fails, with 64 it passes: $vl_why" \
+			$MG run --variant=bad_memcpy_sve_vl64 --len=200 --vl=256
+		for vl in 16 32 128 256; do
+			expect "aarch64: the length-agnostic copy passes at $vl bytes" 0 "^verdict: ok$" \
+				$MG run --variant=memcpy_sve_vla --len=200 --vl=$vl
+		done
+		expect "aarch64: the case record carries the vector length" 1 '"vl":32,' \
+			$MG run --variant=bad_memcpy_sve_vl64 --len=200 --vl=32 --format=jsonl
+		expect "aarch64: a length the CPU lacks is a usage error" 2 \
+			"--vl=48: this CPU.s vector lengths are 16, 32, 64, 128, 256 bytes$" \
+			$MG run --variant=memcpy_sve_vla --len=8 --vl=48
+		expect "aarch64: without SVE (cortex-a57) no length is there to choose" 2 \
+			"--vl=16: this CPU has no vector length to choose \(no SVE\)$" \
+			$a64_run -cpu cortex-a57 build/aarch64/memgate run --variant=memcpy_ldp --len=8 --vl=16
+	fi
 	MG=$host_mg
 fi
