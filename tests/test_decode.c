@@ -147,7 +147,7 @@ static void check_stack_offsets(const char *family, const char *pinned)
 	if (seen != (1u << (MG_ALIGN_MOD / step)) - 1)
 		failure("%s: the stack byte reaches offsets 0x%x of every multiple of %u", pinned,
 			seen, step);
-	mg_decode(&t, input + 3, sizeof input - 3, &c);
+	mg_decode(&t, input + 4, sizeof input - 4, &c);
 	if (c.stack_offset != 0)
 		failure("%s: a 31-byte input decodes to stack offset %u, not 0", pinned,
 			c.stack_offset);
@@ -179,7 +179,7 @@ static void check_fp_entries(const char *family, const char *pinned)
 		failure("%s: the fp byte reaches states 0x%llx of %u", pinned,
 			(unsigned long long)seen, MG_ABI_FP_ENTRIES);
 	input[MG_INPUT_MAX_BYTES - MG_INPUT_FP_BYTES] = 0xff;
-	mg_decode(&t, input + 2, sizeof input - 2, &c);
+	mg_decode(&t, input + 3, sizeof input - 3, &c);
 	if (c.fp_entry != 0)
 		failure("%s: a 32-byte input decodes to fp state %u, not 0", pinned, c.fp_entry);
 }
@@ -200,7 +200,7 @@ static void check_vls(const char *family, const char *pinned)
 	}
 	want = t.pool[0]->features & MG_FEAT_SVE ? mg_cpu_vls() << 1 | 1 : 1;
 	for (unsigned b = 0; b < 256; b++) {
-		input[0] = (uint8_t)b;
+		input[MG_INPUT_MAX_BYTES - MG_INPUT_VL_BYTES] = (uint8_t)b;
 		mg_decode(&t, input, sizeof input, &c);
 		if (!mg_case_valid(&c, why, sizeof why))
 			failure("%s: vl byte %u decodes to an invalid case: %s", pinned, b, why);

@@ -44,6 +44,9 @@ static const char help[] =
 	"  --vl=N          the vector length the routine runs with, in bytes (SVE: one\n"
 	"                  of the CPU's, powers of two from 16 to 256; docs/contract.md,\n"
 	"                  A12; default: the length the program started with)\n"
+	"  --tag=N         pass pointers with N (1-255) in their top byte, where it is\n"
+	"                  ignored (aarch64: dst's and an overlapping src's N, a\n"
+	"                  separate src's N ^ 0x5a; docs/contract.md, A14; default 0)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -77,6 +80,7 @@ enum {
 	O_STACK,
 	O_FP_ENTRY,
 	O_VL,
+	O_TAG,
 	O_HELP
 };
 
@@ -102,6 +106,7 @@ static const struct option opts[] = {
 	{"stack-offset", required_argument, NULL, O_STACK},
 	{"fp-entry", required_argument, NULL, O_FP_ENTRY},
 	{"vl", required_argument, NULL, O_VL},
+	{"tag", required_argument, NULL, O_TAG},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -187,6 +192,9 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			break;
 		case O_VL:
 			c->vl = mg_parse_uint(cmd, "vl", optarg, 65536);
+			break;
+		case O_TAG:
+			c->tag = mg_parse_uint(cmd, "tag", optarg, 255);
 			break;
 		case O_HELP: return 0;
 		}

@@ -340,6 +340,26 @@ unsigned mg_vl_nth(const struct mg_variant *v, uint64_t k)
 	return 0;
 }
 
+unsigned mg_tag_nth(uint64_t k)
+{
+	uint64_t h = mg_mix64(k ^ 0x74616773ull); /* "tags" */
+
+	return (h & 1) && mg_cpu_tbi() ? (unsigned)(h >> 8 & 0xff) : 0;
+}
+
+static bool tag_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (!c->tag)
+		return true;
+	if (c->tag > 0xff)
+		return fail(why, size, "--tag is a pointer's top byte, 1 to 255, not %u", c->tag);
+	if (!mg_cpu_tbi())
+		return fail(why, size,
+			    "--tag=%u: this system does not ignore the top byte of addresses (TBI)",
+			    c->tag);
+	return true;
+}
+
 static bool vl_valid(const struct mg_case *c, char *why, size_t size)
 {
 	char lengths[64] = "";
@@ -387,7 +407,7 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
 	if (!stack_offset_valid(c, why, size) || !fp_entry_valid(c, why, size) ||
-	    !vl_valid(c, why, size))
+	    !vl_valid(c, why, size) || !tag_valid(c, why, size))
 		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
@@ -417,7 +437,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
-	       a->fp_entry == b->fp_entry && a->vl == b->vl &&
+	       a->fp_entry == b->fp_entry && a->vl == b->vl && a->tag == b->tag &&
 	       (a->overlap || a->src_above == b->src_above);
 }
 
@@ -559,7 +579,11 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 		used += snprintf(out + used, size - (size_t)used, "; %s at entry", fp);
 	}
 	if (c->vl && used >= 0 && (size_t)used < size)
-		snprintf(out + used, size - (size_t)used, "; vector length %u bytes", c->vl);
+		used += snprintf(out + used, size - (size_t)used, "; vector length %u bytes",
+				 c->vl);
+	if (c->tag && used >= 0 && (size_t)used < size)
+		snprintf(out + used, size - (size_t)used, "; pointers tagged 0x%02x (dst), 0x%02x (src)",
+			 c->tag, mg_src_tag(c));
 }
 
 const char *mg_fill_name(enum mg_fill fill)
@@ -637,6 +661,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--fp-entry=%u", c->fp_entry);
 	if (c->vl)
 		add_word(a, "--vl=%u", c->vl);
+	if (c->tag)
+		add_word(a, "--tag=%u", c->tag);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

@@ -109,7 +109,31 @@ struct mg_case {
 	 * (cpu.h, mg_cpu_vls: SVE's, which Linux makes the thread's; docs/
 	 * contract.md, A12); 0 is the length the program started with. */
 	unsigned vl;
+	/* The top byte of the pointers the routine gets, where the top byte
+	 * is ignored (cpu.h, mg_cpu_tbi; docs/contract.md, A14, AK3): dst's
+	 * pointer carries `tag`; src's the same tag when it points into the
+	 * same object (an overlapping memmove), else mg_src_tag(tag), another
+	 * (separate buffers, as HWASan and MTE tag separate allocations
+	 * apart); 0: untagged. */
+	unsigned tag;
 };
+
+/* The tag of a separate source's pointer, never dst's. */
+static inline unsigned mg_src_tag(const struct mg_case *c)
+{
+	return c->overlap || !c->tag ? c->tag : c->tag ^ 0x5au;
+}
+
+/* A pointer with `tag` in its top byte (64-bit only: 0 elsewhere). */
+static inline void *mg_tagged(const void *p, unsigned tag)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	return (void *)((uintptr_t)p | (uintptr_t)tag << 56);
+#else
+	(void)tag;
+	return (void *)(uintptr_t)p;
+#endif
+}
 
 /* Whether the case's thread sets its vector length before the call: it
  * names one, or the routine may use it (SVE). */
@@ -138,6 +162,10 @@ unsigned mg_fp_entry_nth(uint64_t k);
  * 0 (the start-up length) or one of mg_cpu_vls(), by a hash of k, for a
  * variant that may use SVE; 0 for the others. */
 unsigned mg_vl_nth(const struct mg_variant *v, uint64_t k);
+
+/* The k-th tag the sweep and the stages give a case: 0 for half of them,
+ * a hash of k for the others; 0 where the top byte is not ignored. */
+unsigned mg_tag_nth(uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the

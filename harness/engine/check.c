@@ -777,10 +777,33 @@ static void blame_vl(const struct mg_case *c, struct mg_verdict *out)
 		       c->vl, mg_cpu_default_vl());
 }
 
+/* A caller may pass tagged pointers where the top byte is ignored
+ * (docs/contract.md, A14, AK3): a case that fails tagged and passes
+ * untagged reads the tags as address bits. Say so. */
+static void blame_tag(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case other = *c;
+	struct mg_verdict again;
+
+	if (!c->tag || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
+	    c->interrupt || c->threads || mg_case_is_huge(c))
+		return;
+	other.tag = 0;
+	check_any(&other, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_verdict_say(out,
+		       "; with its pointers tagged (top byte 0x%02x dst, 0x%02x src) it fails, "
+		       "untagged it passes: the top byte of an address is ignored, and a caller "
+		       "may set it (AAPCS64 6.4.1, Linux tagged-pointers.rst)",
+		       c->tag, mg_src_tag(c));
+}
+
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
 	check_any(c, 0, out);
+	blame_tag(c, out);
 	blame_vl(c, out);
 	blame_fp_entry(c, out);
 	blame_stack_offset(c, out);

@@ -27,6 +27,11 @@ int mg_cpu_use_vl(unsigned bytes);
  * where there is none to choose). */
 unsigned mg_cpu_default_vl(void);
 
+/* Per-arch: whether the top byte of a user address is ignored (aarch64's
+ * TBI: Linux enables it for every user process, docs/contract.md, A14),
+ * so that a caller may pass tagged pointers; probed once, in a child. */
+int mg_cpu_tbi(void);
+
 /* Pretends the CPU lacks `features`: checks SKIP reporting on a full machine. */
 void mg_cpu_hide(unsigned features);
 

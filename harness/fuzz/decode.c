@@ -299,6 +299,9 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
 	out->fp_entry = (unsigned)take(&r, 1) % MG_ABI_FP_ENTRIES;
 	out->vl = vl_of(out->variant, (unsigned)take(&r, 1));
+	out->tag = (unsigned)take(&r, 1);
+	if (out->tag && !mg_cpu_tbi())
+		out->tag = 0;
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -357,14 +360,16 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
-	else if (c->stack_offset || c->fp_entry || c->vl)
+	else if (c->stack_offset || c->fp_entry || c->vl || c->tag)
 		put(end, &at, 0, 2); /* none */
-	if (c->stack_offset || c->fp_entry || c->vl)
+	if (c->stack_offset || c->fp_entry || c->vl || c->tag)
 		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
-	if (c->fp_entry || c->vl)
+	if (c->fp_entry || c->vl || c->tag)
 		put(end, &at, c->fp_entry, 1);
-	if (c->vl)
-		put(end, &at, 1 + (unsigned)__builtin_ctz(c->vl / MG_CPU_VL_MIN), 1);
+	if (c->vl || c->tag)
+		put(end, &at, c->vl ? 1 + (unsigned)__builtin_ctz(c->vl / MG_CPU_VL_MIN) : 0, 1);
+	if (c->tag)
+		put(end, &at, c->tag, 1);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

@@ -26,6 +26,7 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 	mg_json_uint(j, "stack_offset", c->stack_offset);
 	mg_json_uint(j, "fp_entry", c->fp_entry);
 	mg_json_uint(j, "vl", c->vl);
+	mg_json_uint(j, "tag", c->tag);
 	mg_json_string(j, "spot", mg_spot_name(c->spot));
 	mg_json_uint(j, "spot_arg", c->spot_arg);
 	mg_json_bool(j, "interrupt", c->interrupt);

@@ -18,7 +18,9 @@
  *   and FZ on aarch64): a hash of the case's number picks it
  *   (mg_fp_entry_nth);
  * - the vector length, for a routine that may use SVE: the start-up one or
- *   another the CPU has, by a hash too (mg_vl_nth). */
+ *   another the CPU has, by a hash too (mg_vl_nth);
+ * - tagged pointers, where the top byte is ignored: half the cases, by a
+ *   hash (mg_tag_nth). */
 #include "sweep.h"
 #include "rng.h"
 
@@ -84,6 +86,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
 	c->fp_entry = mg_fp_entry_nth(e->count);
 	c->vl = mg_vl_nth(c->variant, e->count);
+	c->tag = mg_tag_nth(e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
 		return;
 	int orders = mg_op_has_src(c->variant->op) && !c->overlap ? 2 : 1;

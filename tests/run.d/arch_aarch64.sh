@@ -129,5 +129,26 @@ else
 			"--vl=16: this CPU has no vector length to choose \(no SVE\)$" \
 			$a64_run -cpu cortex-a57 build/aarch64/memgate run --variant=memcpy_ldp --len=8 --vl=16
 	fi
+
+	echo "== aarch64: tagged pointers (A14, AK3)"
+	$MG verify --set=selftest --profile=quick --huge=off --findings="$TMP/findings-tag" \
+		--variant=bad_memmove_untags_src,memmove_untags_both >"$TMP/a64-tag.out" 2>&1
+	expect "aarch64: a memmove that untags one pointer fails, its twin passes" 0 \
+		"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-tag.out"
+	expect "aarch64: a finding's replay line names its tag" 0 \
+		"replay: .* run --variant=bad_memmove_untags_src .*--tag=[0-9]+$" cat "$TMP/a64-tag.out"
+	expect "aarch64: tagged, the one-object memmove copies forward over its source" 1 \
+		"^verdict: wrong-result: .*; with its pointers tagged \(top byte 0x5a dst, 0x5a src\) it fails, untagged it passes: the top byte of an address is ignored, and a caller may set it \(AAPCS64 6\.4\.1, Linux tagged-pointers\.rst\)$" \
+		$MG run --variant=bad_memmove_untags_src --len=100 --overlap=5 --tag=90
+	expect "aarch64: separate buffers get another tag for src" 0 \
+		"pointers tagged 0xff \(dst\), 0xa5 \(src\)" $MG run --variant=memcpy_ldp --len=100 --tag=255
+	expect "aarch64: a tagged call's return is dst with its tag" 1 \
+		"^verdict: wrong-return: returned dst\+10, want dst\+0$" \
+		$MG run --variant=bad_memcpy_returns_end --len=10 --tag=3
+	expect "aarch64: a tagged over-read is still an over-read (si_addr has no tag)" 1 \
+		"^verdict: out-of-bounds-read: src, 1 byte past the end \(at src\+17, len 17\)$" \
+		$MG run --variant=bad_memcpy_overread_src --len=17 --src-align=47 --tag=3
+	expect "aarch64: the case record carries the tag" 0 '"tag":7[,}]' \
+		$MG run --variant=memcpy_ldp --len=10 --tag=7 --format=jsonl
 	MG=$host_mg
 fi

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef PR_SVE_SET_VL
 #define PR_SVE_SET_VL 50
@@ -92,6 +94,29 @@ int mg_cpu_use_vl(unsigned bytes)
 	}
 	current = want;
 	return 0;
+}
+
+/* A load through a tagged pointer, in a child, so that a system without
+ * TBI costs the child and not the run. */
+static volatile unsigned char tbi_probe = 0x5a;
+
+int mg_cpu_tbi(void)
+{
+	static int known = -1;
+	int status;
+	pid_t pid;
+
+	if (known >= 0)
+		return known;
+	pid = fork();
+	if (pid == 0) {
+		const volatile unsigned char *tagged =
+			(const volatile unsigned char *)((uintptr_t)&tbi_probe | (uintptr_t)0xa5 << 56);
+		_exit(*tagged == 0x5a ? 0 : 1);
+	}
+	known = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		WEXITSTATUS(status) == 0;
+	return known;
 }
 
 unsigned mg_cpu_detect(void)

@@ -98,6 +98,13 @@ int mg_cpu_use_vl(unsigned bytes)
 	return bytes ? -1 : 0;
 }
 
+/* x86-64's linear address masking (LAM) would ignore some upper bits; no
+ * kernel here enables it. */
+int mg_cpu_tbi(void)
+{
+	return 0;
+}
+
 void mg_cpu_reset_state(void)
 {
 	static const uint32_t mxcsr_default = 0x1f80;
