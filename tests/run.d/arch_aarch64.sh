@@ -94,6 +94,13 @@ else
 		$MG run --variant=bad_memcpy_fz_zero_words --len=4096
 	expect "aarch64: the case record carries the fp state" 1 '"fp_entry":9,' \
 		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fp-entry=9 --format=jsonl
+	# A6's n/a: the trap enables cannot be set here, so no case sets them.
+	if clang --target=aarch64-linux-gnu -o "$TMP/fpcr-traps" tests/probe_aarch64_fpcr_traps.c 2>/dev/null; then
+		expect "aarch64: FPCR's trap enables read back as zero (no trapped FP exceptions)" 0 \
+			"^fpcr trap bits read back: 0x0000$" $a64_run "$TMP/fpcr-traps"
+	else
+		fail "aarch64: build the FPCR trap probe" "clang --target=aarch64-linux-gnu failed"
+	fi
 	expect "aarch64: an fp state the arch lacks is a usage error" 2 \
 		"--fp-entry is a floating-point state at entry below 16 here, not 16" \
 		$MG run --variant=memcpy_ldp --len=8 --fp-entry=16
