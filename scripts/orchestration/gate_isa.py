@@ -5,7 +5,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
 
-from . import checks, cpu_models, isa_audit, isa_features
+from . import bti_audit, checks, cpu_models, elf_code, isa_audit, isa_features
 from .gate_options import FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
@@ -40,6 +40,26 @@ def audit_check(ctx):
         return checks.cannot("isa", result.limits[0] + more, seconds), found
     status = "fail" if found else "pass"
     return checks.Check("isa", status, result.instructions, seconds, isa_audit.note(result)), found
+
+
+def bti_check(ctx):
+    """(Check, findings) of the BTI audit (bti_audit) on the merged object:
+    n/a off aarch64, and for an object its property note does not mark
+    BTI (it promises no landing pads)."""
+    arch = ctx.foreign or ctx.host
+    if arch != "aarch64":
+        return checks.na("bti", f"BTI landing pads are aarch64's (this is {arch})"), []
+    t = checks.procs.time.monotonic()
+    try:
+        result = bti_audit.audit(merged_object(ctx))
+    except elf_code.BadObject as e:
+        return checks.cannot("bti", str(e)), []
+    seconds = checks.procs.time.monotonic() - t
+    if not result.marked:
+        return checks.na("bti", "no BTI in the object's GNU property note: it promises no landing pads"), []
+    found = bti_audit.findings(result, ctx.name, merged_object(ctx))
+    return checks.Check("bti", "fail" if found else "pass", len(result.entries), seconds,
+                        bti_audit.note(result)), found
 
 
 def host_cpuinfo():

@@ -116,6 +116,21 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
 		scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --seconds=30 \
 		tests/gate/isa/sve_copy.S
+	# BTI (docs/contract.md, A16): a BTI-marked object whose entry has no
+	# landing pad is the bti check's abi-violation, whatever the sweep
+	# says; its twin's row passes; an unmarked object's is n/a.
+	expect_all "gate: a BTI-marked routine without bti c is the bti check's abi-violation" 1 \
+		"^bti +FAIL .*1 of the 1 global function\(s\) of a BTI-marked object lack a landing pad" \
+		"^1\. \[bti\] abi-violation: no_landing_pad starts with movz x3, #0, not bti c or paciasp, in an object marked BTI \(its GNU property note\): an indirect call to it faults where BTI is enforced$" \
+		"^REJECTED: no_landing_pad" -- \
+		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 \
+		tests/gate/bti/no_landing_pad.S
+	expect "gate: its twin, bti c first, passes the bti check" 0 \
+		"^bti +PASS .*1 global function\(s\) of a BTI-marked object, each starting with a landing pad" \
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/bti/landing_pad.S; true'
+	expect "gate: an object without the BTI property owes no landing pads (n/a)" 0 \
+		"^bti +N/A .*no BTI in the object.s GNU property note" \
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/isa/sve_copy.S; true'
 elif arch_wanted aarch64; then
 	skip "gate: the aarch64 SVE routine" "$ga_why"
 fi
