@@ -157,5 +157,22 @@ else
 		$MG run --variant=bad_memcpy_overread_src --len=17 --src-align=47 --tag=3
 	expect "aarch64: the case record carries the tag" 0 '"tag":7[,}]' \
 		$MG run --variant=memcpy_ldp --len=10 --tag=7 --format=jsonl
+
+	echo "== aarch64: SME state on return (A15)"
+	if ! $MG run --variant=memcpy_smstart_smstop --len=8 >/dev/null 2>&1; then
+		skip "aarch64: SME state on return" "this qemu's default CPU has no SME (HWCAP2_SME)"
+	else
+		expect "aarch64: a copy left in streaming mode with ZA on is an abi-violation" 1 \
+			"^verdict: abi-violation: returned with streaming mode and ZA on \(SVCR 0x3\): a non-streaming function with a private ZA interface returns with PSTATE.SM and PSTATE.ZA as on entry, both off \(AAPCS64 6\.2\)$" \
+			$MG run --variant=bad_memcpy_leaves_streaming --len=40
+		expect "aarch64: the finding names the rule sme-state" 1 '"rule":"sme-state"' \
+			$MG run --variant=bad_memcpy_leaves_streaming --len=40 --format=jsonl
+		expect "aarch64: its twin, smstop before ret, passes its sweep" 0 "^memcpy_smstart_smstop .* PASS " \
+			$MG verify --set=selftest --profile=quick --huge=off --variant=memcpy_smstart_smstop \
+			--findings="$TMP/findings-sme"
+		expect "aarch64: without SME (cortex-a57) the SME self-test is skipped, not run" 0 \
+			"^SKIP \(needs sme\): bad_memcpy_leaves_streaming cannot run on this CPU$" \
+			$a64_run -cpu cortex-a57 build/aarch64/memgate run --variant=bad_memcpy_leaves_streaming --len=40
+	fi
 	MG=$host_mg
 fi

@@ -9,12 +9,18 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
+
+#define HWCAP2_SME (1ul << 23)
+#define SVCR_SM	   1u
+#define SVCR_ZA	   2u
 
 static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
 static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 static const uint64_t vcanaries[MG_ABI_VSAVED_COUNT] = MG_ABI_VSAVED_CANARIES;
 
 static uint64_t caller_fpcr;
+static uint32_t has_sme;
 
 /* The parts of the floating-point state a case sets at entry (A7, C17). */
 #define FPSR_CUMULATIVE	 0x0800009fu /* QC, IDC, IXC, UFC, OFC, DZC, IOC */
@@ -25,6 +31,7 @@ static uint64_t caller_fpcr;
 void mg_abi_init(void)
 {
 	__asm__ volatile("mrs %0, fpcr" : "=r"(caller_fpcr));
+	has_sme = (getauxval(AT_HWCAP2) & HWCAP2_SME) != 0;
 }
 
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset,
@@ -36,6 +43,8 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 			   (uint64_t)(fp_entry >> 1 & 3) << FPCR_RMODE_SHIFT |
 			   (fp_entry & 8 ? FPCR_FZ : 0);
 	rec->fpsr_entry = fp_entry & 1 ? FPSR_CUMULATIVE : 0;
+	rec->check_sme = has_sme;
+	rec->svcr_after = 0;
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rec->set_flags = rules & MG_ABI_RULE_ENTRY_FLAGS ? 0xf0000000u : 0;
@@ -150,6 +159,18 @@ int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 			       "FPCR control bits changed (0x%08llx -> 0x%08llx)",
 			       (unsigned long long)rec->fpcr_before,
 			       (unsigned long long)rec->fpcr_after);
+		return 1;
+	}
+	if (rec->svcr_after & (SVCR_SM | SVCR_ZA)) {
+		unsigned svcr = (unsigned)rec->svcr_after;
+		mg_verdict_abi(out, "sme-state", 0, 1, 0, rec->svcr_after,
+			       "returned with %s on (SVCR 0x%x): a non-streaming function with a "
+			       "private ZA interface returns with PSTATE.SM and PSTATE.ZA as on "
+			       "entry, both off (AAPCS64 6.2)",
+			       svcr & SVCR_SM && svcr & SVCR_ZA ? "streaming mode and ZA"
+			       : svcr & SVCR_SM		  ? "streaming mode (PSTATE.SM)"
+							  : "ZA (PSTATE.ZA)",
+			       svcr);
 		return 1;
 	}
 	return touched_fpu(rec, out);

@@ -22,6 +22,7 @@
 #define DCZID_BLOCK_LOG2 0xfu	   /* log2 of the block size in 4-byte words */
 #define HWCAP_SVE_BIT	 (1ul << 22)
 #define HWCAP2_MOPS_BIT	 (1ul << 43)
+#define HWCAP2_SME_BIT	 (1ul << 23)
 
 static unsigned zva_feature(void)
 {
@@ -129,6 +130,8 @@ unsigned mg_cpu_detect(void)
 	}
 	if (getauxval(AT_HWCAP2) & HWCAP2_MOPS_BIT)
 		features |= MG_FEAT_MOPS;
+	if (getauxval(AT_HWCAP2) & HWCAP2_SME_BIT)
+		features |= MG_FEAT_SME;
 	return features;
 }
 

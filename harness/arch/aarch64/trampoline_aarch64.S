@@ -227,6 +227,18 @@ ENTRY(mg_abi_call)
 	mrs	x10, fpsr
 	str	x10, [x9, #MG_ABI_FPSR_AFTER]
 3:
+	/* Where the CPU has SME, SVCR says whether the call left streaming
+	 * mode (PSTATE.SM) or ZA (PSTATE.ZA) on, which a non-streaming
+	 * function with a private ZA interface may not (AAPCS64 6.2; it was
+	 * called with both off). Last, after every register is recorded:
+	 * smstop, which puts our caller back, zeroes the vector registers. */
+	ldr	w10, [x9, #MG_ABI_CHECK_SME]
+	cbz	w10, 5f
+	mrs	x10, s3_3_c4_c2_2	/* SVCR */
+	str	x10, [x9, #MG_ABI_SVCR_AFTER]
+	cbz	x10, 5f
+	.inst	0xd503467f		/* smstop */
+5:
 	/* Give the caller its own FPCR back if the call left another (writing
 	 * FPCR can stall the pipeline; comparing is cheap). */
 	mrs	x10, fpcr

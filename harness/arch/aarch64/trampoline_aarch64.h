@@ -24,6 +24,8 @@
 #define MG_ABI_STACK_OFFSET 760 /* in: sp mod 64 at entry */
 #define MG_ABI_FPCR_CALLER  768 /* in: the caller's FPCR, restored after the call */
 #define MG_ABI_FPSR_ENTRY   776 /* in: FPSR at entry */
+#define MG_ABI_CHECK_SME    784 /* in: the CPU has SME: read SVCR after the call */
+#define MG_ABI_SVCR_AFTER   792 /* SVCR after the call: PSTATE.SM (bit 0), PSTATE.ZA (bit 1) */
 
 /* What the stack alignment at entry may be (docs/contract.md, A11): the
  * case's stack_offset is sp mod 64 at entry, a multiple of 16 (AAPCS64
@@ -92,6 +94,8 @@ struct mg_abi_record {
 	uint32_t stack_offset; /* in: the case's, a multiple of 16 below 64 */
 	uint64_t fpcr_caller;  /* in: the caller's FPCR, given back after the call */
 	uint64_t fpsr_entry;   /* in: FPSR at entry */
+	uint32_t check_sme;    /* in: SVCR exists (HWCAP2_SME) */
+	uint64_t svcr_after;   /* entered as 0: non-streaming, ZA off */
 };
 
 _Static_assert(offsetof(struct mg_abi_record, vsaved) == MG_ABI_VSAVED, "layout");
@@ -111,6 +115,8 @@ _Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFS
 _Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpcr_caller) == MG_ABI_FPCR_CALLER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fpsr_entry) == MG_ABI_FPSR_ENTRY, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_sme) == MG_ABI_CHECK_SME, "layout");
+_Static_assert(offsetof(struct mg_abi_record, svcr_after) == MG_ABI_SVCR_AFTER, "layout");
 
 #define MG_ABI_SAVED_NAMES                                                                         \
 	{                                                                                          \
