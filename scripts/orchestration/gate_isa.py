@@ -5,7 +5,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
 
-from . import bti_audit, checks, cpu_models, elf_code, isa_audit, isa_features
+from . import bti_audit, checks, cpu_models, elf_code, isa_audit, isa_features, sp_audit
 from .gate_options import FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
@@ -60,6 +60,25 @@ def bti_check(ctx):
     found = bti_audit.findings(result, ctx.name, merged_object(ctx))
     return checks.Check("bti", "fail" if found else "pass", len(result.entries), seconds,
                         bti_audit.note(result)), found
+
+
+def below_sp_check(ctx):
+    """(Check, findings) of the below-sp audit (sp_audit) on the merged
+    object: aarch64's; on x86 the interrupts stage sees such accesses at
+    run time."""
+    arch = ctx.foreign or ctx.host
+    if arch != "aarch64":
+        return checks.na("below-sp", "aarch64's static rule: on x86 the interrupts stage writes below "
+                         "the stack pointer at every instruction"), []
+    t = checks.procs.time.monotonic()
+    try:
+        result = sp_audit.audit(merged_object(ctx))
+    except (elf_code.BadObject, isa_audit.CannotAudit) as e:
+        return checks.cannot("below-sp", str(e)), []
+    seconds = checks.procs.time.monotonic() - t
+    found = sp_audit.findings(result, ctx.name, merged_object(ctx))
+    return checks.Check("below-sp", "fail" if found else "pass", result.instructions, seconds,
+                        sp_audit.note(result)), found
 
 
 def host_cpuinfo():

@@ -166,7 +166,7 @@ def run_all(ctx, runs, opts):
             build_seconds = build(ctx, opts["files"])
             if built is None:
                 isa = gate_isa.audit_check(ctx)
-                bti = gate_isa.bti_check(ctx)
+                static = [gate_isa.bti_check(ctx), gate_isa.below_sp_check(ctx)]
             built = externs
         for index, entry in enumerate(ctx.entries):
             results, findings, warnings, seconds = per_entry[index]
@@ -181,8 +181,9 @@ def run_all(ctx, runs, opts):
                 audit, found = isa
                 results.append(audit)
                 findings += [dict(f, signature=f"{ctx.name} undeclared-feature {f['feature']}") for f in found]
-                results.append(bti[0])
-                findings += bti[1]
+                for check, found in static:
+                    results.append(check)
+                    findings += found
             ctx.quick = quick or not primary
             ctx.primary = primary
             ctx.start_clock()

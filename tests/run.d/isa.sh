@@ -131,6 +131,17 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 	expect "gate: an object without the BTI property owes no landing pads (n/a)" 0 \
 		"^bti +N/A .*no BTI in the object.s GNU property note" \
 		bash -c 'scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/isa/sve_copy.S; true'
+	# Below sp (docs/contract.md, A4, AK4): scratch at [sp, #-16] is the
+	# below-sp check's abi-violation; its twin, with a frame, passes.
+	expect_all "gate: a routine that keeps scratch below sp is the below-sp check's abi-violation" 1 \
+		"^below-sp +FAIL .*3 of 10 instructions reach below sp" \
+		"^1\. \[below-sp\] abi-violation: stur xzr, \[sp, #-0x10\] at below_sp\+0x0 \(and 2 more\) writes below sp without moving it" \
+		"^REJECTED: below_sp" -- \
+		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 \
+		tests/gate/stack/below_sp.S
+	expect "gate: its twin, scratch in its own frame, passes the below-sp check" 0 \
+		"^below-sp +PASS .*none reaching below sp" \
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/stack/below_sp_frame.S; true'
 elif arch_wanted aarch64; then
 	skip "gate: the aarch64 SVE routine" "$ga_why"
 fi
