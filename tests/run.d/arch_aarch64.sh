@@ -79,7 +79,7 @@ else
 	expect "aarch64: the fp-state self-tests fail, their twins pass" 0 \
 		"^6 variants: 3 passed, 3 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-fp.out"
 	expect "aarch64: a finding's replay line names its fp state" 0 \
-		"replay: .* run --variant=bad_memcpy_fpsr_qc .*--fp-entry=[0-9]+$" cat "$TMP/a64-fp.out"
+		"replay: .* run --variant=bad_memcpy_fpsr_qc .*--fp-entry=[0-9]+( |$)" cat "$TMP/a64-fp.out"
 	fp_why="at entry it fails, with the caller.s own it passes \(AAPCS64 6\.1\.2: FPSR.s flags may have any value on entry, FPCR.s rounding mode and FZ are the caller.s\)$"
 	expect "aarch64: QC read without clearing it: the flags at entry are blamed" 1 \
 		"^verdict: wrong-result: .*; with FPSR.s flags all set \(0x0800009f\) $fp_why" \
@@ -115,7 +115,7 @@ else
 			"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" \
 			cat "$TMP/a64-vl.out"
 		expect "aarch64: a finding's replay line names its vector length" 0 \
-			"replay: .* run --variant=bad_memcpy_sve_vl64 .*--vl=(16|32|128|256)$" cat "$TMP/a64-vl.out"
+			"replay: .* run --variant=bad_memcpy_sve_vl64 .*--vl=(16|32|128|256)( |$)" cat "$TMP/a64-vl.out"
 		vl_why="it assumes a vector length, which is the thread.s, any the CPU supports \(Linux, Documentation/arm64/sve\.rst\)$"
 		expect "aarch64: at 16 bytes it copies a part of each step" 1 \
 			"^verdict: wrong-result: .*; with a vector length of 16 bytes it fails, with 64 it passes: $vl_why" \
