@@ -81,6 +81,16 @@ def below_sp_check(ctx):
                         sp_audit.note(result)), found
 
 
+def static_checks(ctx):
+    """[(Check, findings)] of the arch's static ABI rules on the merged
+    object: aarch64's bti and below-sp; none elsewhere (x86 sees what lies
+    below the stack pointer at run time, and has no BTI), so that an x86
+    report carries no row that can never apply."""
+    if (ctx.foreign or ctx.host) != "aarch64":
+        return []
+    return [bti_check(ctx), below_sp_check(ctx)]
+
+
 def host_cpuinfo():
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:

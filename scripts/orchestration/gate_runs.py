@@ -166,7 +166,7 @@ def run_all(ctx, runs, opts):
             build_seconds = build(ctx, opts["files"])
             if built is None:
                 isa = gate_isa.audit_check(ctx)
-                static = [gate_isa.bti_check(ctx), gate_isa.below_sp_check(ctx)]
+                static = gate_isa.static_checks(ctx)
             built = externs
         for index, entry in enumerate(ctx.entries):
             results, findings, warnings, seconds = per_entry[index]

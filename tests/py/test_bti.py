@@ -67,11 +67,11 @@ class Audit(unittest.TestCase):
         self.assertEqual(elf_code.aarch64_features(elf_code.Object(
             assemble(self, function("f", "nop") + NOTE.format(bits=2)))), 2)
 
-    def test_the_gate_row_off_aarch64(self):
+    def test_no_rows_off_aarch64(self):
         ctx = context(tmpdir(self), foreign="", host="x86_64")
+        self.assertEqual(gate_isa.static_checks(ctx), [])
         check, found = gate_isa.bti_check(ctx)
         self.assertEqual((check.name, check.status, found), ("bti", "n/a", []))
-        self.assertIn("aarch64's", check.note)
 
 
 if __name__ == "__main__":
