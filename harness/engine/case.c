@@ -327,11 +327,11 @@ unsigned mg_fp_entry_nth(uint64_t k)
 	return (unsigned)(mg_mix64(k ^ 0x6670656eull) % MG_ABI_FP_ENTRIES); /* "fpen" */
 }
 
-unsigned mg_vl_nth(const struct mg_variant *v, uint64_t k)
+unsigned mg_vl_nth(const struct mg_case *c, uint64_t k)
 {
 	unsigned mask = mg_cpu_vls(), count = (unsigned)__builtin_popcount(mask), pick;
 
-	if (!(v->features & MG_FEAT_SVE) || !count)
+	if (!(c->variant->features & MG_FEAT_SVE) || !count || c->len > MG_VL_MAX_LEN)
 		return 0;
 	pick = (unsigned)(mg_mix64(k ^ 0x766c656eull) % (count + 1)); /* "vlen" */
 	for (unsigned bit = 0; bit < MG_CPU_VL_BITS; bit++)

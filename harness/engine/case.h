@@ -158,10 +158,14 @@ unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
  * offset always meets the same one); 0 where the arch sets none. */
 unsigned mg_fp_entry_nth(uint64_t k);
 
-/* The k-th vector length the sweep and the stages give a variant's cases:
- * 0 (the start-up length) or one of mg_cpu_vls(), by a hash of k, for a
- * variant that may use SVE; 0 for the others. */
-unsigned mg_vl_nth(const struct mg_variant *v, uint64_t k);
+/* The k-th vector length the sweep and the stages give a case: 0 (the
+ * start-up length) or one of mg_cpu_vls(), by a hash of k, for a variant
+ * that may use SVE and a length up to MG_VL_MAX_LEN; 0 for the others. A
+ * routine's vector loop runs from a few vectors on, and emulated SVE at
+ * 16-byte vectors costs four times the start-up 64 per byte: the budgeted
+ * sweep's first pass, every length once, would spend its time on them. */
+#define MG_VL_MAX_LEN ((size_t)64 << 10)
+unsigned mg_vl_nth(const struct mg_case *c, uint64_t k);
 
 /* The k-th tag the sweep and the stages give a case: 0 for half of them,
  * a hash of k for the others; 0 where the top byte is not ignored. */
