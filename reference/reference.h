@@ -14,6 +14,10 @@ void *ref_memmove(void *dst, const void *src, size_t n);
 void *ref_memset(void *dst, int c, size_t n);
 void ref_copy_page(void *to, const void *from);
 void ref_clear_page(void *page);
+/* The kernel's user copies on memory that cannot fault: all n bytes, 0 left. */
+unsigned long ref_copy_from_user(void *to, const void *from, unsigned long n);
+unsigned long ref_copy_to_user(void *to, const void *from, unsigned long n);
+unsigned long ref_clear_user(void *to, unsigned long n);
 
 #define REF_PAGE_SIZE 4096u
 

@@ -410,15 +410,46 @@ static void find_reservation(struct emit *e)
 		fail("the sandbox's arenas are not laid out as this program expects");
 }
 
+/* What of the case a standalone program does not create: it calls the
+ * variant once, directly, on buffers in the reservation it maps. NULL if
+ * nothing. */
+static const char *not_reproduced(const struct mg_case *c)
+{
+	if (mg_spot_is_remote(c->spot))
+		return "its placement far from the other buffer (--spot)";
+	if (c->interrupt)
+		return "the stop after every instruction (--interrupt=step)";
+	if (c->threads)
+		return "the calls in several threads at once (--threads)";
+	if (c->stack_offset)
+		return "the stack pointer's alignment at entry (--stack-offset)";
+	if (c->fpenv)
+		return "a floating-point environment at entry other than the default (--fpenv)";
+	if (c->vl)
+		return "a vector length other than the start-up one (--vl)";
+	if (c->tag)
+		return "tagged pointers (--tag)";
+	return NULL;
+}
+
 void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdict *v)
 {
+	const char *missing = not_reproduced(c);
 	struct emit e = {.path = path, .c = c, .v = v};
 	int has_src = op_texts[c->variant->op].has_src;
 
+	if (mg_op_is_user(c->variant->op))
+		fail("a user copy's case runs under memgate's exception-table emulation "
+		     "(docs/usercopy.md), which a standalone program does not reproduce yet: use "
+		     "the replay command");
 	if (mg_case_is_huge(c))
 		fail("a length over %zu (or --oracle) runs in memgate's huge-length check, which "
 		     "a standalone program does not reproduce: use the replay command",
 		     (size_t)MG_MAX_LEN);
+	if (missing)
+		fail("this case runs with %s, which a standalone program does not create: "
+		     "use the replay command",
+		     missing);
 	e.sb = mg_sandbox_get();
 	find_reservation(&e);
 	mg_check_layout(c, &e.at);

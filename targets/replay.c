@@ -138,7 +138,7 @@ static const char *path_component(const char *path, const char *(*match)(const c
 
 static const char *family_name(const char *part)
 {
-	static const char *const names[] = {"memcpy", "memmove", "memset", "page"};
+	static const char *const names[] = {"memcpy", "memmove", "memset", "page", "usercopy"};
 
 	if (strncmp(part, "fuzz_", 5) == 0)
 		part += 5;

@@ -126,7 +126,7 @@ static void check_target(const char *family, const char *pinned, struct mg_rng *
 static void check_stack_offsets(const char *family, const char *pinned)
 {
 	struct mg_target t;
-	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	uint8_t input[MG_INPUT_STACK_BYTES] = {0};
 	unsigned seen = 0, step;
 	struct mg_case c;
 	char why[256];
@@ -153,13 +153,15 @@ static void check_stack_offsets(const char *family, const char *pinned)
 			c.stack_offset);
 }
 
-/* Every floating-point state at entry the arch has is reached, and an
- * input too short for the fp byte enters in the caller's own: state 0. */
-static void check_fp_entries(const char *family, const char *pinned)
+/* Every floating-point environment a variant's contract allows is reached
+ * (kernel code: only the default), and an input too short for the byte
+ * is the default. */
+static void check_fpenvs(const char *family, const char *pinned)
 {
 	struct mg_target t;
 	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
-	uint64_t seen = 0;
+	unsigned long seen = 0;
+	unsigned count;
 	struct mg_case c;
 	char why[256];
 
@@ -167,21 +169,21 @@ static void check_fp_entries(const char *family, const char *pinned)
 		failure("%s: %s", family, why);
 		return;
 	}
+	count = mg_fpenv_count(t.pool[0]);
 	for (unsigned b = 0; b < 256; b++) {
-		input[MG_INPUT_MAX_BYTES - MG_INPUT_FP_BYTES] = (uint8_t)b;
+		input[MG_INPUT_MAX_BYTES - MG_INPUT_FPENV_BYTES] = (uint8_t)b;
 		mg_decode(&t, input, sizeof input, &c);
-		if (c.fp_entry >= MG_ABI_FP_ENTRIES)
-			failure("%s: fp byte %u decodes to state %u", pinned, b, c.fp_entry);
+		if (c.fpenv >= count || !mg_case_valid(&c, why, sizeof why))
+			failure("%s: fpenv byte %u decodes to environment %u", pinned, b, c.fpenv);
 		else
-			seen |= (uint64_t)1 << c.fp_entry;
+			seen |= 1ul << c.fpenv;
 	}
-	if (seen != ((uint64_t)1 << MG_ABI_FP_ENTRIES) - 1)
-		failure("%s: the fp byte reaches states 0x%llx of %u", pinned,
-			(unsigned long long)seen, MG_ABI_FP_ENTRIES);
-	input[MG_INPUT_MAX_BYTES - MG_INPUT_FP_BYTES] = 0xff;
-	mg_decode(&t, input + 3, sizeof input - 3, &c);
-	if (c.fp_entry != 0)
-		failure("%s: a 32-byte input decodes to fp state %u, not 0", pinned, c.fp_entry);
+	if (seen != (1ul << count) - 1)
+		failure("%s: the fpenv byte reaches environments 0x%lx of %u", pinned, seen, count);
+	input[MG_INPUT_MAX_BYTES - MG_INPUT_FPENV_BYTES] = 3;
+	mg_decode(&t, input + MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES, MG_INPUT_STACK_BYTES, &c);
+	if (c.fpenv != 0)
+		failure("%s: a 32-byte input decodes to environment %u, not 0", pinned, c.fpenv);
 }
 
 /* A routine that may use SVE reaches every vector length the CPU has, the
@@ -219,13 +221,17 @@ int main(void)
 
 	for (size_t f = 0; f < 4; f++, targets++)
 		check_target(families[f], NULL, &rng);
+#if defined(__x86_64__)
+	check_target("usercopy", NULL, &rng); /* the user copies' variants are x86-64's */
+	targets++;
+#endif
 	/* Pinned to each variant, known-bad ones included: their contracts. */
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < tables[k]->count; i++, targets++) {
 			const struct mg_variant *v = &tables[k]->variants[i];
 			check_target(mg_family_of(v->op), v->name, &rng);
 			check_stack_offsets(mg_family_of(v->op), v->name);
-			check_fp_entries(mg_family_of(v->op), v->name);
+			check_fpenvs(mg_family_of(v->op), v->name);
 			check_vls(mg_family_of(v->op), v->name);
 		}
 	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,

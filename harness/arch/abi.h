@@ -16,13 +16,6 @@
 #error "memgate: no ABI trampoline for this architecture"
 #endif
 
-/* How many floating-point states at entry the arch's trampoline sets
- * (docs/contract.md, C17): one, the caller's own, where it sets none. */
-#ifndef MG_ABI_FP_ENTRIES
-#define MG_ABI_FP_ENTRIES 1u
-#define MG_ABI_FP_PROMISE ""
-#endif
-
 /* What the upper half of a 32-bit int argument holds: the ABI leaves it
  * undefined, so a variant must not read it. */
 #define MG_ABI_INT_GARBAGE 0xdeadbeef00000000
@@ -52,16 +45,43 @@ enum mg_abi_rule {
 	MG_ABI_RULE_ENTRY_FLAGS = 1u << 4,  /* enter with every arithmetic flag set */
 };
 /* Prepares a record for one call: the caller's control state (constant, so
- * read once), which optional rules (enum mg_abi_rule) apply, the stack
+ * read once), which optional rules (enum mg_abi_rule) apply, and the stack
  * pointer's alignment at entry: MG_ABI_STACK_AT_ENTRY is `stack_offset`, a
  * multiple of MG_ABI_STACK_STEP (MG_ABI_STACK_STEP_KERNEL for kernel code)
- * below 64, and the floating-point state at entry: `fp_entry`, below
- * MG_ABI_FP_ENTRIES, in the arch's numbering (0: the caller's own). */
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset,
-		    unsigned fp_entry);
-/* Per-arch: the floating-point state at entry number `fp_entry`, in words
- * ("FPSR's flags all set (0x0800009f), FPCR round toward zero"). */
-void mg_abi_fp_entry_describe(unsigned fp_entry, char *out, size_t size);
+ * below 64. */
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset);
+
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * C17, X6; the case's fpenv): 0 is the caller's own, the default; an
+ * arch's header that has others defines MG_ABI_FPENV_COUNT, and its abi.c
+ * the three functions below. */
+#ifndef MG_ABI_FPENV_COUNT
+#define MG_ABI_FPENV_COUNT 1
+#define MG_ABI_FPENV_NAMES "default"
+static inline const char *mg_abi_fpenv_name(unsigned fpenv)
+{
+	return fpenv ? NULL : "default";
+}
+static inline void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+	(void)fpenv;
+	if (size)
+		*out = '\0';
+}
+static inline void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	(void)rec;
+	(void)fpenv;
+}
+#else
+/* "default", "round-up", ...; NULL past the last. */
+const char *mg_abi_fpenv_name(unsigned fpenv);
+/* Its registers, for a diagnosis: "MXCSR 0x5f80, the x87 control word ...". */
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size);
+/* After mg_abi_prepare: the call enters with environment `fpenv`, and its
+ * control bits are what the call must leave as it found them. */
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv);
+#endif
 
 /* Per-arch: makes *out an abi-violation naming the first rule the call
  * broke (mg_verdict_abi), or returns 0. */

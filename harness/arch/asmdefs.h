@@ -60,6 +60,23 @@
 #define MG_PROGBITS @progbits
 #define MG_LANDING_PAD
 
+#include "extable_types.h"
+
+/* An exception-table entry, in the format of Linux 6.1 on x86 (the
+ * kernel's _ASM_EXTABLE_TYPE): the instruction at `from` may fault on
+ * user memory; the kernel then resumes at `to`, in the state the handler
+ * `type` (extable_types.h) leaves. Self-relative offsets, as the kernel's. */
+#define MG_EXTABLE(from, to, type)                                                                 \
+	.pushsection "__ex_table", "a";                                                            \
+	.balign 4;                                                                                 \
+	.long(from) - .;                                                                           \
+	.long(to) - .;                                                                             \
+	.long type;                                                                                \
+	.popsection
+/* The types user copies use (the kernel's _ASM_EXTABLE_UA, _ASM_EXTABLE_CPY). */
+#define MG_EXTABLE_UA(from, to)	 MG_EXTABLE(from, to, MG_EX_TYPE_UACCESS)
+#define MG_EXTABLE_CPY(from, to) MG_EXTABLE(from, to, MG_EX_TYPE_COPY)
+
 #endif
 
 	.pushsection .note.GNU-stack, "", MG_PROGBITS

@@ -194,7 +194,7 @@ static void bench_trampoline(const struct mg_variant *v, double seconds)
 	double t0 = now(), direct, wrapped;
 
 	mg_abi_init();
-	mg_abi_prepare(&rec, 0, 0, 0);
+	mg_abi_prepare(&rec, 0, 0);
 	do {
 		for (int i = 0; i < 10000; i++, n++)
 			mg_call_direct(v, dst, src, 0, 8);

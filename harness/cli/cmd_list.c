@@ -32,6 +32,16 @@ static void format_contract(const struct mg_contract *k, char *out, size_t size)
 			 k->len_multiple);
 }
 
+static const char *ret_name(enum mg_ret ret)
+{
+	switch (ret) {
+	case MG_RET_DST: return "dst";
+	case MG_RET_DST_END: return "dst+n";
+	case MG_RET_UNCOPIED: return "uncopied"; /* the user copies' count */
+	default: return "void";
+	}
+}
+
 static void print_variant(const struct mg_variant *v, int tsv)
 {
 	char contract[48], features[96] = "-", runs[128] = "runs", expect[128] = "pass";
@@ -57,8 +67,7 @@ static void print_variant(const struct mg_variant *v, int tsv)
 		return;
 	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),
-	       v->arch, v->symbol, v->ret == MG_RET_DST ? "dst" : v->ret == MG_RET_DST_END ? "dst+n" : "void", contract, features, runs,
-	       expect);
+	       v->arch, v->symbol, ret_name(v->ret), contract, features, runs, expect);
 	printf("%34s %s\n", "", v->about);
 }
 

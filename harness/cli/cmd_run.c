@@ -1,4 +1,5 @@
 /* memgate run: replays exactly one case, as printed by a failing sweep. */
+#include "abi.h"
 #include "check.h"
 #include "cpu.h"
 #include "huge.h"
@@ -37,16 +38,16 @@ static const char help[] =
 	"                  64 on x86-64, (esp + 4) mod 64 on i386, sp mod 64 on aarch64: a\n"
 	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
 	"                  docs/contract.md, X9; default 0)\n"
-	"  --fp-entry=N    the floating-point state at entry, N below the arch's count\n"
-	"                  (aarch64, 16: bit 0 sets FPSR's flags, bits 1-2 are FPCR's\n"
-	"                  rounding mode, bit 3 FZ; x86: only 0; docs/contract.md,\n"
-	"                  C17, A7; default 0, the caller's)\n"
+	"  --fpenv=NAME    the floating-point environment at entry (docs/contract.md,\n"
+	"                  C17, X6, A7): " MG_ABI_FPENV_NAMES " (default)\n"
 	"  --vl=N          the vector length the routine runs with, in bytes (SVE: one\n"
 	"                  of the CPU's, powers of two from 16 to 256; docs/contract.md,\n"
 	"                  A12; default: the length the program started with)\n"
 	"  --tag=N         pass pointers with N (1-255) in their top byte, where it is\n"
 	"                  ignored (aarch64: dst's and an overlapping src's N, a\n"
 	"                  separate src's N ^ 0x5a; docs/contract.md, A14; default 0)\n"
+	"  --fault-at=K    the user copies: the user buffer faults from byte K on (its\n"
+	"                  alignment follows; docs/usercopy.md; default: no fault)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -78,9 +79,10 @@ enum {
 	O_INTERRUPT,
 	O_THREADS,
 	O_STACK,
-	O_FP_ENTRY,
+	O_FPENV,
 	O_VL,
 	O_TAG,
+	O_FAULT_AT,
 	O_HELP
 };
 
@@ -104,9 +106,10 @@ static const struct option opts[] = {
 	{"interrupt", required_argument, NULL, O_INTERRUPT},
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
-	{"fp-entry", required_argument, NULL, O_FP_ENTRY},
+	{"fpenv", required_argument, NULL, O_FPENV},
 	{"vl", required_argument, NULL, O_VL},
 	{"tag", required_argument, NULL, O_TAG},
+	{"fault-at", required_argument, NULL, O_FAULT_AT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -129,12 +132,21 @@ static void parse_spot(const char *cmd, const char *text, enum mg_spot *spot, si
 	*arg = text[n] ? (size_t)mg_parse_u64(cmd, "spot", text + n + 1) : 0;
 }
 
+static unsigned parse_fpenv(const char *cmd, const char *text)
+{
+	for (unsigned k = 0; mg_abi_fpenv_name(k); k++)
+		if (!strcmp(text, mg_abi_fpenv_name(k)))
+			return k;
+	mg_usage_error(cmd, "unknown --fpenv '%s' (valid: " MG_ABI_FPENV_NAMES ")", text);
+}
+
 int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *c)
 {
 	long long overlap = 0, value;
 	int have_overlap = 0, have_len = 0, opt;
 	enum mg_spot spot = MG_SPOT_GUARD;
-	size_t spot_arg = 0;
+	size_t spot_arg = 0, fault_at = 0;
+	int have_fault = 0;
 
 	while ((opt = mg_getopt(argc, argv, cmd, opts)) != -1) {
 		switch (opt) {
@@ -187,14 +199,12 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		case O_STACK:
 			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
 			break;
-		case O_FP_ENTRY:
-			c->fp_entry = mg_parse_uint(cmd, "fp-entry", optarg, 255);
-			break;
-		case O_VL:
-			c->vl = mg_parse_uint(cmd, "vl", optarg, 65536);
-			break;
-		case O_TAG:
-			c->tag = mg_parse_uint(cmd, "tag", optarg, 255);
+		case O_FPENV: c->fpenv = parse_fpenv(cmd, optarg); break;
+		case O_VL: c->vl = mg_parse_uint(cmd, "vl", optarg, 65536); break;
+		case O_TAG: c->tag = mg_parse_uint(cmd, "tag", optarg, 255); break;
+		case O_FAULT_AT:
+			have_fault = 1;
+			fault_at = (size_t)mg_parse_u64(cmd, "fault-at", optarg);
 			break;
 		case O_HELP: return 0;
 		}
@@ -208,6 +218,11 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 		mg_case_set_overlap(c, (long)overlap);
 	}
 	mg_case_set_spot(c, spot, spot_arg);
+	if (have_fault && !mg_op_is_user(c->variant->op))
+		mg_usage_error(cmd, "--fault-at is for copy_from_user, copy_to_user and clear_user, "
+				    "not %s", mg_op_name(c->variant->op));
+	if (have_fault)
+		mg_case_set_fault(c, fault_at);
 	return 1;
 }
 

@@ -1,6 +1,8 @@
 #include "call.h"
 #include "reference.h"
 
+#include <stdint.h>
+
 void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int value, size_t len)
 {
 	switch (v->op) {
@@ -10,6 +12,9 @@ void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int
 	case MG_MEMSET: return v->entry.set(dst, value, len);
 	case MG_COPY_PAGE: v->entry.copy_page(dst, (void *)src); return NULL;
 	case MG_CLEAR_PAGE: v->entry.clear_page(dst); return NULL;
+	case MG_COPY_FROM_USER:
+	case MG_COPY_TO_USER: return (void *)(uintptr_t)v->entry.ucopy(dst, src, len);
+	case MG_CLEAR_USER: return (void *)(uintptr_t)v->entry.uclear(dst, len);
 	default: return NULL;
 	}
 }
@@ -23,6 +28,9 @@ void mg_call_reference(enum mg_op op, void *dst, const void *src, int value, siz
 	case MG_MEMSET: ref_memset(dst, value, len); break;
 	case MG_COPY_PAGE: ref_copy_page(dst, src); break;
 	case MG_CLEAR_PAGE: ref_clear_page(dst); break;
+	case MG_COPY_FROM_USER: ref_copy_from_user(dst, src, len); break;
+	case MG_COPY_TO_USER: ref_copy_to_user(dst, src, len); break;
+	case MG_CLEAR_USER: ref_clear_user(dst, len); break;
 	default: break;
 	}
 }

@@ -2,6 +2,7 @@
 #include "abi.h"
 #include "cpu.h"
 #include "interrupt.h"
+#include "memcheck.h"
 #include "rng.h"
 #include "table.h"
 
@@ -322,9 +323,34 @@ unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k)
 	return (unsigned)((k ^ k >> 6 ^ k >> 12) & (count - 1)) * step;
 }
 
-unsigned mg_fp_entry_nth(uint64_t k)
+unsigned mg_fpenv_count(const struct mg_variant *v)
 {
-	return (unsigned)(mg_mix64(k ^ 0x6670656eull) % MG_ABI_FP_ENTRIES); /* "fpen" */
+	return v->contract.kernel || mg_memcheck_running() ? 1 : MG_ABI_FPENV_COUNT;
+}
+
+unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k)
+{
+	unsigned others = mg_fpenv_count(v) - 1;
+	uint64_t h = (k >> 3) ^ (k >> 9);
+
+	/* One case in 8: loading and restoring an environment costs about a
+	 * third of a short case (ldmxcsr and fldcw twice). */
+	return others && ((k ^ k >> 5) & 7) == 1 ? 1 + (unsigned)(h % others) : 0;
+}
+
+static bool fpenv_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->fpenv < mg_fpenv_count(c->variant))
+		return true;
+	if (c->variant->contract.kernel)
+		return fail(why, size,
+			    "--fpenv is default for kernel code: kernel_fpu_begin loads the "
+			    "default floating-point environment");
+	if (mg_memcheck_running())
+		return fail(why, size,
+			    "--fpenv is default under valgrind, which does not emulate the others "
+			    "(it ignores FTZ/DAZ, x87 precision control and exception masks)");
+	return fail(why, size, "--fpenv %u is not below %u", c->fpenv, MG_ABI_FPENV_COUNT);
 }
 
 unsigned mg_vl_nth(const struct mg_case *c, uint64_t k)
@@ -381,14 +407,6 @@ static bool vl_valid(const struct mg_case *c, char *why, size_t size)
 	return fail(why, size, "--vl=%u: this CPU's vector lengths are %s bytes", c->vl, lengths);
 }
 
-static bool fp_entry_valid(const struct mg_case *c, char *why, size_t size)
-{
-	if (c->fp_entry < MG_ABI_FP_ENTRIES)
-		return true;
-	return fail(why, size, "--fp-entry is a floating-point state at entry below %u here, not %u",
-		    MG_ABI_FP_ENTRIES, c->fp_entry);
-}
-
 static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
 {
 	unsigned step = mg_stack_step(c->variant);
@@ -402,12 +420,41 @@ static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
 		    c->stack_offset);
 }
 
+/* The user copies run at the guard pages, alone, with the user buffer
+ * faulting from fault_at on or not at all (docs/usercopy.md). */
+static bool user_case_valid(const struct mg_case *c, char *why, size_t size)
+{
+	enum mg_op op = c->variant->op;
+
+	if (!mg_op_is_user(op))
+		return !c->user_fault || fail(why, size, "--fault-at is for the user copies");
+	if (c->interrupt || c->threads || c->oracle || c->spot != MG_SPOT_GUARD)
+		return fail(why, size, "%s runs at the guard pages, alone (no --interrupt, "
+			    "--threads, --oracle or --spot: not emulated for user copies)",
+			    mg_op_name(op));
+	if (!c->user_fault)
+		return true;
+	if (c->fault_at >= c->len)
+		return fail(why, size, "--fault-at=%zu: the user buffer's bytes are 0..%zu", c->fault_at,
+			    c->len ? c->len - 1 : 0);
+	if ((mg_user_is_src(op) ? c->src_align : c->dst_align) != mg_fault_align(c->fault_at))
+		return fail(why, size,
+			    "%s%%64 %u does not follow from --fault-at=%zu (byte %zu starts a page: "
+			    "%u)",
+			    mg_user_is_src(op) ? "src" : "dst",
+			    mg_user_is_src(op) ? c->src_align : c->dst_align, c->fault_at,
+			    c->fault_at, mg_fault_align(c->fault_at));
+	return true;
+}
+
 bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
-	if (!stack_offset_valid(c, why, size) || !fp_entry_valid(c, why, size) ||
+	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size) ||
 	    !vl_valid(c, why, size) || !tag_valid(c, why, size))
+		return false;
+	if (!user_case_valid(c, why, size))
 		return false;
 	if (c->interrupt && !interrupt_valid(c, why, size))
 		return false;
@@ -437,8 +484,9 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
-	       a->fp_entry == b->fp_entry && a->vl == b->vl && a->tag == b->tag &&
-	       (a->overlap || a->src_above == b->src_above);
+	       a->fpenv == b->fpenv && a->vl == b->vl && a->tag == b->tag &&
+	       (a->overlap || a->src_above == b->src_above) && a->user_fault == b->user_fault &&
+	       (!a->user_fault || a->fault_at == b->fault_at);
 }
 
 /* Bytes between a buffer and the guard page it is pushed against. */
@@ -515,6 +563,23 @@ static int describe_spot(const struct mg_case *c, char *out, size_t size)
 	}
 }
 
+/* A user copy with a fault: the user buffer's pages from byte k on are
+ * PROT_NONE; the kernel buffer sits near its guard page. */
+static int describe_user_fault(const struct mg_case *c, char *out, size_t size)
+{
+	int user_src = mg_user_is_src(c->variant->op);
+	int used = snprintf(out, size, "user buffer %s: byte %zu starts a PROT_NONE page",
+			    user_src ? "src" : "dst", c->fault_at);
+	unsigned kernel_align = user_src ? c->dst_align : c->src_align;
+
+	if (c->variant->op == MG_CLEAR_USER)
+		return used;
+	used += snprintf(out + used, size - (size_t)used, "; kernel buffer near the guard page %s: ",
+			 mg_place_name(c->place));
+	return used + describe_gap(out + used, size - (size_t)used, user_src ? "dst" : "src",
+				   gap_to_guard(c, c->len, kernel_align));
+}
+
 static int describe_placement(const struct mg_case *c, char *out, size_t size)
 {
 	const char *side = c->place == MG_PLACE_AFTER ? "after" : "before";
@@ -529,6 +594,8 @@ static int describe_placement(const struct mg_case *c, char *out, size_t size)
 				MG_ORACLE_MAPPED);
 	if (c->spot != MG_SPOT_GUARD)
 		return describe_spot(c, out, size);
+	if (c->user_fault)
+		return describe_user_fault(c, out, size);
 	used = snprintf(out, size, "guard page %s: ", side);
 	if (c->overlap) {
 		size_t span = c->len + (size_t)labs(c->dist);
@@ -570,14 +637,13 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 	if (c->threads)
 		used += snprintf(out + used, size - (size_t)used, "; in %u threads at once",
 				 c->threads);
+	if (c->fpenv && used >= 0 && (size_t)used < size)
+		used += snprintf(out + used, size - (size_t)used,
+				 "; floating-point environment %s at entry",
+				 mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset && used >= 0 && (size_t)used < size)
 		used += snprintf(out + used, size - (size_t)used,
 				 "; " MG_ABI_STACK_AT_ENTRY " = %u at entry", c->stack_offset);
-	if (c->fp_entry && used >= 0 && (size_t)used < size) {
-		char fp[128];
-		mg_abi_fp_entry_describe(c->fp_entry, fp, sizeof fp);
-		used += snprintf(out + used, size - (size_t)used, "; %s at entry", fp);
-	}
 	if (c->vl && used >= 0 && (size_t)used < size)
 		used += snprintf(out + used, size - (size_t)used, "; vector length %u bytes",
 				 c->vl);
@@ -655,14 +721,16 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--interrupt=step");
 	if (c->threads)
 		add_word(a, "--threads=%u", c->threads);
+	if (c->fpenv)
+		add_word(a, "--fpenv=%s", mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset)
 		add_word(a, "--stack-offset=%u", c->stack_offset);
-	if (c->fp_entry)
-		add_word(a, "--fp-entry=%u", c->fp_entry);
 	if (c->vl)
 		add_word(a, "--vl=%u", c->vl);
 	if (c->tag)
 		add_word(a, "--tag=%u", c->tag);
+	if (c->user_fault)
+		add_word(a, "--fault-at=%zu", c->fault_at);
 }
 
 void mg_argv_join(const struct mg_argv *a, char *out, size_t size)

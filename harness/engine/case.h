@@ -100,11 +100,16 @@ struct mg_case {
 	 * sp mod 64): any multiple of mg_stack_step below 64, as the ABI
 	 * promises no more (docs/contract.md, X9, XK4, I5, IK2, A11). */
 	unsigned stack_offset;
-	/* The floating-point state at entry, in the arch's numbering below
-	 * MG_ABI_FP_ENTRIES (abi.h; aarch64: FPSR's flags, FPCR's rounding
-	 * mode and FZ), which the ABI lets the caller choose (docs/contract.md,
-	 * C17, A7); 0 is the caller's own. */
-	unsigned fp_entry;
+	/* The floating-point environment at entry (abi.h, mg_abi_fpenv_name:
+	 * x86 MXCSR and the x87 control and status words, aarch64 FPCR and
+	 * FPSR's cumulative flags): any a caller may legally run with, 0 the
+	 * default (docs/contract.md, C17, X6, A7). Kernel code always gets 0,
+	 * as kernel_fpu_begin loads the defaults. */
+	unsigned fpenv;
+	/* The user copies (mg_op_is_user): the user buffer faults from byte
+	 * fault_at on (docs/usercopy.md); false: it does not fault at all. */
+	bool user_fault;
+	size_t fault_at;
 	/* The vector length the thread runs the routine with, in bytes
 	 * (cpu.h, mg_cpu_vls: SVE's, which Linux makes the thread's; docs/
 	 * contract.md, A12); 0 is the length the program started with. */
@@ -153,10 +158,15 @@ unsigned mg_stack_step(const struct mg_variant *v);
  * that no alignment of the buffers always meets the same offset). */
 unsigned mg_stack_offset_nth(const struct mg_variant *v, uint64_t k);
 
-/* The k-th floating-point state at entry the sweep and the stages give a
- * variant's cases (a hash of k, so that no alignment, length or stack
- * offset always meets the same one); 0 where the arch sets none. */
-unsigned mg_fp_entry_nth(uint64_t k);
+/* How many floating-point environments a variant's cases may enter with:
+ * MG_ABI_FPENV_COUNT for user code, 1 (the default) for kernel code and
+ * under valgrind, which does not emulate the others. */
+unsigned mg_fpenv_count(const struct mg_variant *v);
+
+/* The k-th environment the sweep and the stages give a variant's cases:
+ * the others in turn for one case in 8, the default for the rest, in an
+ * order unrelated to the stack offsets'. */
+unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k);
 
 /* The k-th vector length the sweep and the stages give a case: 0 (the
  * start-up length) or one of mg_cpu_vls(), by a hash of k, for a variant
@@ -277,7 +287,40 @@ static inline bool mg_op_takes_huge(enum mg_op op)
 
 static inline bool mg_op_has_src(enum mg_op op)
 {
-	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY;
+	return op == MG_MEMCPY || op == MG_MEMMOVE || op == MG_COPY_PAGE || op == MG_MEMPCPY ||
+	       op == MG_COPY_FROM_USER || op == MG_COPY_TO_USER;
+}
+
+/* The kernel's user copies: one side is user memory, which may fault. */
+static inline bool mg_op_is_user(enum mg_op op)
+{
+	return op == MG_COPY_FROM_USER || op == MG_COPY_TO_USER || op == MG_CLEAR_USER;
+}
+
+/* Whether the user buffer is the source (copy_from_user) or the
+ * destination (copy_to_user, clear_user). */
+static inline bool mg_user_is_src(enum mg_op op)
+{
+	return op == MG_COPY_FROM_USER;
+}
+
+/* The alignment mod 64 of a user buffer that faults from byte k on: byte k
+ * starts a page. */
+static inline unsigned mg_fault_align(size_t k)
+{
+	return (unsigned)(-k & (MG_ALIGN_MOD - 1));
+}
+
+/* Makes the case's user buffer fault from byte k on, its alignment the one
+ * that follows. */
+static inline void mg_case_set_fault(struct mg_case *c, size_t k)
+{
+	c->user_fault = true;
+	c->fault_at = k;
+	if (mg_user_is_src(c->variant->op))
+		c->src_align = mg_fault_align(k);
+	else
+		c->dst_align = mg_fault_align(k);
 }
 
 /* Makes `c` an overlapping memmove with dst = src + dist (its dst alignment

@@ -26,6 +26,7 @@
 #include "placements.h"
 #include "rng.h"
 #include "sandbox.h"
+#include "usercopy.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -574,7 +575,8 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 		judge(&r, quick, out);
 }
 
-/* Lengths past the sandbox go to the huge-length check. */
+/* Lengths past the sandbox go to the huge-length check, the user copies to
+ * their own (usercopy.h). */
 static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
 	if (mg_case_sets_vl(c) && mg_cpu_use_vl(c->vl) != 0) {
@@ -582,7 +584,9 @@ static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict 
 			       c->vl ? c->vl : mg_cpu_default_vl());
 		return;
 	}
-	if (mg_case_is_huge(c))
+	if (mg_op_is_user(c->variant->op))
+		mg_usercopy_check(c, clean_int, out);
+	else if (mg_case_is_huge(c))
 		mg_huge_check(c, clean_int, out);
 	else
 		check_once(c, clean_int, out);
@@ -654,6 +658,32 @@ static void blame_entry_flags(const struct mg_case *c, struct mg_verdict *out)
 		       "depends on the arithmetic flags at entry, which the ABI leaves undefined "
 		       "(with every one set it fails, %.200s; with them clear it passes)",
 		       symptom);
+}
+
+/* A case may enter with a floating-point environment other than the
+ * default, as a caller may run with one (C11 7.6; psABI-64 3.2.1: MXCSR's
+ * and the x87 control word's settings are the caller's, their flags
+ * caller-saved). If a case that fails so passes in the default one, the
+ * routine depends on it: name that, with both. */
+static void blame_fpenv(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case plain = *c;
+	struct mg_verdict again;
+	char symptom[MG_DETAIL_MAX + 32], regs[96];
+
+	if (!c->fpenv || out->cls == MG_OK || out->cls == MG_TIMEOUT || out->cls == MG_ERROR ||
+	    out->cls == MG_ABI_VIOLATION || !repeatable(c))
+		return;
+	plain.fpenv = 0;
+	check_any(&plain, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	snprintf(symptom, sizeof symptom, "%s: %s", mg_class_name(out->cls), out->detail);
+	mg_abi_fpenv_describe(c->fpenv, regs, sizeof regs);
+	mg_verdict_abi(out, "entry-fpenv", 0, 0, 0, 0,
+		       "depends on the floating-point environment at entry, which is the "
+		       "caller's (with %s (%s) it fails, %.200s; with the default it passes)",
+		       mg_abi_fpenv_name(c->fpenv), regs, symptom);
 }
 
 /* A case that fails only when its routine is interrupted: say so, so that
@@ -732,29 +762,6 @@ static void blame_stack_offset(const struct mg_case *c, struct mg_verdict *out)
 	}
 }
 
-/* The caller may enter with floating-point state other than its own
- * default (docs/contract.md, C17, A7: FPSR's flags set, FPCR's rounding
- * mode or FZ): a case that fails in the state it drew and passes in the
- * caller's own depends on it. Say so, naming both. */
-static void blame_fp_entry(const struct mg_case *c, struct mg_verdict *out)
-{
-	struct mg_case other = *c;
-	struct mg_verdict again;
-	char state[128];
-
-	if (!c->fp_entry || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
-	    c->interrupt || c->threads || mg_case_is_huge(c))
-		return;
-	other.fp_entry = 0;
-	check_any(&other, 0, &again);
-	if (again.cls != MG_OK)
-		return;
-	mg_abi_fp_entry_describe(c->fp_entry, state, sizeof state);
-	mg_verdict_say(out,
-		       "; with %s at entry it fails, with the caller's own it passes (%s)",
-		       state, MG_ABI_FP_PROMISE);
-}
-
 /* The vector length is the thread's, any the CPU supports
  * (docs/contract.md, A12): a case that fails at its length and passes at
  * the one the program started with assumes a length. Say so, naming both. */
@@ -805,11 +812,11 @@ void mg_check(const struct mg_case *c, struct mg_verdict *out)
 	check_any(c, 0, out);
 	blame_tag(c, out);
 	blame_vl(c, out);
-	blame_fp_entry(c, out);
 	blame_stack_offset(c, out);
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);
 	blame_entry_flags(c, out);
+	blame_fpenv(c, out);
 	blame_interrupt(c, out);
 	blame_threads(c, out);
 }

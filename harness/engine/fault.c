@@ -43,13 +43,18 @@ static int in_call(void)
 }
 
 int (*volatile mg_fault_step_hook)(void *ucontext);
+int (*volatile mg_fault_fixup_hook)(const siginfo_t *info, void *ucontext);
 
 static void on_signal(int signo, siginfo_t *info, void *ucontext)
 {
 	int (*step)(void *) = mg_fault_step_hook;
 	struct mg_fault_catch *worker = mg_fault_catch;
 
+	int (*fixup)(const siginfo_t *, void *) = mg_fault_fixup_hook;
+
 	if (signo == SIGTRAP && info->si_code == TRAP_TRACE && step && step(ucontext))
+		return;
+	if (signo == SIGSEGV && fixup && !worker && in_call() && fixup(info, ucontext))
 		return;
 	if (worker) {
 		mg_fault_catch = NULL;

@@ -64,6 +64,12 @@ extern _Thread_local struct mg_fault_catch *mg_fault_catch;
  * (interrupt.c), and the interrupted code then goes on. */
 extern int (*volatile mg_fault_step_hook)(void *ucontext);
 
+/* While set, a SIGSEGV inside a guarded call of the main thread goes to it
+ * first, with its siginfo and machine context; it returns 1 if it set the
+ * context to resume (the exception-table emulation, usercopy.c), and the
+ * call then goes on from there; 0 and the fault is taken as any other. */
+extern int (*volatile mg_fault_fixup_hook)(const siginfo_t *info, void *ucontext);
+
 /* Per-arch (fault_<arch>.c): fills pc, access and general_protection from the
  * signal's machine context. */
 void mg_fault_decode_context(const void *ucontext, struct mg_fault *f);

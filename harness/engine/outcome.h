@@ -102,7 +102,8 @@ static inline void mg_outcome_arm(struct mg_outcome *o, unsigned char *dst, unsi
 	o->src = src;
 	o->faulted = 0;
 	mg_noreturn_called = NULL;
-	mg_abi_prepare(&o->abi, mg_outcome_abi_rules(o->c), o->c->stack_offset, o->c->fp_entry);
+	mg_abi_prepare(&o->abi, mg_outcome_abi_rules(o->c), o->c->stack_offset);
+	mg_abi_set_fpenv(&o->abi, o->c->fpenv);
 }
 
 static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)

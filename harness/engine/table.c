@@ -12,6 +12,9 @@
 #define DECL_MEMSET(sym)     void *sym(void *, int, size_t);
 #define DECL_COPY_PAGE(sym)  void sym(void *, void *);
 #define DECL_CLEAR_PAGE(sym) void sym(void *);
+#define DECL_COPY_FROM_USER(sym) unsigned long sym(void *, const void *, unsigned long);
+#define DECL_COPY_TO_USER(sym)	 unsigned long sym(void *, const void *, unsigned long);
+#define DECL_CLEAR_USER(sym)	 unsigned long sym(void *, unsigned long);
 
 #define ENTRY_MEMCPY(sym)                                                                          \
 	{                                                                                          \
@@ -36,6 +39,19 @@
 #define ENTRY_CLEAR_PAGE(sym)                                                                      \
 	{                                                                                          \
 		.clear_page = sym                                                                  \
+	}
+
+#define ENTRY_COPY_FROM_USER(sym)                                                                  \
+	{                                                                                          \
+		.ucopy = sym                                                                       \
+	}
+#define ENTRY_COPY_TO_USER(sym)                                                                    \
+	{                                                                                          \
+		.ucopy = sym                                                                       \
+	}
+#define ENTRY_CLEAR_USER(sym)                                                                      \
+	{                                                                                          \
+		.uclear = sym                                                                      \
 	}
 
 #define MG_VARIANT(arch, name, op, ret, contract, features, expect, about)                         \
@@ -112,6 +128,8 @@ const char *mg_op_name(enum mg_op op)
 		[MG_MEMCPY] = "memcpy",		[MG_MEMMOVE] = "memmove",
 		[MG_MEMSET] = "memset",		[MG_COPY_PAGE] = "copy_page",
 		[MG_CLEAR_PAGE] = "clear_page", [MG_MEMPCPY] = "mempcpy",
+		[MG_COPY_FROM_USER] = "copy_from_user", [MG_COPY_TO_USER] = "copy_to_user",
+		[MG_CLEAR_USER] = "clear_user",
 	};
 	return op < MG_OP_COUNT ? names[op] : "?";
 }

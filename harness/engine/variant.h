@@ -6,14 +6,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* mempcpy is last so that the other operations keep their numbers (the
- * fuzz families are bit masks of them). */
-enum mg_op { MG_MEMCPY, MG_MEMMOVE, MG_MEMSET, MG_COPY_PAGE, MG_CLEAR_PAGE, MG_MEMPCPY, MG_OP_COUNT };
+/* New operations go last so that the others keep their numbers (the fuzz
+ * families are bit masks of them). The user copies are the kernel's
+ * raw_copy_from_user, raw_copy_to_user and clear_user primitives: the user
+ * side may fault at any byte (docs/usercopy.md). */
+enum mg_op {
+	MG_MEMCPY,
+	MG_MEMMOVE,
+	MG_MEMSET,
+	MG_COPY_PAGE,
+	MG_CLEAR_PAGE,
+	MG_MEMPCPY,
+	MG_COPY_FROM_USER,
+	MG_COPY_TO_USER,
+	MG_CLEAR_USER,
+	MG_OP_COUNT
+};
 
 enum mg_ret {
 	MG_RET_DST,  /* returns its first argument */
 	MG_RET_VOID, /* returns nothing (page routines) */
 	MG_RET_DST_END, /* returns dst + n (mempcpy) */
+	MG_RET_UNCOPIED, /* returns the bytes it did not copy (the user copies) */
 };
 
 /* What the caller promises: the variant may rely on these. */
@@ -48,6 +62,11 @@ struct mg_contract {
 #define MG_CONTRACT(src_align, dst_align, len_multiple)                                            \
 	{                                                                                          \
 		src_align, dst_align, len_multiple, 0, 0                                           \
+	}
+/* A kernel user copy: any length and alignment, the kernel's register rules. */
+#define MG_CONTRACT_KERNEL_USER                                                                    \
+	{                                                                                          \
+		1, 1, 1, 0, 1                                                                      \
 	}
 /* Any contract, with the kernel's rules (kernel: MG_KERNEL bits). */
 #define MG_CONTRACT_KERNEL(src_align, dst_align, len_multiple, fixed_len, kernel)                  \
@@ -95,6 +114,9 @@ typedef void *(*mg_copy_fn)(void *dst, const void *src, size_t n);
 typedef void *(*mg_set_fn)(void *dst, int c, size_t n);
 typedef void (*mg_copy_page_fn)(void *to, void *from);
 typedef void (*mg_clear_page_fn)(void *page);
+/* As the kernel declares them: the count of bytes not copied (not cleared). */
+typedef unsigned long (*mg_ucopy_fn)(void *to, const void *from, unsigned long n);
+typedef unsigned long (*mg_uclear_fn)(void *to, unsigned long n);
 
 struct mg_variant {
 	const char *name; /* unique: "memmove_bytewise" */
@@ -106,6 +128,8 @@ struct mg_variant {
 		mg_set_fn set;
 		mg_copy_page_fn copy_page;
 		mg_clear_page_fn clear_page;
+		mg_ucopy_fn ucopy; /* copy_from_user, copy_to_user */
+		mg_uclear_fn uclear;
 	} entry;
 	enum mg_ret ret;
 	struct mg_contract contract;

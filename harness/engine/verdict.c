@@ -16,6 +16,11 @@ static const char *const class_names[MG_CLASS_COUNT] = {
 	[MG_TIMEOUT] = "timeout",
 	[MG_ABI_VIOLATION] = "abi-violation",
 	[MG_ALIGNED_OVERREAD] = "aligned-over-read",
+	[MG_UNHANDLED_FAULT] = "unhandled-fault",
+	[MG_KERNEL_FAULT] = "kernel-fault",
+	[MG_WRONG_COUNT] = "wrong-count",
+	[MG_WRITE_PAST_COUNT] = "write-past-count",
+	[MG_NOTHING_COPIED] = "nothing-copied",
 	[MG_ERROR] = "error",
 };
 
@@ -234,8 +239,10 @@ void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size)
 	switch (v->cls) {
 	case MG_OOB_READ:
 	case MG_ALIGNED_OVERREAD:
-	case MG_OOB_WRITE: fault_site(v, out, size); break;
-	case MG_CRASH: crash_site(v, out, size); break;
+	case MG_OOB_WRITE:
+	case MG_KERNEL_FAULT: fault_site(v, out, size); break;
+	case MG_CRASH:
+	case MG_UNHANDLED_FAULT: crash_site(v, out, size); break;
 	case MG_ABI_VIOLATION: abi_site(v, out, size); break;
 	default: snprintf(out, size, "-"); break;
 	}

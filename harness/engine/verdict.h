@@ -19,6 +19,17 @@ enum mg_class {
 	 * crosses a 16-byte MTE granule, or under --overread=strict. Otherwise
 	 * it is the warning MG_WARN_ALIGNED_OVERREAD. */
 	MG_ALIGNED_OVERREAD,
+	/* The user copies' fault contract (docs/usercopy.md): a fault on the
+	 * user buffer at an instruction the exception table does not list (the
+	 * kernel would oops); a fault on the kernel buffer, which never faults;
+	 * a returned count outside [0, n], not 0 without a fault, or claiming
+	 * bytes past the fault copied; a byte written past the ones the count
+	 * says were copied; n returned though the first byte could be copied. */
+	MG_UNHANDLED_FAULT,
+	MG_KERNEL_FAULT,
+	MG_WRONG_COUNT,
+	MG_WRITE_PAST_COUNT,
+	MG_NOTHING_COPIED,
 	/* Not a finding: the harness could not judge the case (it could not map
 	 * its memory, fork, ...); the detail says why. */
 	MG_ERROR,

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char mg_family_names[] = "memcpy, memmove, memset, page";
+const char mg_family_names[] = "memcpy, memmove, memset, page, usercopy";
 
 static const struct {
 	const char *name;
@@ -17,6 +17,7 @@ static const struct {
 	{"memmove", 1u << MG_MEMMOVE},
 	{"memset", 1u << MG_MEMSET},
 	{"page", 1u << MG_COPY_PAGE | 1u << MG_CLEAR_PAGE},
+	{"usercopy", 1u << MG_COPY_FROM_USER | 1u << MG_COPY_TO_USER | 1u << MG_CLEAR_USER},
 };
 
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
@@ -240,6 +241,16 @@ static void decode_situation(struct mg_case *c, unsigned situation)
 	}
 }
 
+/* The user copies read the dist field as their fault: its low two bits 0,
+ * no fault; else the user buffer faults from byte (dist >> 2) mod len on
+ * (three inputs in four, as the faults are what these routines get wrong). */
+static void decode_fault(struct mg_case *c, uint32_t raw)
+{
+	if (!mg_op_is_user(c->variant->op) || c->len == 0 || (raw & 3) == 0)
+		return;
+	mg_case_set_fault(c, (raw >> 2) % c->len);
+}
+
 /* The stack byte: which of the variant's stack offsets, counted in steps. */
 static unsigned stack_offset_of(const struct mg_variant *v, unsigned byte)
 {
@@ -294,10 +305,11 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 		out->src_above = mg_op_has_src(out->variant->op) && (src_byte & 0x80);
 		legalize(out, t->max_len);
 	}
+	decode_fault(out, dist_raw);
 	decode_spot(out, spot_code, spot_raw);
 	decode_situation(out, (unsigned)take(&r, 2));
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
-	out->fp_entry = (unsigned)take(&r, 1) % MG_ABI_FP_ENTRIES;
+	out->fpenv = (unsigned)take(&r, 1) % mg_fpenv_count(out->variant);
 	out->vl = vl_of(out->variant, (unsigned)take(&r, 1));
 	out->tag = (unsigned)take(&r, 1);
 	if (out->tag && !mg_cpu_tbi())
@@ -322,8 +334,9 @@ static void put(uint8_t *end, unsigned *at, uint64_t x, unsigned bytes)
  * a memmove) is set to the first value whose hash keeps the length. */
 static void keep_len(const struct mg_case *c, uint8_t *out)
 {
-	/* From the end: selector, class, len (4), src, dst, then dist (4), c (4). */
-	unsigned spare = c->overlap ? 12 : 8;
+	/* From the end: selector, class, len (4), src, dst, then dist (4), c (4);
+	 * a user copy reads dist as its fault, so c is its spare. */
+	unsigned spare = c->overlap || mg_op_is_user(c->variant->op) ? 12 : 8;
 	size_t size = mg_input_size(c);
 	uint8_t *field = out + size - spare - 4;
 
@@ -343,6 +356,8 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 			selector = i;
 	if (c->overlap)
 		dist = (uint64_t)(c->dist + (long)(c->len + MG_ALIGN_MOD));
+	if (c->user_fault)
+		dist = (uint64_t)c->fault_at << 2 | 1;
 	put(end, &at, selector, 1);
 	put(end, &at, 0, 1); /* length class 0: exact */
 	put(end, &at, c->len, 4);
@@ -360,12 +375,12 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
-	else if (c->stack_offset || c->fp_entry || c->vl || c->tag)
+	else if (c->stack_offset || c->fpenv || c->vl || c->tag)
 		put(end, &at, 0, 2); /* none */
-	if (c->stack_offset || c->fp_entry || c->vl || c->tag)
+	if (c->stack_offset || c->fpenv || c->vl || c->tag)
 		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
-	if (c->fp_entry || c->vl || c->tag)
-		put(end, &at, c->fp_entry, 1);
+	if (c->fpenv || c->vl || c->tag)
+		put(end, &at, c->fpenv, 1);
 	if (c->vl || c->tag)
 		put(end, &at, c->vl ? 1 + (unsigned)__builtin_ctz(c->vl / MG_CPU_VL_MIN) : 0, 1);
 	if (c->tag)

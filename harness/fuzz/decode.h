@@ -17,7 +17,9 @@
  *	srcbyte   1 byte   source alignment (bits 0-5), place before (bit 6),
  *	                   source above dst (bit 7)
  *	dstbyte   1 byte   destination alignment (bits 0-5), overlap (bit 6)
- *	dist      4 bytes  memmove's dst - src when overlapping (signed)
+ *	dist      4 bytes  memmove's dst - src when overlapping (signed); the
+ *	                   user copies' fault: none when its low two bits are
+ *	                   0, else from byte (dist >> 2) mod len on
  *	value     4 bytes  memset's int c
  *	seed      8 bytes  the fill seed
  *	spot      1 byte   where the buffers go (mod 8): 0-3 at guard pages,
@@ -36,8 +38,9 @@
  *	stack     1 byte   the stack pointer's alignment at entry: offset
  *	                   number (byte mod the variant's count of them) times
  *	                   mg_stack_step (case.h; docs/contract.md, X9)
- *	fp        1 byte   the floating-point state at entry: byte mod
- *	                   MG_ABI_FP_ENTRIES (abi.h; docs/contract.md, C17)
+ *	fpenv     1 byte   the floating-point environment at entry: byte mod
+ *	                   mg_fpenv_count (case.h; docs/contract.md, C17, X6,
+ *	                   A7)
  *	vl        1 byte   the vector length, for a routine that may use SVE:
  *	                   byte mod 6, 0 the start-up length, k the k-th power
  *	                   of two from 16 bytes (cpu.h), where the CPU has it
@@ -50,7 +53,7 @@
  * field added came first, so an input from before it still decodes to the
  * same case: a 24-byte one at guard pages, a 29-byte one uninterrupted, a
  * 31-byte one with the stack aligned as the harness always had it
- * (offset 0), a 32-byte one with the caller's floating-point state, a
+ * (offset 0), a 32-byte one in the default floating-point environment, a
  * 33-byte one at the start-up vector length, a 34-byte one untagged. A spot the case cannot take (a straddle
  * of length 1, page-diff for memset, a page routine's aligned buffers)
  * decodes as guard. */
@@ -66,9 +69,10 @@
 #define MG_INPUT_BYTES	   29u /* a case that is not interrupted */
 #define MG_INPUT_SITUATION_BYTES 31u /* one that is, or in threads */
 #define MG_INPUT_STACK_BYTES 32u /* one with a stack offset */
-#define MG_INPUT_FP_BYTES 33u /* one with a floating-point state at entry */
+#define MG_INPUT_FPENV_BYTES 33u /* one with a floating-point environment */
 #define MG_INPUT_VL_BYTES 34u /* one with a vector length */
-#define MG_INPUT_MAX_BYTES 35u /* one with tagged pointers */
+#define MG_INPUT_TAG_BYTES 35u /* one with tagged pointers */
+#define MG_INPUT_MAX_BYTES MG_INPUT_TAG_BYTES
 #define MG_SITUATION_INTERRUPT 0x5354u
 /* 0x5400 + N: the case runs in N threads at once (thread.h), N from
  * MG_THREADS_MIN to MG_THREADS_MAX. */
@@ -86,14 +90,14 @@
 
 /* One fuzz target: an operation family and the variants it picks among. */
 struct mg_target {
-	const char *family; /* "memcpy", "memmove", "memset", "page" */
+	const char *family; /* "memcpy", "memmove", "memset", "page", "usercopy" */
 	const struct mg_variant *pool[MG_FAMILY_MAX];
 	unsigned count;
 	bool pinned;	/* one variant, named by the user */
 	size_t max_len; /* decoded lengths are folded below this */
 };
 
-/* The families, for usage messages: "memcpy, memmove, memset, page". */
+/* The families, for usage messages: "memcpy, memmove, memset, page, usercopy". */
 extern const char mg_family_names[];
 
 /* Sets up a target for `family`. With `pinned` (a variant name) it runs
@@ -112,17 +116,17 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 /* How many bytes mg_encode writes for `c`: MG_INPUT_BYTES, or
  * MG_INPUT_SITUATION_BYTES for a case in a situation (interrupted,
  * threads), MG_INPUT_STACK_BYTES for one with a stack offset, or
- * MG_INPUT_FP_BYTES for one with a floating-point state at entry, or
- * MG_INPUT_VL_BYTES for one with a vector length, or MG_INPUT_MAX_BYTES
- * for one with tagged pointers. */
+ * MG_INPUT_FPENV_BYTES for one with a floating-point environment, or
+ * MG_INPUT_VL_BYTES for one with a vector length, or MG_INPUT_TAG_BYTES
+ * (MG_INPUT_MAX_BYTES) for one with tagged pointers. */
 static inline size_t mg_input_size(const struct mg_case *c)
 {
 	if (c->tag)
-		return MG_INPUT_MAX_BYTES;
+		return MG_INPUT_TAG_BYTES;
 	if (c->vl)
 		return MG_INPUT_VL_BYTES;
-	if (c->fp_entry)
-		return MG_INPUT_FP_BYTES;
+	if (c->fpenv)
+		return MG_INPUT_FPENV_BYTES;
 	if (c->stack_offset)
 		return MG_INPUT_STACK_BYTES;
 	return c->interrupt || c->threads ? MG_INPUT_SITUATION_BYTES : MG_INPUT_BYTES;

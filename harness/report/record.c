@@ -1,4 +1,5 @@
 #include "record.h"
+#include "abi.h"
 #include "cpu.h"
 #include "fault.h"
 #include "finding.h"
@@ -24,13 +25,17 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 	mg_json_bool(j, "src_above", c->src_above);
 	mg_json_bool(j, "oracle", c->oracle);
 	mg_json_uint(j, "stack_offset", c->stack_offset);
-	mg_json_uint(j, "fp_entry", c->fp_entry);
+	mg_json_string(j, "fpenv", mg_abi_fpenv_name(c->fpenv));
 	mg_json_uint(j, "vl", c->vl);
 	mg_json_uint(j, "tag", c->tag);
 	mg_json_string(j, "spot", mg_spot_name(c->spot));
 	mg_json_uint(j, "spot_arg", c->spot_arg);
 	mg_json_bool(j, "interrupt", c->interrupt);
 	mg_json_uint(j, "threads", c->threads);
+	if (c->user_fault)
+		mg_json_uint(j, "fault_at", c->fault_at);
+	else
+		mg_json_null(j, "fault_at");
 	mg_json_close_object(j);
 }
 
@@ -38,8 +43,13 @@ static void hex(struct mg_json *j, const char *key, int has, unsigned long long 
 {
 	char text[24];
 
+	/* A value the class has not got was never set: do not even read it. */
+	if (!has) {
+		mg_json_string(j, key, NULL);
+		return;
+	}
 	snprintf(text, sizeof text, "0x%llx", value);
-	mg_json_string(j, key, has ? text : NULL);
+	mg_json_string(j, key, text);
 }
 
 static void integer(struct mg_json *j, const char *key, int has, long long value)

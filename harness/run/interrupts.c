@@ -26,7 +26,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 	char why[160];
 
 	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
-	c->fp_entry = mg_fp_entry_nth(e->count);
+	c->fpenv = mg_fpenv_nth(c->variant, e->count);
 	c->vl = mg_vl_nth(c, e->count);
 	c->tag = mg_tag_nth(e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))

@@ -14,13 +14,14 @@
  * - the stack pointer's alignment at entry: the cases take the offsets the
  *   ABI allows in turn (mg_stack_offset_nth), so every length meets
  *   several;
- * - the floating-point state at entry (FPSR's flags, FPCR's rounding mode
- *   and FZ on aarch64): a hash of the case's number picks it
- *   (mg_fp_entry_nth);
+ * - the floating-point environment at entry: one case in 8 takes one of
+ *   those a caller may set, in turn, the others the default (mg_fpenv_nth);
  * - the vector length, for a routine that may use SVE: the start-up one or
- *   another the CPU has, by a hash too (mg_vl_nth);
+ *   another the CPU has, by a hash (mg_vl_nth);
  * - tagged pointers, where the top byte is ignored: half the cases, by a
- *   hash (mg_tag_nth). */
+ *   hash (mg_tag_nth);
+ * - the user copies: besides those cases, where nothing faults, the user
+ *   buffer faulting at byte k (sweep_faults). */
 #include "sweep.h"
 #include "rng.h"
 
@@ -84,7 +85,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 	char why[128];
 
 	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
-	c->fp_entry = mg_fp_entry_nth(e->count);
+	c->fpenv = mg_fpenv_nth(c->variant, e->count);
 	c->vl = mg_vl_nth(c, e->count);
 	c->tag = mg_tag_nth(e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
@@ -235,6 +236,68 @@ static void sweep_pages(struct emitter *e, const struct plan *plan, struct mg_ca
 		emit(e, c);
 }
 
+/* The user copies' faults (docs/usercopy.md): every fault byte k up to
+ * faults_every_upto bytes (quick 64, full 256), and at longer lengths the
+ * bytes at both ends and inside: the first ones, each side of the 8- and
+ * 64-byte steps from either end, the middle, and the last ones. The user
+ * buffer's alignment follows from k; the kernel buffer takes a few. */
+static const size_t fault_lengths[] = {100, 127, 128, 129, 255, 256, 257, 511, 512, 1000, 1024,
+				       1025, 4095, 4096, 4097, 8193, 65537, (size_t)1 << 20};
+
+static void emit_fault(struct emitter *e, struct mg_case *c, size_t k, const unsigned *aligns,
+		       size_t n_aligns)
+{
+	int user_src = mg_user_is_src(c->variant->op);
+
+	for (size_t i = 0; i < n_aligns; i++) {
+		if (user_src)
+			c->dst_align = aligns[i];
+		else
+			c->src_align = aligns[i];
+		mg_case_set_fault(c, k);
+		emit(e, c);
+	}
+}
+
+static void sweep_fault_samples(struct emitter *e, struct mg_case *c, const unsigned *aligns,
+				size_t n_aligns)
+{
+	size_t n = c->len;
+	const size_t picks[] = {0,	1,     2,     7,     8,	    9,	   63,	  64,	 65,
+				n / 2 - 1, n / 2, n / 2 + 1, n - 65, n - 64, n - 63, n - 9,
+				n - 8,	   n - 7, n - 2, n - 1};
+
+	for (size_t i = 0; i < N(picks); i++) {
+		int seen = 0;
+		for (size_t j = 0; j < i; j++)
+			seen |= picks[j] == picks[i];
+		if (!seen && picks[i] < n)
+			emit_fault(e, c, picks[i], aligns, n_aligns);
+	}
+}
+
+static void sweep_faults(struct emitter *e, enum mg_profile profile, struct mg_case *c)
+{
+	static const unsigned quick_aligns[] = {0, 7}, full_aligns[] = {0, 1, 7, 8, 33, 63};
+	const unsigned *aligns = profile == MG_PROFILE_FULL ? full_aligns : quick_aligns;
+	size_t n_aligns = profile == MG_PROFILE_FULL ? N(full_aligns) : N(quick_aligns);
+	size_t every_upto = profile == MG_PROFILE_FULL ? 256 : 64;
+
+	for (size_t len = 1; len <= every_upto; len++) {
+		c->len = len;
+		for (size_t k = 0; k < len; k++)
+			emit_fault(e, c, k, aligns, n_aligns);
+	}
+	for (size_t i = 0; i < N(fault_lengths); i++) {
+		if (fault_lengths[i] <= every_upto)
+			continue;
+		c->len = fault_lengths[i];
+		sweep_fault_samples(e, c, aligns, n_aligns);
+	}
+	c->user_fault = false;
+	c->fault_at = 0;
+}
+
 void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
 	      void *ctx)
 {
@@ -248,6 +311,9 @@ void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed
 		sweep_pages(&e, plan, &c);
 		return;
 	}
+	/* The faults first: they are what a user copy gets wrong. */
+	if (mg_op_is_user(v->op))
+		sweep_faults(&e, profile, &c);
 	sweep_lengths(&e, plan, &c);
 	if (v->op == MG_MEMMOVE)
 		sweep_overlaps(&e, plan, &c);

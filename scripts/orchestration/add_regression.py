@@ -114,6 +114,8 @@ def _length_bytes(n):
 
 
 def family(op):
+    if op in ("copy_from_user", "copy_to_user", "clear_user"):
+        return "usercopy"
     return "page" if op in ("copy_page", "clear_page") else op
 
 

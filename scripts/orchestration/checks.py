@@ -454,6 +454,10 @@ def run_valgrind(ctx):
         return Check("valgrind", "skip", note="--skip"), []
     if ctx.foreign:
         return na("valgrind", "valgrind runs on the host's build only"), []
+    if ctx.family == "usercopy":
+        return na("valgrind", "under valgrind a fault's machine context is not the faulting "
+                  "instruction's, which the user copies' exception-table emulation needs "
+                  "(docs/usercopy.md)"), []
     # What the code uses and valgrind cannot run (the ISA audit) first:
     # under valgrind it would die of SIGILL, valgrind's limit, not the
     # routine's fault.

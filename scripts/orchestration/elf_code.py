@@ -13,9 +13,6 @@ MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64"}
 SHF_EXECINSTR = 0x4
 SHT_NOBITS = 8
 SHT_SYMTAB = 2
-SHT_NOTE = 7
-NT_GNU_PROPERTY_TYPE_0 = 5
-GNU_PROPERTY_AARCH64_FEATURE_1_AND = 0xC0000000
 STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE = 1, 2, 3, 4
 
 
@@ -108,34 +105,6 @@ class Object:
 
     def code_sections(self):
         return [s for s in self.sections if s.code]
-
-
-def aarch64_features(obj):
-    """The GNU_PROPERTY_AARCH64_FEATURE_1_AND bits of the object's property
-    note (.note.gnu.property; bit 0 BTI, bit 1 PAC), or None when it has
-    no such property: the object promises nothing (AAELF64, "Program
-    Property"). A linker ANDs them over its inputs, so a merged object
-    keeps a bit only if every input had it."""
-    found = None
-    for s in obj.sections:
-        if s.kind != SHT_NOTE or s.name != ".note.gnu.property":
-            continue
-        at, data = 0, s.data
-        while at + 12 <= len(data):
-            namesz, descsz, kind = struct.unpack_from("<III", data, at)
-            name_at = at + 12
-            desc_at = name_at + (namesz + 3) // 4 * 4
-            end = desc_at + (descsz + 7) // 8 * 8
-            if data[name_at:name_at + namesz] == b"GNU\0" and kind == NT_GNU_PROPERTY_TYPE_0:
-                p = desc_at
-                while p + 8 <= desc_at + descsz:
-                    pr_type, pr_size = struct.unpack_from("<II", data, p)
-                    if pr_type == GNU_PROPERTY_AARCH64_FEATURE_1_AND and pr_size >= 4:
-                        bits, = struct.unpack_from("<I", data, p + 8)
-                        found = bits if found is None else found & bits
-                    p += 8 + (pr_size + 7) // 8 * 8
-            at = end
-    return found
 
 
 def mapping_kind(name):

@@ -39,6 +39,9 @@ from .records import CouldNotJudge, write_lines, write_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAMILIES = ("memcpy", "memmove", "memset", "page")
+# The user copies' target, by name only: its variants are x86-64's so far,
+# and "all" shares the time among the families every arch has.
+TARGETS = FAMILIES + ("usercopy",)
 OPTIONS = "--target, --seconds, --variant, --engine, --sanitize, --jobs, --out, --resume"
 VALUED = ("--target", "--seconds", "--variant", "--engine", "--jobs", "--out", "--resume")
 # Per target, on top of its share of --seconds: screening the seeds,
@@ -47,7 +50,8 @@ OVERHEAD_SECONDS = 40
 LOCK_NAME = ".lock"
 
 USAGE = """usage: scripts/fuzz [OPTIONS]   (or: make fuzz FUZZ_FLAGS="OPTIONS")
-  --target=F|all      memcpy, memmove, memset, page, or all (default; the budget is split)
+  --target=F|all      memcpy, memmove, memset, page, usercopy (x86-64), or all
+                      (default; the four memory families, the budget split)
   --seconds=N         time budget in seconds (default 60)
   --variant=NAME      fuzz only this variant, known-bad ones too (implies its target)
   --engine=E          libfuzzer (default) or afl
@@ -123,14 +127,15 @@ def check_options(opts):
         opts["jobs"] = str(os.cpu_count() or 1)
     if not re.fullmatch(r"[1-9][0-9]{0,2}", opts["jobs"]):
         raise Usage(f"bad value '{opts['jobs']}' for --jobs (a number of processes, 1 to 999)")
-    if opts["target"] not in FAMILIES + ("all",):
-        raise Usage(f"unknown target '{opts['target']}' for --target (valid: memcpy, memmove, memset, page, all)")
+    if opts["target"] not in TARGETS + ("all",):
+        raise Usage(f"unknown target '{opts['target']}' for --target (valid: memcpy, memmove, memset, page, usercopy, all)")
     if opts["sanitize"] == "1" and opts["engine"] == "afl":
         raise Usage("--sanitize needs --engine=libfuzzer (the ASan build is a libFuzzer build)")
 
 
 OP_FAMILY = {"MEMCPY": "memcpy", "MEMPCPY": "memcpy", "MEMMOVE": "memmove", "MEMSET": "memset",
-             "COPY_PAGE": "page", "CLEAR_PAGE": "page"}
+             "COPY_PAGE": "page", "CLEAR_PAGE": "page", "COPY_FROM_USER": "usercopy",
+             "COPY_TO_USER": "usercopy", "CLEAR_USER": "usercopy"}
 
 
 def variant_family(name):

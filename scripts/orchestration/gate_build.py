@@ -180,7 +180,7 @@ def write_build_files(ctx):
     lines = []
     for e in ctx.entries:
         ret = {"memcpy": "MG_RET_DST", "mempcpy": "MG_RET_DST_END"}.get(
-            e["op"], "MG_RET_VOID" if e["family"] == "page" else "MG_RET_DST")
+            e["op"], {"page": "MG_RET_VOID", "usercopy": "MG_RET_UNCOPIED"}.get(e["family"], "MG_RET_DST"))
         lines.append(f"MG_SUBMITTED({ctx.arch}, {e['name']}, mg_gate_{e['symbol']}, {OPS[e['op']][0]}, {ret}, "
                      f"{contract_macro(ctx, e)}, {features}, {about})\n")
     families = sorted({e["family"] for e in ctx.entries})

@@ -136,11 +136,13 @@ class Context:
 
     def huge_applies(self):
         """i386 has the overlapping memmove of 2 GiB and more alone (one mapping)."""
-        return self.family != "page" and (self.arch != "i386" or self.op == "memmove")
+        return self.family not in ("page", "usercopy") and (self.arch != "i386" or self.op == "memmove")
 
     def huge_na_reason(self):
         if self.family == "page":
             return "page routines take one page"
+        if self.family == "usercopy":
+            return "the user copies run in the sandbox, up to 16 MiB (docs/usercopy.md)"
         return "lengths of 4 GiB and more need a 64-bit size_t (i386 has only memmove's 2 GiB+ overlapping move)"
 
     def huge_off(self):
@@ -177,11 +179,11 @@ class Context:
 
 
 def default_contract(opts, op):
-    """--contract, else kernel for a page routine or one built through the
-    kernel shim, else user."""
+    """--contract, else kernel for a page routine, a user copy or one built
+    through the kernel shim, else user."""
     if opts.get("contract"):
         return opts["contract"]
-    return "kernel" if OPS[op][1] == "page" or opts.get("kernel_shim") else "user"
+    return "kernel" if OPS[op][1] in ("page", "usercopy") or opts.get("kernel_shim") else "user"
 
 
 def setup_arch(ctx, opts):

@@ -5,7 +5,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
 
-from . import bti_audit, checks, cpu_models, elf_code, isa_audit, isa_features, sp_audit
+from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit
 from .gate_options import FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
@@ -35,31 +35,51 @@ def audit_check(ctx):
     ctx.isa = isa_audit.summary(result, declared)
     ctx.isa_uses = result.needed()
     found = isa_audit.findings(result, declared, ctx.name, merged_object(ctx))
+    try:
+        pads, pads_note = landing_pad_findings(ctx)
+    except elf_code.BadObject as e:
+        return checks.cannot("isa", str(e), seconds), found
+    found += pads
     if result.limits:
         more = f" (and {len(result.limits) - 1} more)" if len(result.limits) > 1 else ""
         return checks.cannot("isa", result.limits[0] + more, seconds), found
     status = "fail" if found else "pass"
-    return checks.Check("isa", status, result.instructions, seconds, isa_audit.note(result)), found
+    return checks.Check("isa", status, result.instructions, seconds, isa_audit.note(result) + pads_note), found
 
 
-def bti_check(ctx):
-    """(Check, findings) of the BTI audit (bti_audit) on the merged object:
-    n/a off aarch64, and for an object its property note does not mark
-    BTI (it promises no landing pads)."""
-    arch = ctx.foreign or ctx.host
-    if arch != "aarch64":
-        return checks.na("bti", f"BTI landing pads are aarch64's (this is {arch})"), []
-    t = checks.procs.time.monotonic()
-    try:
-        result = bti_audit.audit(merged_object(ctx))
-    except elf_code.BadObject as e:
-        return checks.cannot("bti", str(e)), []
-    seconds = checks.procs.time.monotonic() - t
-    if not result.marked:
-        return checks.na("bti", "no BTI in the object's GNU property note: it promises no landing pads"), []
-    found = bti_audit.findings(result, ctx.name, merged_object(ctx))
-    return checks.Check("bti", "fail" if found else "pass", len(result.entries), seconds,
-                        bti_audit.note(result)), found
+def submitted_objects(ctx):
+    """The objects of the submission's own files, as compiled for the
+    merge (plain.parts/INDEX-NAME.o; an object as given): the merged one
+    also holds the gate's own parts (glibc-x86-defaults.c), unmarked, and
+    the linker keeps a feature marking only where every input has it."""
+    parts = os.path.dirname(merged_object(ctx))
+    out = []
+    for index, src in enumerate(ctx.sources[:len(ctx.files)]):
+        base = os.path.splitext(os.path.basename(src))[0]
+        out.append(src if src.endswith(".o") else os.path.join(parts, f"{index}-{base}.o"))
+    return out
+
+
+def landing_pad_findings(ctx):
+    """(findings, note) of the landing-pad rule (docs/contract.md, X17, A16):
+    in each of the submission's objects marked for the arch's landing pads
+    (x86: IBT, aarch64: BTI, A16), every entry it defines starts with one. BadObject when an
+    object cannot be read."""
+    symbols = [e["symbol"] for e in ctx.entries]
+    names = {e["symbol"]: e["name"] for e in ctx.entries}
+    found, pad, marked, shstk = [], None, 0, 0
+    for obj in submitted_objects(ctx):
+        pad, claimed, stack, _ = landing_pads.missing(obj, symbols)
+        marked, shstk = marked + claimed, shstk + stack
+        found += landing_pads.findings(obj, symbols, lambda s: names.get(s, s))
+    if pad is None:
+        return found, ""
+    starts = " or ".join(n for _, n in pad.starts)
+    note = (f"; marked for {pad.feature}: each entry must start with {starts}" if marked
+            else f"; not marked for {pad.feature} (no landing pad asked)")
+    if shstk:
+        note += "; marked for SHSTK (not checked: the CPU compares the shadow stack)"
+    return found, note
 
 
 def below_sp_check(ctx):
@@ -83,12 +103,13 @@ def below_sp_check(ctx):
 
 def static_checks(ctx):
     """[(Check, findings)] of the arch's static ABI rules on the merged
-    object: aarch64's bti and below-sp; none elsewhere (x86 sees what lies
-    below the stack pointer at run time, and has no BTI), so that an x86
-    report carries no row that can never apply."""
+    object: aarch64's below-sp; none elsewhere (x86 sees what lies below
+    the stack pointer at run time), so that an x86 report carries no row
+    that can never apply. BTI's landing pads are the isa check's
+    landing-pad rule (landing_pads), as IBT's are."""
     if (ctx.foreign or ctx.host) != "aarch64":
         return []
-    return [bti_check(ctx), below_sp_check(ctx)]
+    return [below_sp_check(ctx)]
 
 
 def host_cpuinfo():

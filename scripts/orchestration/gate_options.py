@@ -13,7 +13,7 @@ USAGE = """\
 scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"] [--kernel]
              [--src-align N] [--dst-align N] [--len-multiple N]
-             [--requires FEATURE,...] [--returns dst|void] [--contract kernel|user]
+             [--requires FEATURE,...] [--returns dst|void|uncopied] [--contract kernel|user]
              [--extern NAME=VALUE[,VALUE...]]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
@@ -36,7 +36,8 @@ integer) the routine may reference; it may reference nothing else
 -I, -D and --cflags are the submitter's tree's build flags, for .c and .S
 files. --entry OP=SYMBOL (repeatable) gates several entry points of one
 submission in one run (OP: memcpy, mempcpy, memmove, memset, copy_page,
-clear_page): one verdict per entry and one overall verdict.
+clear_page, copy_from_user, copy_to_user, clear_user): one verdict per
+entry and one overall verdict.
 --overread=strict makes an over-read that stays in an aligned block holding
 a buffer byte (the aligned-over-read warning) a failure.
 --extern NAME=V1,V2,... runs every check once per value (a build each),
@@ -53,8 +54,8 @@ anywhere but memgate's own tree, it builds and keeps its results in
 repro commands it prints run from where it was started; memgate itself
 may be installed read-only (docs/install.md).
 
---contract kernel (the default for copy_page and clear_page, and for a
-routine built through the kernel shim) holds the
+--contract kernel (the default for copy_page, clear_page and the user
+copies, and for a routine built through the kernel shim) holds the
 routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
 touches no vector or x87 state, and aarch64 code no FP/SIMD register,
 unless it says --requires fpu. --requires
@@ -81,7 +82,9 @@ FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.X86 + isa_feature
 # "fpu" is no CPU feature but the kernel contract's declaration.
 DECLARATIONS = ("fpu",)
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
-       "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page")}
+       "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page"),
+       "copy_from_user": ("COPY_FROM_USER", "usercopy"), "copy_to_user": ("COPY_TO_USER", "usercopy"),
+       "clear_user": ("CLEAR_USER", "usercopy")}
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 
 
@@ -175,7 +178,7 @@ def power_of_two(name, text):
     return value
 
 
-VALID_OPS = "memcpy, mempcpy, memmove, memset, copy_page or clear_page"
+VALID_OPS = "memcpy, mempcpy, memmove, memset, copy_page, clear_page, copy_from_user, copy_to_user or clear_user"
 
 
 def validate_file(f):
@@ -333,7 +336,8 @@ def validate(opts):
         if f not in FEATURES and f not in DECLARATIONS:
             die(f"unknown feature '{f}' in --requires (valid: {', '.join(list(FEATURES) + list(DECLARATIONS))})")
     opts["requires"] = requires
-    # Without --contract, each entry's own default: kernel for page routines.
+    # Without --contract, each entry's own default: kernel for page routines
+    # and the user copies.
     contract = opts.get("contract")
     if contract is not None and contract not in ("kernel", "user"):
         die(f"--contract must be kernel or user, not '{contract}'")
@@ -349,6 +353,10 @@ def validate(opts):
         if returns not in ("", "void"):
             die(f"--returns {returns}: page routines return void")
         opts["returns"] = "void"
+    elif OPS[op][1] == "usercopy":
+        if returns not in ("", "uncopied"):
+            die(f"--returns {returns}: {op} returns the count of bytes it did not copy (uncopied)")
+        opts["returns"] = "uncopied"
     else:
         if returns == "void":
             die(f"--returns void: {op} must return dst")

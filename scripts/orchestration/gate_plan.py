@@ -251,7 +251,7 @@ def needs_of(ctx, cal, entry, primary, model):
     if variant is None:
         die(f"the plan has no correct {op} of the tree to calibrate with (see {ctx.B}/memgate list)")
     profile = "quick" if ctx.quick or not primary else "full"
-    huge_applies = family != "page" and (ctx.arch != "i386" or op == "memmove")
+    huge_applies = family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
     huge = "off" if ctx.skipped("huge") or not huge_applies else ("oracle" if ctx.emulated else "on")
     needs = {}
     sweep = cal.get(("verify", op, profile, huge, model),
@@ -280,7 +280,9 @@ def needs_of(ctx, cal, entry, primary, model):
         needs["fuzz"] = sum(s for _, s, _ in fuzz) + need(sum(o for _, _, o in fuzz))
     hidden = [f for f in ctx.requires if f in VALGRIND_HIDES]
     valgrind = shutil.which("valgrind", path=ctx.env.get("PATH"))
-    if primary and not ctx.skipped("valgrind") and not ctx.foreign and not hidden and valgrind:
+    # The user copies: n/a under valgrind (checks.run_valgrind, docs/usercopy.md).
+    if primary and not ctx.skipped("valgrind") and not ctx.foreign and not hidden and valgrind \
+            and family != "usercopy":
         from .checks import VALGRIND
         argv = [valgrind] + VALGRIND[1:] + [f"{ctx.B}/replay", "--in-process", f"--variant={variant}",
                                             "--format=jsonl", f"corpus/{family}", f"corpus/regressions/{family}"]

@@ -180,7 +180,11 @@ def run_all(ctx, runs, opts):
             if (model, externs) == runs[0]:
                 audit, found = isa
                 results.append(audit)
-                findings += [dict(f, signature=f"{ctx.name} undeclared-feature {f['feature']}") for f in found]
+                findings += [dict(f, signature=f"{ctx.name} undeclared-feature {f['feature']}") for f in found
+                             if f["kind"] == "undeclared-feature"]
+                # A missing landing pad is the finding of the entry that lacks it.
+                findings += [dict(f, signature=f"{ctx.name} landing-pad {f['symbol']}") for f in found
+                             if f["kind"] == "landing-pad" and f["symbol"] == ctx.symbol]
                 for check, found in static:
                     results.append(check)
                     findings += found

@@ -20,12 +20,19 @@ FAILURE_CLASSES = (
     # judged a failure (aarch64 across an MTE granule, --overread=strict);
     # elsewhere it is the warning of that name.
     "aligned-over-read",
+    # The user copies' fault contract (docs/usercopy.md).
+    "unhandled-fault",
+    "kernel-fault",
+    "wrong-count",
+    "write-past-count",
+    "nothing-copied",
 )
 # Classes the orchestration adds on top of the engine's: a build that fails,
 # a routine slower than allowed, a crash seen by a fuzzer that does not
 # happen again when its input is replayed, an instruction that needs a CPU
-# feature the routine does not declare (the ISA audit).
-GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature")
+# feature the routine does not declare (the ISA audit), an entry without
+# the landing pad its object's marking promises (x86 IBT: endbr64).
+GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature", "landing-pad")
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
 # "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).

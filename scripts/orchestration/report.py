@@ -13,15 +13,16 @@ from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "isa", "bti", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
+CHECKS = ("build", "isa", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
-OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page")
+OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",
+       "copy_to_user", "clear_user")
 # Where a code-scanning alert links for memgate itself.
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
-OWN_CLASS = {"build": "build-error", "bench": "slowdown", "isa": "undeclared-feature"}
+OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad")}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -117,9 +118,10 @@ def validate_finding(f, checks, at):
     if f["kind"] not in records.CLASSES:
         raise BadWorkdir(f"{at}: class '{f['kind']}' (valid: {', '.join(records.CLASSES)})")
     own = OWN_CLASS.get(f["check"])
-    if (own is not None and f["kind"] != own) or (own is None and f["kind"] in OWN_CLASS.values()):
+    if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
-                         "(build-error goes with build, slowdown with bench, undeclared-feature with isa, and only there)")
+                         "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
+                         "with isa, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -220,6 +222,21 @@ ABOUT = {
     "aligned-over-read": ("Read past a buffer within an aligned block, judged a failure",
                           "The variant read past the end (or before the start) of a buffer, but only within a naturally aligned block of at most 64 bytes that holds a byte of the buffer, so no MMU can fault on it. It is a failure on aarch64 when the read crosses a 16-byte MTE granule, and anywhere under --overread=strict; otherwise it is a warning.",
                           "Seen under valgrind's memcheck, byte-granular. The message names the buffer, side and distance, and the block's width."),
+    "unhandled-fault": ("A user-memory fault the exception table does not list",
+                        "A user copy (copy_from_user, copy_to_user, clear_user) faulted on the user buffer at an instruction that has no exception-table entry: the kernel would oops instead of returning a short count.",
+                        "memgate places the user buffer so that it faults from byte k on and resumes each fault at a listed instruction as the kernel's handler would (docs/usercopy.md). The message names the instruction as symbol+offset and the byte that faulted."),
+    "kernel-fault": ("The kernel buffer faulted",
+                     "A user copy faulted on its kernel-side buffer, which never faults: it read or wrote past that buffer, into its guard page. In the kernel that is an oops, or with an exception entry a kernel-side overrun passed off as a short copy.",
+                     "The message names the buffer, the side and the distance, and the instruction."),
+    "wrong-count": ("Wrong count of bytes not copied",
+                    "A user copy returned a count outside [0, n], a non-zero count when nothing faulted, or a count that says more bytes were copied than could be before the user buffer's first faulting byte.",
+                    "The message gives the count returned, n and the byte that faults (include/linux/uaccess.h, raw_copy_{to,from}_user)."),
+    "write-past-count": ("Wrote past the bytes it says it copied",
+                         "A user copy changed a destination byte at or past to + n - ret, the bytes its return value says were not copied: all data past them must be left unmodified (include/linux/uaccess.h).",
+                         "The message names the byte, its old and new value, and the count returned."),
+    "nothing-copied": ("Copied nothing though it could",
+                       "A user copy returned n (nothing copied) although the first bytes of the user buffer could be accessed: returning n is only allowed when not even the first byte can be copied (include/linux/uaccess.h).",
+                       "The message gives n and how many bytes could have been copied."),
     "crash": ("Crash",
               "The call died of a signal other than a guard-page fault: a general-protection fault (for example an aligned SSE load on a misaligned address), SIGILL, SIGBUS, or the process ending.",
               "The message gives the signal, the pc as symbol+offset and the address."),
@@ -235,6 +252,9 @@ ABOUT = {
     "undeclared-feature": ("An instruction needs a CPU feature the routine does not declare",
                            "The ISA audit disassembled the routine's code with Capstone and found an instruction that needs a CPU feature which neither --requires nor the arch's baseline covers: on a CPU or VM without it (AVX2 without BMI2, say) the routine dies of SIGILL or computes something else.",
                            "The message names the feature, the first instruction that needs it as symbol+offset, and the --requires that covers it. See docs/isa-audit.md."),
+    "landing-pad": ("An entry point lacks the landing pad its object's marking promises",
+                    "The routine's object carries the GNU property note that claims indirect-branch tracking (x86 CET's IBT, as gcc -fcf-protection marks it), but an entry point does not start with the arch's landing pad (endbr64, endbr32 on i386): where IBT is enforced, the first indirect call to it (the PLT, a function pointer, an ifunc) faults.",
+                    "The message names the entry point and the bytes it starts with. See docs/contract.md, X17."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),

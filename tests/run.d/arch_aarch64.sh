@@ -70,30 +70,31 @@ else
 	expect "a user-space routine keeps x18 when held to it" 0 "^verdict: ok$" \
 		$MG run --variant=memcpy_ldp --len=200 --platform-register=reserved
 
-	echo "== aarch64: the floating-point state at entry (A7, C17)"
-	# Each self-test is right in the caller's default state, as the
-	# harness had it; its twin uses the same freedom and passes.
+	echo "== aarch64: the floating-point environment at entry (A7, C17)"
+	# Each self-test is right in the default environment, as the harness
+	# had it; its twin uses the same freedom and passes.
 	$MG verify --set=selftest --timeout-ms=200 --huge=off --findings="$TMP/findings-fp" \
 		--variant=bad_memcpy_fpsr_qc,memcpy_fpsr_qc,bad_memcpy_frinti_blocks,memcpy_frintn_blocks,bad_memcpy_fz_zero_words,memcpy_fz_own_fpcr \
 		>"$TMP/a64-fp.out" 2>&1
-	expect "aarch64: the fp-state self-tests fail, their twins pass" 0 \
+	expect "aarch64: the fp-environment self-tests fail, their twins pass" 0 \
 		"^6 variants: 3 passed, 3 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-fp.out"
-	expect "aarch64: a finding's replay line names its fp state" 0 \
-		"replay: .* run --variant=bad_memcpy_fpsr_qc .*--fp-entry=[0-9]+( |$)" cat "$TMP/a64-fp.out"
-	fp_why="at entry it fails, with the caller.s own it passes \(AAPCS64 6\.1\.2: FPSR.s flags may have any value on entry, FPCR.s rounding mode and FZ are the caller.s\)$"
+	expect "aarch64: a finding's replay line names its environment" 0 \
+		"replay: .* run --variant=bad_memcpy_fpsr_qc .*--fpenv=[a-z-]+( |$)" cat "$TMP/a64-fp.out"
+	fp_why="depends on the floating-point environment at entry, which is the caller.s"
 	expect "aarch64: QC read without clearing it: the flags at entry are blamed" 1 \
-		"^verdict: wrong-result: .*; with FPSR.s flags all set \(0x0800009f\) $fp_why" \
-		$MG run --variant=bad_memcpy_fpsr_qc --len=40 --fp-entry=1
+		"^verdict: abi-violation: $fp_why \(with flags-set \(FPCR 0x[0-9a-f]{8}, FPSR 0x0800009f\) it fails, wrong-result: .*; with the default it passes\)$" \
+		$MG run --variant=bad_memcpy_fpsr_qc --len=40 --fpenv=flags-set
 	expect "aarch64: frinti in FPCR's rounding mode: toward +inf is blamed" 1 \
-		"^verdict: out-of-bounds-write: .*; with FPCR round toward \+inf $fp_why" \
-		$MG run --variant=bad_memcpy_frinti_blocks --len=40 --fp-entry=2
+		"^verdict: abi-violation: $fp_why \(with round-up \(FPCR 0x[0-9a-f]*4[0-9a-f]{5}, FPSR 0x00000000\) it fails, out-of-bounds-write: .*; with the default it passes\)$" \
+		$MG run --variant=bad_memcpy_frinti_blocks --len=40 --fpenv=round-up
 	expect "aarch64: an FP compare under FZ: FZ is blamed" 1 \
-		"^verdict: wrong-result: .*; with FPCR FZ \(flush to zero\) $fp_why" \
-		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fp-entry=8
-	expect "aarch64: in the caller's own state the same case passes" 0 "^verdict: ok$" \
+		"^verdict: abi-violation: $fp_why \(with fz \(FPCR 0x[0-9a-f]*1[0-9a-f]{6}, FPSR 0x00000000\) it fails, wrong-result: .*; with the default it passes\)$" \
+		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fpenv=fz
+	expect "aarch64: in the default environment the same case passes" 0 "^verdict: ok$" \
 		$MG run --variant=bad_memcpy_fz_zero_words --len=4096
-	expect "aarch64: the case record carries the fp state" 1 '"fp_entry":9,' \
-		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fp-entry=9 --format=jsonl
+	expect "aarch64: the case record carries the environment by name, the rule entry-fpenv" 1 \
+		'"fpenv":"fz-flags-set".*"rule":"entry-fpenv"' \
+		bash -c "$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fpenv=fz-flags-set --format=jsonl | tr -d '\\n'; exit \${PIPESTATUS[0]}"
 	# A6's n/a: the trap enables cannot be set here, so no case sets them.
 	if clang --target=aarch64-linux-gnu -o "$TMP/fpcr-traps" tests/probe_aarch64_fpcr_traps.c 2>/dev/null; then
 		expect "aarch64: FPCR's trap enables read back as zero (no trapped FP exceptions)" 0 \
@@ -101,9 +102,9 @@ else
 	else
 		fail "aarch64: build the FPCR trap probe" "clang --target=aarch64-linux-gnu failed"
 	fi
-	expect "aarch64: an fp state the arch lacks is a usage error" 2 \
-		"--fp-entry is a floating-point state at entry below 16 here, not 16" \
-		$MG run --variant=memcpy_ldp --len=8 --fp-entry=16
+	expect "aarch64: an environment the arch lacks is a usage error, naming its own" 2 \
+		"^memgate run: unknown --fpenv 'ftz-daz' \(valid: default, flags-set, fz, round-up, round-down, round-zero, fz-flags-set\)$" \
+		$MG run --variant=memcpy_ldp --len=8 --fpenv=ftz-daz
 
 	echo "== aarch64: the SVE vector length is the thread's (A12)"
 	if ! $MG run --variant=memcpy_sve_vla --len=8 --vl=16 >/dev/null 2>&1; then

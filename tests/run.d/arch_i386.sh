@@ -48,6 +48,23 @@ else
 		"the caller.s stack frame above the argument words was overwritten$" --len=40
 	expect "i386: a callee may overwrite its own argument words" 0 "^verdict: ok$" \
 		$MG run --variant=memcpy_reuses_arg_words --len=40
+	# gs, the thread pointer (I7): the selector after every call; the base
+	# with get_thread_area on the sampled calls (seed 0), through %gs:0 on
+	# the others (seed 1).
+	caught bad_memcpy_clears_gs abi-violation \
+		"changed gs, the thread pointer, which is reserved for the system \(its selector 0x[0-9a-f]+ -> 0x0\)$" --len=40
+	caught bad_memcpy_moves_gs_base abi-violation \
+		"changed gs, the thread pointer, which is reserved for the system \(its base 0x[0-9a-f]+ -> 0x[0-9a-f]+\)$" \
+		--len=40 --seed=0
+	expect "i386: an unsampled call sees the moved base through %gs:0" 1 \
+		"^verdict: abi-violation: changed gs, the thread pointer, .*\(its base 0x[0-9a-f]+ -> 0x[0-9a-f]+\)$" \
+		$MG run --variant=bad_memcpy_moves_gs_base --len=40 --seed=1
+	expect "i386: the gs finding names the rule thread-pointer" 0 '"rule":"thread-pointer"' \
+		bash -c "$MG run --variant=bad_memcpy_clears_gs --len=40 --format=jsonl; true"
+	expect "i386: a routine that puts gs back passes the case uninterrupted" 0 "^verdict: ok$" \
+		$MG run --variant=bad_memcpy_borrows_gs --len=40
+	expect "i386: and a signal during its copy crashes it" 1 "^verdict: crash: " \
+		$MG run --variant=bad_memcpy_borrows_gs --len=40 --interrupt=step
 
 	# Faults are told apart as reads or writes here too (qemu-user leaves
 	# the trap number out: arch/x86/fault.c falls back on the signal).

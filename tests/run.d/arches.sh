@@ -37,7 +37,7 @@ expect_all "random: a variant that aborts is a crash finding, and the run goes o
 expect "random: the same seed gives the same cases" 0 \
 	"^random: 3000 cases in .* seed 0x5: 0 findings" $RAND --cases=3000 --seconds=60 --seed=5 \
 	--findings="$TMP/random"
-usage_error "random: an unknown target" "unknown target 'memfrob' \(valid: memcpy, memmove, memset, page, all\)" \
+usage_error "random: an unknown target" "unknown target 'memfrob' \(valid: memcpy, memmove, memset, page, usercopy, all\)" \
 	$RAND --target=memfrob
 usage_error "random: a bad number" "bad value 'soon' for --seconds" $RAND --seconds=soon
 

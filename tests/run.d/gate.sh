@@ -18,9 +18,13 @@ source_of() {
 # gate_case VARIANT OP SYMBOL FEATURES EXPECT: one submission and its verdict.
 # The quick sweep stands in for the full one and fuzzing is left out, to keep
 # this under a few minutes; what only the full sweep or the 4 GiB+ check can
-# see gets those.
+# see gets those. A correct variant gets valgrind too (no false alarm under
+# memcheck); a broken one is rejected by the sweep, so valgrind (a third of
+# a gate's CPU) is left out there: the whole run below and gate_closed.sh
+# test the gate's valgrind check, tests/run.d/valgrind.sh memcheck's findings.
 gate_case() {
 	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 file flags=(--quick --skip=fuzz,huge --no-bench)
+	[ "$expect" = pass ] || flags=(--quick --skip=fuzz,huge,valgrind --no-bench)
 	file=$(source_of "$sym")
 	[ -n "$file" ] || { fail "gate: $v" "no source file defines $sym"; return; }
 	[ "$needs" = - ] || flags+=(--requires="$needs")
@@ -33,7 +37,7 @@ gate_case() {
 	# load of 20: room for it (a failing sweep ends early, so it costs
 	# nothing where the machine is less busy).
 	"FAIL at 4 GiB+"*) flags=(--quick --skip=fuzz,valgrind,regressions --no-bench --seconds=150) ;;
-	"FAIL in the full sweep"*) flags=(--skip=fuzz,huge --no-bench) ;;
+	"FAIL in the full sweep"*) flags=(--skip=fuzz,huge,valgrind --no-bench) ;;
 	esac
 	local out rc files=("$file") helper
 	out=$(scripts/gate "${flags[@]}" --op="$op" --symbol="$sym" "${files[@]}" 2>&1)
@@ -100,6 +104,8 @@ expect "a submitted file is rejected with its class, by every check that can see
 	--report="$TMP/r.json" --sarif="$TMP/r.sarif" --junit="$TMP/r.xml" "$TMP/my_copy.c"
 expect "the JSON report names the verdict and a wrong-return finding from the fuzzer" 0 "^rejected true$" \
 	jq -r '"\(.verdict) \(any(.findings[]; .check == "fuzz" and .kind == "wrong-return"))"' "$TMP/r.json"
+expect "the gate's valgrind check finds it too: the seeds under memcheck" 0 "^true$" \
+	jq -r 'any(.findings[]; .check == "valgrind" and .kind == "wrong-return")' "$TMP/r.json"
 expect "the SARIF report has one result per finding, at (a copy of) the submitted file" 0 "^2.1.0 true$" \
 	jq -r --slurpfile j "$TMP/r.json" \
 	'"\(.version) \((.runs[0].results | length) == ($j[0].findings | length) and all(.runs[0].results[]; .locations[0].physicalLocation.artifactLocation.uri | endswith("my_copy.c")))"' \

@@ -78,6 +78,21 @@ else
 	skip "gate: avx2_bzhi with --requires avx2,bmi2" "this CPU lacks avx2 or bmi2"
 fi
 
+# The landing-pad rule (docs/contract.md, X17): an object marked for IBT
+# whose entry lacks endbr64 is rejected by the isa check; its twin with
+# endbr64 is accepted.
+expect_all "gate: an IBT-marked object whose entry lacks endbr64 is rejected (landing-pad)" 1 \
+	"^isa +FAIL .*marked for IBT: each entry must start with endbr64" \
+	"^1\. \[isa\] landing-pad: ibt_no_endbr starts with 48 89 f8 48, not endbr64, in an object marked for IBT" \
+	"^REJECTED: ibt_no_endbr, 1 finding\(s\)" -- \
+	scripts/gate "${ISA_FLAGS[@]}" --op memcpy --sarif="$ISA/ibt.sarif" tests/gate/isa/ibt_no_endbr.S
+expect "gate: the SARIF result's rule is landing-pad" 0 "^landing-pad$" \
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["results"][0]["ruleId"])' "$ISA/ibt.sarif"
+expect_all "gate: the same object with endbr64 at its entry is accepted" 0 \
+	"^isa +PASS .*marked for IBT: each entry must start with endbr64; marked for SHSTK \(not checked" \
+	"^ACCEPTED.*: ibt_endbr passed every" -- \
+	scripts/gate "${ISA_FLAGS[@]}" --op memcpy tests/gate/isa/ibt_endbr.S
+
 # glibc's __mempcpy_avx512_no_vzeroupper without --requires: the audit's
 # avx512f, and valgrind n/a (it has no AVX-512), not six SIGILL findings.
 ISA_MEMBER='/usr/lib/x86_64-linux-gnu/libc.a(memmove-avx512-no-vzeroupper.o)'
@@ -116,20 +131,21 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
 		scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --seconds=30 \
 		tests/gate/isa/sve_copy.S
-	# BTI (docs/contract.md, A16): a BTI-marked object whose entry has no
-	# landing pad is the bti check's abi-violation, whatever the sweep
-	# says; its twin's row passes; an unmarked object's is n/a.
-	expect_all "gate: a BTI-marked routine without bti c is the bti check's abi-violation" 1 \
-		"^bti +FAIL .*1 of the 1 global function\(s\) of a BTI-marked object lack a landing pad" \
-		"^1\. \[bti\] abi-violation: no_landing_pad starts with movz x3, #0, not bti c or paciasp, in an object marked BTI \(its GNU property note\): an indirect call to it faults where BTI is enforced$" \
+	# BTI (docs/contract.md, A16), aarch64's row of the landing-pad rule: a
+	# BTI-marked object whose entry has no landing pad is the isa check's
+	# landing-pad finding, whatever the sweep says; its twin's row passes;
+	# an unmarked object asks for none.
+	expect_all "gate: a BTI-marked routine without bti c is rejected (landing-pad)" 1 \
+		"^isa +FAIL .*marked for BTI: each entry must start with bti c or bti jc or paciasp or pacibsp" \
+		"^1\. \[isa\] landing-pad: no_landing_pad starts with 03 00 80 d2, not bti c or bti jc or paciasp or pacibsp, in an object marked for BTI" \
 		"^REJECTED: no_landing_pad" -- \
 		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 \
 		tests/gate/bti/no_landing_pad.S
-	expect "gate: its twin, bti c first, passes the bti check" 0 \
-		"^bti +PASS .*1 global function\(s\) of a BTI-marked object, each starting with a landing pad" \
+	expect "gate: its twin, bti c first, passes the landing-pad rule" 0 \
+		"^isa +PASS .*marked for BTI: each entry must start with bti c" \
 		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/bti/landing_pad.S; true'
-	expect "gate: an object without the BTI property owes no landing pads (n/a)" 0 \
-		"^bti +N/A .*no BTI in the object.s GNU property note" \
+	expect "gate: an object without the BTI property owes no landing pads" 0 \
+		"^isa +PASS .*not marked for BTI \(no landing pad asked\)" \
 		bash -c 'scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/isa/sve_copy.S; true'
 	# Below sp (docs/contract.md, A4, AK4): scratch at [sp, #-16] is the
 	# below-sp check's abi-violation; its twin, with a frame, passes.

@@ -118,6 +118,12 @@ repro_emitted end 1 "$REPRO/memcpy/bad_memcpy_returns_end/end.in"
 repro_emitted int 1 "$REPRO/memset/bad_memset_whole_int/int.in"
 repro_emitted fine 0 "$REPRO/memcpy/memcpy_erms/fine.in"
 repro_emitted long 0 "$REPRO/memmove/memmove_bytewise/long.in"
+# A situation the program does not create is refused, never emitted as a
+# program that would silently not reproduce the case.
+$MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt=step >/dev/null
+expect "repro --emit-c: a stepped case is refused, the replay command named" 2 \
+	"^repro: --emit-c: this case runs with the stop after every instruction \(--interrupt=step\), which a standalone program does not create: use the replay command$" \
+	scripts/repro --emit-c "$REPRO/step.c" --target=memcpy --variant=memcpy_libc "$REPRO/step.in"
 expect "buffers over 64 KiB are regenerated from memgate's pool (and checked)" 0 \
 	'^[[:blank:]]pool_fill\(to, [0-9]+u, 100177, 0x[0-9a-f]{16}ull, "win"\);$' cat "$REPRO/long.c"
 expect "the build command has the files the variant calls into" 0 \
@@ -158,6 +164,12 @@ if command -v valgrind >/dev/null; then
 		"^REPRODUCED: bad_memcpy_overread_src fails this case \(aligned-over-read\)$" \
 		env MEMGATE_OVERREAD=strict scripts/repro --valgrind --target=memcpy --variant=bad_memcpy_overread_src \
 		"$TMP/aligned17.in"
+	# A timeout's record has no old or new value: the harness must not read
+	# the verdict's unset fields to write it (memcheck saw that once).
+	$MG encode --output="$TMP/hang7.in" --variant=bad_memcpy_hangs_at_7 --len=7 >/dev/null
+	expect_all "repro --valgrind: a hang is a timeout, and memcheck sees nothing of the harness's" 1 \
+		"^  memcheck: no errors$" "^REPRODUCED: bad_memcpy_hangs_at_7 fails this case \(timeout\)$" -- \
+		scripts/repro --valgrind --target=memcpy --variant=bad_memcpy_hangs_at_7 "$TMP/hang7.in"
 	expect "repro --valgrind: a correct routine passes" 0 "^not reproduced: memcpy_libc passes this case$" \
 		scripts/repro --valgrind --target=memcpy --variant=memcpy_libc "$TMP/aligned17.in"
 else

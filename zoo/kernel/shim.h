@@ -43,6 +43,10 @@
 #define SYM_FUNC_START_WEAK(name) .weak name; SYM_FUNC_START_LOCAL(name)
 #define SYM_TYPED_FUNC_START(name) SYM_FUNC_START(name)
 #define SYM_FUNC_END(name) .size name, . - name
+/* Code that is not a C function (6.1's copy_user_64.S tail handlers). */
+#define SYM_CODE_START_LOCAL(name) ALIGN; name:
+#define SYM_CODE_START(name) .globl name; SYM_CODE_START_LOCAL(name)
+#define SYM_CODE_END(name)
 #define SYM_FUNC_ALIAS(alias, name) .globl alias; .type alias, %function; .set alias, name
 #define SYM_FUNC_ALIAS_WEAK(alias, name) .weak alias; .type alias, %function; .set alias, name
 #define SYM_FUNC_ALIAS_LOCAL(alias, name) .type alias, %function; .set alias, name
@@ -52,11 +56,9 @@
  * code calls. */
 #define SYM_PIC_ALIAS(name) SYM_FUNC_ALIAS(__pi_##name, name)
 
-/* Exports, exception tables and objtool annotations mean nothing here. */
+/* Exports and objtool annotations mean nothing here. */
 #define EXPORT_SYMBOL(name)
 #define EXPORT_SYMBOL_GPL(name)
-#define _ASM_EXTABLE_UA(from, to)
-#define _ASM_EXTABLE(from, to)
 #define ANNOTATE_RETPOLINE_SAFE
 #define ANNOTATE_NOENDBR
 #define ASM_CLAC
@@ -74,6 +76,22 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #define RET ret
+
+/* The exception table (arch/x86/include/asm/asm.h, extable_fixup_types.h
+ * of 6.1): real entries, in the kernel's format, which memgate's emulation
+ * reads for the user copies (docs/usercopy.md); inert for other routines. */
+#define EX_TYPE_DEFAULT 1
+#define EX_TYPE_FAULT 2
+#define EX_TYPE_UACCESS 3
+#define EX_TYPE_COPY 4
+#define X86_TRAP_PF 14
+#define X86_TRAP_MC 18
+#define _ASM_EXTABLE_TYPE(from, to, type) \
+	.pushsection "__ex_table", "a"; .balign 4; .long (from) - .; .long (to) - .; .long type; .popsection
+#define _ASM_EXTABLE(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_DEFAULT)
+#define _ASM_EXTABLE_UA(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_UACCESS)
+#define _ASM_EXTABLE_CPY(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_COPY)
+#define _ASM_EXTABLE_FAULT(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_FAULT)
 
 /* ALTERNATIVE old, new, feature: new on a CPU with the feature. */
 .macro ALTERNATIVE oldinstr, newinstr, feature
@@ -94,6 +112,10 @@
 	\oldinstr
 .endif
 .endm
+
+#else
+#define _ASM_EXTABLE_UA(from, to)
+#define _ASM_EXTABLE(from, to)
 #endif
 
 #if defined(__aarch64__)

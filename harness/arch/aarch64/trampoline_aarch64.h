@@ -36,16 +36,15 @@
 #define MG_ABI_STACK_PROMISE	 "a multiple of 16 for sp at a public interface (AAPCS64 6.4.5.2)"
 #define MG_ABI_STACK_PROMISE_KERNEL MG_ABI_STACK_PROMISE
 
-/* The floating-point state at entry (docs/contract.md, A7, C17): the
- * case's fp_entry, a number below MG_ABI_FP_ENTRIES. Bit 0 sets every
- * cumulative flag of FPSR, which "may have any value on entry"; bits 1-2
- * are FPCR's rounding mode (RN, RP, RM, RZ) and bit 3 its FZ, which a
- * caller may set through a support function (fesetround, fesetenv). The
- * rest of FPCR is the caller's. */
-#define MG_ABI_FP_ENTRIES 16u
-#define MG_ABI_FP_PROMISE                                                                          \
-	"AAPCS64 6.1.2: FPSR's flags may have any value on entry, FPCR's rounding mode and FZ "   \
-	"are the caller's"
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * A7, C17; the case's fpenv, abi.h): what a caller may have set through a
+ * support function (fesetround, fesetenv, feraiseexcept): FPSR's
+ * cumulative flags, which "may have any value on entry" (AAPCS64 6.1.2),
+ * FPCR's rounding mode and FZ; the rest of FPCR is the caller's. 0 is the
+ * caller's own (FPSR clear). */
+#define MG_ABI_FPENV_COUNT 7
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, fz, round-up, round-down, round-zero, fz-flags-set"
 
 /* The canaries: each register's own number, so a diagnosis names itself.
  * v8-v15 get a canary in both halves; only the low halves (d8-d15) are

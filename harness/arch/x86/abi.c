@@ -1,15 +1,29 @@
 /* x86-64 and i386 ABI rules: the callee-saved registers (x86-64: rbx, rbp,
  * r12-r15; i386: ebx, esi, edi, ebp) are preserved, the stack pointer comes
  * back where it was, the direction flag is clear, and the control bits of
- * MXCSR and the x87 control word are unchanged (MXCSR's exception flags are
- * the caller's to lose). */
+ * MXCSR and the x87 control word are as they were at entry, the case's
+ * floating-point environment's (MXCSR's exception flags are the caller's
+ * to lose). */
 #include "abi.h"
 #include "cpu.h"
 #include "variant.h"
 
 #include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <asm/prctl.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define HWCAP2_FSGSBASE (1u << 1) /* asm/hwcap2.h */
+#else
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #define X86_FLAGS_DF	 (1u << 10)
 #define MXCSR_CONTROL	 0xffc0u		 /* DAZ, exception masks, rounding, FZ */
@@ -28,8 +42,29 @@ _Static_assert(offsetof(struct mg_abi_record, check_x87) == MG_ABI_CHECK_X87, "l
 _Static_assert(offsetof(struct mg_abi_record, fpusw_after) == MG_ABI_FPUSW_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
 _Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFSET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, set_fpenv) == MG_ABI_SET_FPENV, "layout");
+_Static_assert(offsetof(struct mg_abi_record, mxcsr_caller) == MG_ABI_MXCSR_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpucw_caller) == MG_ABI_FPUCW_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpenv_image) == MG_ABI_FPENV_IMAGE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fx_before) == MG_ABI_FX_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fx_after) == MG_ABI_FX_AFTER, "layout");
 #if defined(__x86_64__)
 _Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fsbase_before) == MG_ABI_FSBASE_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fsbase_after) == MG_ABI_FSBASE_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fs_before) == MG_ABI_FS_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fs_after) == MG_ABI_FS_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_fs) == MG_ABI_CHECK_FS, "layout");
+#else
+_Static_assert(offsetof(struct mg_abi_record, gsbase_before) == MG_ABI_GSBASE_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_gs) == MG_ABI_CHECK_GS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_before) == MG_ABI_GS_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_after) == MG_ABI_GS_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fs_tramp) == MG_ABI_FS_TRAMP, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_desc) == MG_ABI_GS_DESC, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_desc_ret) == MG_ABI_GS_DESC_RET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gs_desc_thread) == MG_ABI_GS_DESC_THREAD, "layout");
 #endif
 
 int mg_abi_has_avx;
@@ -37,6 +72,8 @@ int mg_abi_has_avx512;
 int mg_abi_has_xinuse;
 #if defined(__i386__)
 int mg_abi_has_sse; /* x86-64 always has it; an i386 CPU may not */
+#else
+int mg_abi_has_fsgsbase;
 #endif
 
 static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
@@ -45,28 +82,202 @@ static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 static uint32_t caller_mxcsr;
 static uint16_t caller_fpucw;
 
-void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset,
-		    unsigned fp_entry)
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * C17, X6): what a caller may legally have set with fesetround,
+ * feraiseexcept, feenableexcept or _MM_SET_FLUSH_ZERO_MODE before it calls
+ * the routine. 0 is the caller's own (the defaults: MXCSR 0x1f80, x87
+ * control word 0x037f, no flag set). No environment both unmasks an
+ * exception and has its flag set: the next x87 instruction would trap. */
+struct fpenv {
+	const char *name;
+	uint32_t mxcsr;
+	uint16_t fpucw, fpusw;
+};
+static const struct fpenv fpenvs[MG_ABI_FPENV_COUNT] = {
+	{"default", 0x1f80, 0x037f, 0},
+	{"flags-set", 0x1fbf, 0x037f, 0x003f},	  /* every exception flag set */
+	{"ftz-daz", 0x9fc0, 0x037f, 0},		  /* flush to zero, denormals are zero */
+	{"round-up", 0x5f80, 0x0b7f, 0},	  /* toward +inf */
+	{"round-down", 0x3fbf, 0x077f, 0x003f},	  /* toward -inf, the flags set */
+	{"round-zero", 0x7f80, 0x0c7f, 0},	  /* toward zero; x87 in single precision */
+	{"unmasked", 0x1900, 0x0372, 0},	  /* invalid, divide-by-zero, overflow trap */
+};
+/* Each environment's FLDENV image (28 bytes, the 32-bit format): the
+ * control word, the status word, every register tagged empty. */
+static unsigned char fpenv_images[MG_ABI_FPENV_COUNT][28];
+static uint32_t mxcsr_mask = 0xffbf; /* what FXSAVE reports as 0: no DAZ */
+
+const char *mg_abi_fpenv_name(unsigned fpenv)
 {
-	(void)fp_entry; /* MG_ABI_FP_ENTRIES is 1 here: the caller's state */
+	return fpenv < MG_ABI_FPENV_COUNT ? fpenvs[fpenv].name : NULL;
+}
+
+static uint32_t fpenv_mxcsr(unsigned fpenv)
+{
+	return fpenv ? fpenvs[fpenv].mxcsr & mxcsr_mask : caller_mxcsr;
+}
+
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+#if defined(__i386__)
+	if (!mg_abi_has_sse) {
+		snprintf(out, size, "the x87 control word 0x%04x, status word 0x%04x",
+			 fpenv ? fpenvs[fpenv].fpucw : caller_fpucw, fpenvs[fpenv].fpusw);
+		return;
+	}
+#endif
+	snprintf(out, size, "MXCSR 0x%04x, the x87 control word 0x%04x, status word 0x%04x",
+		 fpenv_mxcsr(fpenv), fpenv ? fpenvs[fpenv].fpucw : caller_fpucw,
+		 fpenvs[fpenv].fpusw);
+}
+
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)
+		return;
+	/* Only FLDENV sets the x87 status word: for the flags, and so that no
+	 * flag of the caller's traps under an unmasked exception. */
+	rec->set_fpenv =
+		fpenvs[fpenv].fpusw || (fpenvs[fpenv].fpucw & 0x3f) != 0x3f ? MG_ABI_FPENV_WHOLE : 1;
+	rec->fpenv_image = fpenv_images[fpenv];
+	rec->fpucw_before = fpenvs[fpenv].fpucw;
+#if defined(__i386__)
+	if (!mg_abi_has_sse)
+		return;
+#endif
+	rec->mxcsr_before = rec->mxcsr_after = fpenv_mxcsr(fpenv);
+}
+
+static void put16(unsigned char *at, uint16_t x)
+{
+	at[0] = (unsigned char)x;
+	at[1] = (unsigned char)(x >> 8);
+}
+
+/* The images, and which MXCSR bits this CPU takes (DAZ is not on every
+ * one, and loading a bit it lacks faults). */
+static void fpenv_init(int sse)
+{
+	_Alignas(16) unsigned char fx[512];
+
+	for (unsigned k = 0; k < MG_ABI_FPENV_COUNT; k++) {
+		memset(fpenv_images[k], 0, sizeof fpenv_images[k]);
+		put16(fpenv_images[k] + 0, fpenvs[k].fpucw);
+		put16(fpenv_images[k] + 4, fpenvs[k].fpusw);
+		put16(fpenv_images[k] + 8, 0xffff);
+	}
+	if (!sse)
+		return;
+	memset(fx, 0, sizeof fx);
+	__asm__ volatile("fxsave %0" : "=m"(fx));
+	memcpy(&mxcsr_mask, fx + 28, sizeof mxcsr_mask);
+	if (!mxcsr_mask)
+		mxcsr_mask = 0xffbf;
+}
+
+#if defined(__x86_64__)
+/* The calling thread's fs base, its thread pointer: constant for the
+ * thread, so asked of the kernel once. */
+static uint64_t thread_fsbase(void)
+{
+	static __thread uint64_t base;
+	static __thread int known;
+
+	if (!known) {
+		syscall(SYS_arch_prctl, ARCH_GET_FS, &base);
+		known = 1;
+	}
+	return base;
+}
+
+/* fs, the thread pointer (X13): the trampoline compares it after the call
+ * with what this thread has, on every call where RDFSBASE reads the base,
+ * else through arch_prctl on the sampled ones (the x87 probe's). */
+static void prepare_fs(struct mg_abi_record *rec, unsigned rules)
+{
+	uint16_t fs;
+
+	__asm__("movw %%fs, %0" : "=r"(fs));
+	rec->fs_before = rec->fs_after = fs;
+	rec->fsbase_before = rec->fsbase_after = thread_fsbase();
+	rec->check_fs = !mg_abi_has_fsgsbase && (rules & MG_ABI_RULE_X87_MODE);
+}
+#else
+/* gs, the thread pointer (I7). The trampoline reaches its own thread-local
+ * words after the call through fs, loaded with a descriptor of its own
+ * with the same base (Linux i386 user code leaves fs alone), so
+ * that a callee that changed gs, its selector or its descriptor's base,
+ * cannot take them away from it. One GDT entry for the process (the
+ * kernel gives each thread three for TLS; the C library takes one), set
+ * in each thread to that thread's base. */
+static int tramp_entry = -1;
+static __thread struct user_desc thread_gs; /* as the C library set it up */
+static __thread uint16_t thread_tramp_fs;
+
+static __attribute__((noreturn, cold)) void no_thread_pointer(const char *call)
+{
+	fprintf(stderr, "memgate: %s for the gs check (docs/contract.md, I7): %s\n", call,
+		strerror(errno));
+	exit(2);
+}
+
+static void thread_pointer_init(void)
+{
+	struct user_desc own;
+	uint16_t gs;
+
+	__asm__("movw %%gs, %0" : "=r"(gs));
+	memset(&thread_gs, 0, sizeof thread_gs);
+	thread_gs.entry_number = gs >> 3;
+	if (syscall(SYS_get_thread_area, &thread_gs))
+		no_thread_pointer("get_thread_area");
+	own = thread_gs;
+	own.entry_number = (unsigned)tramp_entry; /* -1: the kernel picks a free one */
+	if (syscall(SYS_set_thread_area, &own))
+		no_thread_pointer("set_thread_area");
+	tramp_entry = (int)own.entry_number;
+	thread_tramp_fs = (uint16_t)(own.entry_number << 3 | 3);
+}
+
+/* The selector is compared after every call (a callee changes it with
+ * one instruction); the base, which only a system call changes, is asked
+ * of the kernel after the sampled calls (the x87 probe's), and read
+ * through gs after the others: %gs:0 is the thread pointer itself (the
+ * i386 TLS ABI), so a moved base reads another value there, or faults. */
+static void prepare_gs(struct mg_abi_record *rec, unsigned rules)
+{
+	if (!thread_tramp_fs)
+		thread_pointer_init();
+	rec->fs_tramp = thread_tramp_fs;
+	rec->gsbase_before = thread_gs.base_addr;
+	rec->check_gs = (rules & MG_ABI_RULE_X87_MODE) != 0;
+	rec->gs_desc.entry_number = thread_gs.entry_number;
+	rec->gs_desc.base_addr = thread_gs.base_addr; /* unless the check runs */
+	rec->gs_desc_ret = 0;
+	rec->gs_desc_thread = &thread_gs;
+}
+#endif
+
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
+{
 	rec->stack_offset = stack_offset;
 	rec->mxcsr_before = caller_mxcsr;
 	rec->mxcsr_after = caller_mxcsr; /* what it stays without SSE */
+	rec->mxcsr_caller = caller_mxcsr;
 	rec->fpucw_before = caller_fpucw;
-#if defined(__x86_64__)
+	rec->fpucw_caller = caller_fpucw;
+	rec->set_fpenv = 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rules |= rec->check_fpu ? MG_ABI_RULE_UPPER : 0; /* ymm and zmm upper halves */
-#endif
 	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
 	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
 	rec->set_flags = (rules & MG_ABI_RULE_ENTRY_FLAGS) != 0;
 	rec->fpusw_after = 0;
-}
-
-void mg_abi_fp_entry_describe(unsigned fp_entry, char *out, size_t size)
-{
-	(void)fp_entry; /* the only one, 0 */
-	snprintf(out, size, "the caller's MXCSR and x87 control word");
+#if defined(__x86_64__)
+	prepare_fs(rec, rules);
+#else
+	prepare_gs(rec, rules);
+#endif
 }
 
 /* MXCSR comes with SSE: always there on x86-64, not on every i386 CPU. */
@@ -100,14 +311,21 @@ void mg_abi_init(void)
 
 #if defined(__i386__)
 	mg_abi_has_sse = sse;
+	thread_pointer_init(); /* the first thread picks the entry for all */
 #endif
 	if (sse)
 		__asm__ volatile("stmxcsr %0" : "=m"(caller_mxcsr));
 	__asm__ volatile("fnstcw %0" : "=m"(caller_fpucw));
+	fpenv_init(sse);
 	/* The OS must have enabled AVX state (XCR0) too, or vzeroupper faults:
 	 * the feature detection checks both. */
 	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;
 	mg_abi_has_avx512 = (mg_cpu_detect() & MG_FEAT_AVX512F) != 0;
+#if defined(__x86_64__)
+	/* The test hook runs the other path where the kernel has FSGSBASE. */
+	mg_abi_has_fsgsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0 &&
+			      !getenv("MEMGATE_TEST_NO_FSGSBASE");
+#endif
 	if (mg_abi_has_avx && __get_cpuid_count(0xd, 1, &a, &b, &c, &d))
 		mg_abi_has_xinuse = (a & (1u << 2)) != 0 && xinuse_tracks_upper();
 }
@@ -125,15 +343,25 @@ static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict
 	return 0;
 }
 
-#if defined(__x86_64__)
-/* The kernel contract's no-FPU rule (x86-64). The trampoline poisons the
+/* The xmm registers exist (and were poisoned): always on x86-64. */
+static int has_xmm(void)
+{
+#if defined(__i386__)
+	return mg_abi_has_sse;
+#else
+	return 1;
+#endif
+}
+
+/* The kernel contract's no-FPU rule (x86-64, i386). The trampoline poisons the
  * registers and compares images rather than reading XINUSE for x87 and SSE:
  * the harness's own libc calls leave that state in use before every call,
  * so XINUSE cannot tell the routine's use from the caller's; only the
  * upper halves of ymm/zmm, which vzeroupper cleans before the call, are
  * read from XINUSE. The x87 status, tag and last-instruction pointers
- * (FXSAVE bytes 0-23) and registers (32-159) come back as FNINIT left them
- * unless an x87 or MMX instruction ran. */
+ * (FXSAVE bytes 0-23) and registers (32-159, poisoned before FNINIT, which
+ * keeps their contents) come back as they were unless an x87 or MMX
+ * instruction ran. */
 static int fpu_breach(struct mg_verdict *out, const char *what)
 {
 	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
@@ -153,21 +381,22 @@ static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
 	if (memcmp(rec->fx_before, rec->fx_after, 24) ||
 	    memcmp(rec->fx_before + 32, rec->fx_after + 32, 128))
 		return fpu_breach(out, "the x87/MMX state");
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; has_xmm() && i < MG_ABI_FX_XMM_COUNT; i++)
 		if (memcmp(rec->fx_after + MG_ABI_FX_XMM + 16 * i, poison, 16)) {
 			snprintf(what, sizeof what, "xmm%d", i);
 			return fpu_breach(out, what);
 		}
+#if defined(__x86_64__)
 	for (int i = 0; mg_abi_has_avx512 && i < 16; i++)
 		if (memcmp(rec->hi16_after[i], poison, 16)) {
 			snprintf(what, sizeof what, "xmm%d", 16 + i);
 			return fpu_breach(out, what);
 		}
+#endif
 	if (rec->read_xinuse && (rec->xinuse & XINUSE_AVX_UPPER))
 		return fpu_breach(out, "the upper halves of the ymm/zmm registers");
 	return 0;
 }
-#endif
 
 /* Whether the call kept every rule below, in one pass with no branch per
  * rule: this is asked after every call and nearly always answers yes (the
@@ -185,8 +414,12 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= (uint16_t)(rec->fpucw_after ^ rec->fpucw_before);
 	differ |= rec->fpusw_after & X87_SW_STACK_FAULT;
 #if defined(__x86_64__)
-	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
+	differ |= (rec->fsbase_after ^ rec->fsbase_before) | (uint16_t)(rec->fs_after ^ rec->fs_before);
+#else
+	differ |= (rec->gs_desc.base_addr ^ rec->gsbase_before) | (uint16_t)(rec->gs_after ^ rec->gs_before);
+	differ |= (uint32_t)rec->gs_desc_ret;
 #endif
+	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
 	return differ == 0;
 }
 
@@ -212,6 +445,38 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 		mg_verdict_abi(out, "direction-flag", 0, 0, 0, 0, "direction flag left set");
 		return 1;
 	}
+#if defined(__x86_64__)
+	if (rec->fs_after != rec->fs_before || rec->fsbase_after != rec->fsbase_before) {
+		int sel = rec->fs_after != rec->fs_before;
+
+		mg_verdict_abi(out, "thread-pointer", 0, 1,
+			       sel ? rec->fs_before : rec->fsbase_before,
+			       sel ? rec->fs_after : rec->fsbase_after,
+			       "changed fs, the thread pointer, which is reserved for the system "
+			       "(its %s 0x%llx -> 0x%llx)",
+			       sel ? "selector" : "base",
+			       (unsigned long long)(sel ? rec->fs_before : rec->fsbase_before),
+			       (unsigned long long)(sel ? rec->fs_after : rec->fsbase_after));
+		return 1;
+	}
+#else
+	if (rec->gs_desc_ret) {
+		mg_verdict_set(out, MG_ERROR, "get_thread_area after the call failed (%s): gs unchecked",
+			       strerror(-rec->gs_desc_ret));
+		return 1;
+	}
+	if (rec->gs_after != rec->gs_before || rec->gs_desc.base_addr != rec->gsbase_before) {
+		int sel = rec->gs_after != rec->gs_before;
+		uint32_t was = sel ? rec->gs_before : rec->gsbase_before;
+		uint32_t now = sel ? rec->gs_after : rec->gs_desc.base_addr;
+
+		mg_verdict_abi(out, "thread-pointer", 0, 1, was, now,
+			       "changed gs, the thread pointer, which is reserved for the system "
+			       "(its %s 0x%x -> 0x%x)",
+			       sel ? "selector" : "base", (unsigned)was, (unsigned)now);
+		return 1;
+	}
+#endif
 	if ((rec->mxcsr_after ^ rec->mxcsr_before) & MXCSR_CONTROL) {
 		mg_verdict_abi(out, "mxcsr", 0, 1, rec->mxcsr_before, rec->mxcsr_after,
 			       "MXCSR control bits changed (0x%04x -> 0x%04x)", rec->mxcsr_before,
@@ -231,10 +496,8 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 			       "overflows the stack");
 		return 1;
 	}
-#if defined(__x86_64__)
 	if (rec->check_fpu && touched_fpu(rec, out))
 		return 1;
-#endif
 	return 0;
 }
 

@@ -15,18 +15,30 @@
  *	esp+16	FRAME1	/
  *	esp+20	our esp, for the CFI (the return takes it from %gs:caller_sp)
  *
+ * When the record asks for it, it enters with the case's floating-point
+ * environment (MXCSR, with SSE, and the x87 environment).
  * Afterwards it records the registers, the stack pointer, eflags (DF), MXCSR
  * (when the CPU has SSE), the x87 control word, the two frame words and,
  * when the record asks for it, XINUSE (which the CPU must have).
+ * Under the kernel contract's no-FPU rule (check_fpu) it also poisons the
+ * x87 registers and resets the x87 unit, fills xmm0-7 (with SSE) with a poison pattern and saves an
+ * FXSAVE image before the call and another after it, as on x86-64.
+ *
+ * Last it compares gs, the thread pointer, with the record's (its selector,
+ * and its base: with get_thread_area after the sampled calls, through the
+ * thread control block's self-pointer after the others) and puts the
+ * thread's back if the call changed it.
  *
  * It trusts nothing the callee may have broken. i386 has no PC-relative data
  * addressing, so a position-independent global needs a base register or a
  * call to find it, and after the callee neither a register nor the stack
  * pointer can be relied on. The record and the caller's stack pointer are
- * therefore kept thread-local: %gs reaches them in one instruction, with no
- * base register and no stack. Only once the stack pointer is the trampoline's
- * own again does it touch the stack or the globals.
+ * therefore kept thread-local, and reached after the call through fs, which
+ * holds a descriptor of the trampoline's own with the thread's base (abi.c): one instruction, with no base register and no stack, and
+ * whatever the callee did to gs. Only once the stack pointer is the
+ * trampoline's own again does it touch the stack or the globals.
  */
+#include <sys/syscall.h>
 #include "abi.h"
 #include "asmdefs.h"
 
@@ -50,6 +62,11 @@ caller_sp:			/* esp after the pushes: the saved registers */
  * (each operand fits one LEB128 byte). */
 #define CFA_FROM_SLOT(pushed)                                                                      \
 	.cfi_escape 0x0f, 5, 0x74, CALLER_SP_SLOT + (pushed), 0x06, 0x23, SAVED_SIZE + 4
+
+	.section .rodata
+	.p2align 4
+fpu_poison:
+	.long	0x5a5a5a5a, 0x5a5a5a5a, 0xa5a5a5a5, 0xa5a5a5a5
 
 	.text
 /* Leaves the address of the instruction after the call in ecx, for the
@@ -76,6 +93,15 @@ ENTRY(mg_abi_call)
 	movl	36(%esp), %edx		/* rec */
 	movl	%edx, %gs:current_record@ntpoff
 	movl	%esp, %gs:caller_sp@ntpoff
+	movw	%gs, MG_ABI_GS_BEFORE(%edx)
+	/* The same words through fs, whatever gs becomes. It stays loaded
+	 * after the call (nothing else of the process uses fs): loading a
+	 * segment register costs tens of nanoseconds, reading it one cycle. */
+	movw	%fs, %cx
+	cmpw	MG_ABI_FS_TRAMP(%edx), %cx
+	je	19f
+	movw	MG_ABI_FS_TRAMP(%edx), %fs
+19:
 	/* The caller's MXCSR and x87 control word are not read here: they
 	 * are constant, and the record arrives with them (fnstcw is slow). */
 	call	pc_in_ecx
@@ -83,11 +109,47 @@ ENTRY(mg_abi_call)
 	cmpl	$0, mg_abi_has_avx@GOTOFF(%ecx)
 	je	1f
 	vzeroupper			/* so dirty upper state afterwards is the callee's */
-1:	cmpl	$0, MG_ABI_CHECK_X87(%edx)
+1:	cmpl	$0, MG_ABI_CHECK_FPU(%edx)
+	je	5f
+	/* The kernel contract's no-FPU rule (IK3): every x87 register
+	 * poisoned, then an empty stack as FNINIT leaves it (it keeps the
+	 * registers' contents), xmm0-7 poisoned, an FXSAVE image of it all. */
+	fninit
+	.rept	8
+	fldl	fpu_poison@GOTOFF(%ecx)
+	.endr
+	fninit
+	fldcw	MG_ABI_FPUCW_BEFORE(%edx)
+	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
+	je	7f
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm0
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm1
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm2
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm3
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm4
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm5
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm6
+	movaps	fpu_poison@GOTOFF(%ecx), %xmm7
+7:	fxsave	MG_ABI_FX_BEFORE(%edx)
+5:	cmpl	$0, MG_ABI_CHECK_X87(%edx)
 	je	6f
 	fninit				/* in x87 mode, as the ABI promises at entry */
 	fldcw	MG_ABI_FPUCW_BEFORE(%edx)
-6:	/* The callee's frame: six words below ours, at the case's alignment
+6:	cmpl	$0, MG_ABI_SET_FPENV(%edx)
+	je	11f
+	/* The case's floating-point environment (C17, X6): rounding, flush
+	 * and exception masks, status flags set or clear, as a caller may
+	 * run with them. */
+	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%edx)
+	je	14f
+	fldcw	MG_ABI_FPUCW_BEFORE(%edx)	/* FLDENV costs several times this */
+	jmp	15f
+14:	movl	MG_ABI_FPENV_IMAGE(%edx), %eax
+	fldenv	(%eax)
+15:	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
+	je	11f
+	ldmxcsr	MG_ABI_MXCSR_BEFORE(%edx)
+11:	/* The callee's frame: six words below ours, at the case's alignment
 	 * (I5, IK2 in docs/contract.md): aligned down to 64, then raised by
 	 * the record's stack_offset, whatever our caller's alignment. */
 	leal	-(CALL_FRAME + 64)(%esp), %eax
@@ -125,7 +187,7 @@ ENTRY(mg_abi_call)
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 
-	movl	%gs:current_record@ntpoff, %ecx
+	movl	%fs:current_record@ntpoff, %ecx
 	movl	%esp, MG_ABI_SP_AFTER(%ecx)
 	movl	MG_ABI_SP_BEFORE(%ecx), %esp
 	movl	%ebx, MG_ABI_SAVED+0(%ecx)
@@ -150,17 +212,26 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	cmpl	$0, mg_abi_has_sse@GOTOFF(%ecx)
 	je	3f
 	stmxcsr	MG_ABI_MXCSR_AFTER(%ebx)
-	/* Give the caller its own control state back if the callee changed it
-	 * (loading them costs more than comparing). */
+	/* Give the caller its own control state back if the call left
+	 * another, the case's or the callee's (loading them costs more than
+	 * comparing); and no x87 status flags of the case's environment. */
 	movl	MG_ABI_MXCSR_AFTER(%ebx), %ecx
-	cmpl	MG_ABI_MXCSR_BEFORE(%ebx), %ecx
+	cmpl	MG_ABI_MXCSR_CALLER(%ebx), %ecx
 	je	3f
-	ldmxcsr	MG_ABI_MXCSR_BEFORE(%ebx)
+	ldmxcsr	MG_ABI_MXCSR_CALLER(%ebx)
 3:	fnstcw	MG_ABI_FPUCW_AFTER(%ebx)
-	movzwl	MG_ABI_FPUCW_AFTER(%ebx), %ecx
-	cmpw	MG_ABI_FPUCW_BEFORE(%ebx), %cx
+	cmpl	$0, MG_ABI_CHECK_FPU(%ebx)
+	je	13f
+	fxsave	MG_ABI_FX_AFTER(%ebx)
+	fninit				/* whatever the callee left on the x87 stack */
+	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
+13:	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%ebx)
+	jne	12f
+	fnclex
+12:	movzwl	MG_ABI_FPUCW_AFTER(%ebx), %ecx
+	cmpw	MG_ABI_FPUCW_CALLER(%ebx), %cx
 	je	4f
-	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
+	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
 4:	cmpl	$0, MG_ABI_CHECK_X87(%ebx)
 	je	8f
 	/* Back in x87 mode, one push fits; after MMX code without emms every
@@ -171,15 +242,49 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	fnstsw	MG_ABI_FPUSW_AFTER(%ebx)
 	fstp	%st(0)
 	fninit
-	fldcw	MG_ABI_FPUCW_BEFORE(%ebx)
+	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
 8:	cmpl	$0, MG_ABI_READ_XINUSE(%ebx)
 	je	2f
 	movl	$1, %ecx
 	xgetbv
 	movl	%eax, MG_ABI_XINUSE(%ebx)
 	movl	%edx, MG_ABI_XINUSE+4(%ebx)
-2:	movl	%esi, %eax
-	movl	%gs:caller_sp@ntpoff, %esp
+2:	/* gs is the thread pointer, reserved for the system (I7): its
+	 * selector, and on the sampled calls its descriptor's base; the
+	 * thread's back if the call changed either, before any C code reads
+	 * its thread's data through it. */
+	movw	%gs, MG_ABI_GS_AFTER(%ebx)
+	movzwl	MG_ABI_GS_AFTER(%ebx), %ecx
+	cmpw	MG_ABI_GS_BEFORE(%ebx), %cx
+	je	16f
+	movw	MG_ABI_GS_BEFORE(%ebx), %gs
+16:	cmpl	$0, MG_ABI_CHECK_GS(%ebx)
+	jne	18f
+	/* Between the sampled calls, the TCB's first word: the TLS ABI has
+	 * it hold the thread pointer itself, so it reads otherwise through
+	 * a moved base (or faults: a crash, never a pass). */
+	movl	%gs:0, %ecx
+	cmpl	MG_ABI_GSBASE_BEFORE(%ebx), %ecx
+	je	17f
+18:	addl	$MG_ABI_GS_DESC, %ebx
+	movl	$SYS_get_thread_area, %eax
+	int	$0x80
+	subl	$MG_ABI_GS_DESC, %ebx
+	movl	%eax, MG_ABI_GS_DESC_RET(%ebx)
+	testl	%eax, %eax
+	jne	17f
+	movl	MG_ABI_GS_DESC+4(%ebx), %ecx	/* base_addr */
+	cmpl	MG_ABI_GSBASE_BEFORE(%ebx), %ecx
+	je	17f
+	pushl	%ebx
+	CFA_FROM_SLOT(4)
+	movl	MG_ABI_GS_DESC_THREAD(%ebx), %ebx
+	movl	$SYS_set_thread_area, %eax
+	int	$0x80			/* reloads gs with the thread's base */
+	popl	%ebx
+	CFA_FROM_SLOT(0)
+17:	movl	%esi, %eax
+	movl	%fs:caller_sp@ntpoff, %esp
 	.cfi_restore_state
 	popl	%edi
 	.cfi_adjust_cfa_offset -4

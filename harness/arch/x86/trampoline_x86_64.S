@@ -7,19 +7,26 @@
  * (rbx, rbp, r12-r15), moves the stack pointer to the case's alignment
  * (the record's stack_offset), puts two canary words on the stack right
  * above the return address the call pushes, and calls fn(a0, a1, a2).
+ * When the record asks for it, it enters with the case's floating-point
+ * environment (MXCSR and the x87 environment) rather than the caller's.
  * Afterwards it records the registers, the stack pointer, rflags (DF),
  * MXCSR, the x87 control word, the two stack words and, when the record
  * asks for it, XINUSE (which the CPU must have).
- * Under the kernel contract's no-FPU rule (check_fpu) it also resets the
- * x87 unit, fills xmm0-15 (and xmm16-31 with AVX-512) with a poison
+ * Under the kernel contract's no-FPU rule (check_fpu) it also poisons the
+ * x87 registers and resets the x87 unit, fills xmm0-15 (and xmm16-31 with AVX-512) with a poison
  * pattern and saves an FXSAVE image before the call and another after it,
  * plus xmm16-31: kernel code that touches any of them without
  * kernel_fpu_begin corrupts the interrupted task's registers.
+ * Last it compares fs, the thread pointer, with the record's, and puts
+ * the thread's back if the call changed it.
  * It trusts nothing the callee may have broken: the record is found again
  * through a global, and the stack pointer is restored from the record.
  */
 #include "abi.h"
 #include "asmdefs.h"
+
+#include <asm/prctl.h>
+#include <sys/syscall.h>
 
 	.bss
 	.p2align 3
@@ -94,7 +101,13 @@ ENTRY(mg_abi_call)
 	vzeroupper			/* so dirty upper state afterwards is the callee's */
 1:	cmpl	$0, MG_ABI_CHECK_FPU(%r8)
 	je	5f
-	fninit				/* an empty x87 stack, its pointers zero */
+	/* Every x87 register poisoned, then an empty x87 stack, its
+	 * pointers zero: FNINIT leaves the registers' contents. */
+	fninit
+	.rept	8
+	fldl	fpu_poison(%rip)
+	.endr
+	fninit
 	fldcw	MG_ABI_FPUCW_BEFORE(%r8)
 	movdqa	fpu_poison(%rip), %xmm0
 	movdqa	fpu_poison(%rip), %xmm1
@@ -134,7 +147,20 @@ ENTRY(mg_abi_call)
 5:	cmpl	$0, MG_ABI_CHECK_X87(%r8)
 	je	9f
 	emms				/* in x87 mode, as the ABI promises at entry */
-9:	movq	%rdi, %rax
+9:	cmpl	$0, MG_ABI_SET_FPENV(%r8)
+	je	11f
+	/* The case's floating-point environment (C17, X6): rounding, flush
+	 * and exception masks, status flags set or clear, as a caller may
+	 * run with them. FLDENV (for the x87 status flags) costs several
+	 * times FLDCW, so only the environments with flags take it. */
+	ldmxcsr	MG_ABI_MXCSR_BEFORE(%r8)
+	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%r8)
+	je	13f
+	fldcw	MG_ABI_FPUCW_BEFORE(%r8)
+	jmp	11f
+13:	movq	MG_ABI_FPENV_IMAGE(%r8), %rax
+	fldenv	(%rax)
+11:	movq	%rdi, %rax
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
 	movq	%rcx, %rdx
@@ -182,7 +208,7 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	je	7f
 	fxsave	MG_ABI_FX_AFTER(%r11)
 	fninit				/* whatever the callee left on the x87 stack */
-	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
+	fldcw	MG_ABI_FPUCW_CALLER(%r11)
 	cmpl	$0, mg_abi_has_avx512(%rip)
 	je	7f
 	vmovdqu64	%xmm16, MG_ABI_HI16_AFTER+0(%r11)
@@ -201,16 +227,20 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	vmovdqu64	%xmm29, MG_ABI_HI16_AFTER+208(%r11)
 	vmovdqu64	%xmm30, MG_ABI_HI16_AFTER+224(%r11)
 	vmovdqu64	%xmm31, MG_ABI_HI16_AFTER+240(%r11)
-7:	/* Give the caller its own control state back if the callee changed it
-	 * (loading them costs more than comparing). */
+7:	/* Give the caller its own control state back if the call left
+	 * another, the case's or the callee's (loading them costs more than
+	 * comparing); and no x87 status flags of the case's environment. */
 	movl	MG_ABI_MXCSR_AFTER(%r11), %ecx
-	cmpl	MG_ABI_MXCSR_BEFORE(%r11), %ecx
+	cmpl	MG_ABI_MXCSR_CALLER(%r11), %ecx
 	je	3f
-	ldmxcsr	MG_ABI_MXCSR_BEFORE(%r11)
-3:	movzwl	MG_ABI_FPUCW_AFTER(%r11), %ecx
-	cmpw	MG_ABI_FPUCW_BEFORE(%r11), %cx
+	ldmxcsr	MG_ABI_MXCSR_CALLER(%r11)
+3:	cmpl	$MG_ABI_FPENV_WHOLE, MG_ABI_SET_FPENV(%r11)
+	jne	12f
+	fnclex
+12:	movzwl	MG_ABI_FPUCW_AFTER(%r11), %ecx
+	cmpw	MG_ABI_FPUCW_CALLER(%r11), %cx
 	je	4f
-	fldcw	MG_ABI_FPUCW_BEFORE(%r11)
+	fldcw	MG_ABI_FPUCW_CALLER(%r11)
 4:	cmpl	$0, MG_ABI_CHECK_X87(%r11)
 	je	8f
 	/* Back in x87 mode, one push fits; after MMX code without emms every
@@ -229,7 +259,48 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	movl	%eax, MG_ABI_XINUSE(%r11)
 	movl	%edx, MG_ABI_XINUSE+4(%r11)
 	movq	%r10, %rax
-2:	movq	MG_ABI_SP_CALLER(%r11), %rsp
+2:	/* fs is the thread pointer, reserved for the system (X13): its
+	 * selector, and its base where RDFSBASE reads it (else, on the
+	 * sampled calls, arch_prctl); the caller's back if the call changed
+	 * either, before any C code reads its thread's data through it. */
+	movw	%fs, MG_ABI_FS_AFTER(%r11)
+	movzwl	MG_ABI_FS_AFTER(%r11), %ecx
+	cmpw	MG_ABI_FS_BEFORE(%r11), %cx
+	je	16f
+	movw	MG_ABI_FS_BEFORE(%r11), %fs	/* may zero the base: restored below */
+	jmp	18f
+16:	cmpl	$0, mg_abi_has_fsgsbase(%rip)
+	je	17f
+	rdfsbase %rcx
+	movq	%rcx, MG_ABI_FSBASE_AFTER(%r11)
+	cmpq	MG_ABI_FSBASE_BEFORE(%r11), %rcx
+	je	20f
+	jmp	18f
+17:	cmpl	$0, MG_ABI_CHECK_FS(%r11)
+	je	20f
+	movq	%rax, %r10
+	movl	$SYS_arch_prctl, %eax
+	movl	$ARCH_GET_FS, %edi
+	leaq	MG_ABI_FSBASE_AFTER(%r11), %rsi
+	syscall				/* clobbers rcx and r11 */
+	movq	current_record(%rip), %r11
+	movq	%r10, %rax
+	movq	MG_ABI_FSBASE_AFTER(%r11), %rcx
+	cmpq	MG_ABI_FSBASE_BEFORE(%r11), %rcx
+	je	20f
+18:	cmpl	$0, mg_abi_has_fsgsbase(%rip)
+	je	19f
+	movq	MG_ABI_FSBASE_BEFORE(%r11), %rcx
+	wrfsbase %rcx
+	jmp	20f
+19:	movq	%rax, %r10
+	movl	$SYS_arch_prctl, %eax
+	movl	$ARCH_SET_FS, %edi
+	movq	MG_ABI_FSBASE_BEFORE(%r11), %rsi
+	syscall
+	movq	current_record(%rip), %r11
+	movq	%r10, %rax
+20:	movq	MG_ABI_SP_CALLER(%r11), %rsp
 	.cfi_def_cfa %rsp, SAVED_SIZE + 8
 	popq	%r15
 	.cfi_adjust_cfa_offset -8

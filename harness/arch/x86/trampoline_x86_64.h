@@ -11,9 +11,9 @@
 #define MG_ABI_FLAGS	    64 /* rflags after the call */
 #define MG_ABI_FRAME	    72 /* the two stack words above the return address */
 #define MG_ABI_XINUSE	    88 /* XGETBV(1) after the call, if supported */
-#define MG_ABI_MXCSR_BEFORE 96 /* in: the caller's, restored after the call */
+#define MG_ABI_MXCSR_BEFORE 96 /* in: at entry (the case's), compared after the call */
 #define MG_ABI_MXCSR_AFTER  100
-#define MG_ABI_FPUCW_BEFORE 104 /* in: likewise */
+#define MG_ABI_FPUCW_BEFORE 104 /* in: likewise (the x87 control word) */
 #define MG_ABI_FPUCW_AFTER  106
 #define MG_ABI_READ_XINUSE  108 /* in: read XINUSE after this call */
 #define MG_ABI_CHECK_FPU    112 /* in: the kernel contract's no-FPU rule */
@@ -24,8 +24,27 @@
 #define MG_ABI_FX_AFTER	    640
 #define MG_ABI_HI16_AFTER   1152 /* xmm16-xmm31 after the call (AVX-512) */
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
+#define MG_ABI_FX_XMM_COUNT 16	/* xmm0-xmm15 (xmm16-31 apart, hi16_after) */
 #define MG_ABI_SP_CALLER    1408 /* the trampoline's own rsp, restored at its return */
 #define MG_ABI_STACK_OFFSET 1416 /* in: rsp mod 64 at the call, i.e. (rsp + 8) at entry */
+#define MG_ABI_SET_FPENV    1420 /* in: enter with the case's floating-point environment */
+#define MG_ABI_MXCSR_CALLER 1424 /* in: the caller's MXCSR and x87 control word, */
+#define MG_ABI_FPUCW_CALLER 1428 /* restored after the call */
+#define MG_ABI_FPENV_IMAGE  1432 /* in: the x87 environment (FLDENV's 28 bytes) */
+#define MG_ABI_FSBASE_BEFORE 1440 /* in: the thread's fs base and selector, */
+#define MG_ABI_FSBASE_AFTER  1448 /* as found after the call */
+#define MG_ABI_FS_BEFORE     1456
+#define MG_ABI_FS_AFTER	     1458
+#define MG_ABI_CHECK_FS	     1460 /* in: without FSGSBASE, ask the kernel for the base */
+
+/* set_fpenv: 0 the caller's environment, 1 the case's control words,
+ * MG_ABI_FPENV_WHOLE the case's whole x87 environment (FLDENV: its status
+ * flags, or a clean status word under unmasked exceptions). */
+#define MG_ABI_FPENV_WHOLE 2
+/* The floating-point environments a case may enter with (abi.c). */
+#define MG_ABI_FPENV_COUNT 7
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, ftz-daz, round-up, round-down, round-zero, unmasked"
 
 /* What the stack alignment at entry may be (docs/contract.md, X9, XK4): the
  * case's stack_offset is (rsp + 8) mod 64 at entry, a multiple of 16 for
@@ -73,6 +92,13 @@ struct mg_abi_record {
 	unsigned char hi16_after[16][16];	   /* xmm16-31 after the call */
 	uint64_t sp_caller;
 	uint32_t stack_offset; /* in: the case's, a multiple of 8 below 64 */
+	uint32_t set_fpenv;    /* in: load MXCSR (mxcsr_before) and the x87 image */
+	uint32_t mxcsr_caller;
+	uint16_t fpucw_caller;
+	const unsigned char *fpenv_image;
+	uint64_t fsbase_before, fsbase_after; /* fs: the thread pointer (X13) */
+	uint16_t fs_before, fs_after;
+	uint32_t check_fs; /* in: arch_prctl(ARCH_GET_FS) after this call */
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
@@ -84,6 +110,10 @@ struct mg_abi_record {
 		MG_ABI_CANARY_RBX, MG_ABI_CANARY_RBP, MG_ABI_CANARY_R12, MG_ABI_CANARY_R13,        \
 			MG_ABI_CANARY_R14, MG_ABI_CANARY_R15                                       \
 	}
+
+/* The kernel lets user code read and write the fs base itself (HWCAP2
+ * FSGSBASE, Linux 5.9): the trampoline compares it on every call. */
+extern int mg_abi_has_fsgsbase;
 #endif
 
 #endif

@@ -2,8 +2,8 @@
  * property note says BTI (every function has its landing pad), but whose
  * entry starts with its first load instead of bti c: where BTI is
  * enforced (the kernel maps a BTI-marked program's code as guarded pages)
- * an indirect call to it dies of SIGILL. The gate's bti check alone
- * rejects it (docs/contract.md, A16); landing_pad.S is its twin.
+ * an indirect call to it dies of SIGILL. The isa check's landing-pad rule
+ * alone rejects it (docs/contract.md, A16); landing_pad.S is its twin.
  *
  * void *no_landing_pad(void *d, const void *s, size_t n): x0, x1, x2.
  */

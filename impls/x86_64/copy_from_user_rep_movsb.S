@@ -1,0 +1,15 @@
+/* unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+ * A single rep movsb (the kernel's copy_user_enhanced_fast_string without
+ * its short-copy path): a fault stops it with rcx counting the bytes not
+ * copied, which the fixup returns. */
+#include "asmdefs.h"
+
+	.text
+ENTRY(mg_x86_64_copy_from_user_rep_movsb)
+	movq	%rdx, %rcx
+1:	rep movsb
+2:	movq	%rcx, %rax
+	ret
+END(mg_x86_64_copy_from_user_rep_movsb)
+
+	MG_EXTABLE_UA(1b, 2b)

@@ -1,0 +1,100 @@
+# The user copies (docs/usercopy.md): copy_from_user, copy_to_user and
+# clear_user with the user buffer faulting from byte k on, the faults
+# resumed through the routines' own exception tables as the kernel would,
+# and each rule of the fault contract with its broken variant. x86-64 only
+# for now. Sourced by tests/run (uses expect, expect_all, caught, skip, $MG,
+# $TMP).
+
+echo "== the user copies and their exception tables"
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "user copies" "emulated for x86-64 only, and this is $(uname -m)"
+	return 0
+fi
+
+# Every broken variant fails its sweep with its class alone, and a case of
+# it gets the class's diagnosis.
+caught bad_copy_from_user_count_off_by_one wrong-count \
+	"returned 11 of n = 17, so 6 bytes copied, but the user buffer faults from byte 5: at most 5 could be$" \
+	--len=17 --fault-at=5
+caught bad_copy_from_user_quadwords_left wrong-count \
+	"returned 4 of n = 40, so 36 bytes copied, but the user buffer faults from byte 12: at most 12 could be$" \
+	--len=40 --fault-at=12
+caught bad_copy_to_user_tail_unlisted unhandled-fault \
+	"dst, inside it \(at dst\+9\); the user buffer faulted at pc mg_x86_64_bad_copy_to_user_tail_unlisted\+0x[0-9a-f]+, which the exception table does not list: the kernel would oops$" \
+	--len=17 --fault-at=9
+caught bad_copy_from_user_pads_one write-past-count \
+	"dst\[5\] changed 0x[0-9a-f]{2} -> 0x00, past the 5 bytes the count says were copied \(returned 12 of n = 17\)" \
+	--len=17 --fault-at=5
+caught bad_copy_to_user_reads_past_src kernel-fault \
+	"src, 1 byte past the end \(at src\+16, len 16\); the kernel buffer faulted at pc mg_x86_64_bad_copy_to_user_reads_past_src\+0x0" \
+	--len=16 --src-align=48 --dst-align=0
+caught bad_copy_from_user_probes_end nothing-copied \
+	"returned n = 17 \(nothing copied\), but the first 5 bytes could be" \
+	--len=17 --fault-at=5
+
+# The correct ones pass: a fault at each end and inside, every handler
+# type they use (UACCESS; UCOPY_LEN8 then UACCESS for rep movsq), and a
+# budgeted sweep of each (the whole quick sweep is main's `make verify`).
+for v in copy_from_user_bytes copy_to_user_bytes clear_user_bytes copy_from_user_rep_movsb \
+	copy_to_user_rep_movsb clear_user_rep_stosb copy_from_user_rep_movsq; do
+	for k in 0 13 20; do
+		expect "$v resumes a fault at byte $k of 21" 0 "^verdict: ok$" \
+			$MG run --variant=$v --len=21 --fault-at=$k --dst-align=5 --src-align=5
+	done
+done
+$MG verify --op=copy_from_user,copy_to_user,clear_user --sweep-seconds=2 \
+	--findings="$TMP/findings" >"$TMP/usercopy-verify.out" 2>&1
+expect "every correct user copy passes its (budgeted) sweep" 0 \
+	"^7 variants: 7 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+	cat "$TMP/usercopy-verify.out"
+expect "a fault in the rep movsq's quadwords is resumed (UCOPY_LEN8), then in its bytes" 0 \
+	"^verdict: ok$" $MG run --variant=copy_from_user_rep_movsq --len=4100 --fault-at=4097 \
+	--dst-align=3
+
+# The records: the case says where the user buffer faults; the finding
+# names the class and the instruction.
+expect_all "a finding's record has the class, the pc and the fault byte" 1 \
+	'"class":"unhandled-fault"' '"pc":"mg_x86_64_bad_copy_to_user_tail_unlisted\+0x' \
+	'"fault_at":9' -- \
+	$MG run --variant=bad_copy_to_user_tail_unlisted --len=17 --fault-at=9 --format=jsonl
+expect "a case without a fault says so" 0 '"fault_at":null' \
+	$MG run --variant=copy_to_user_bytes --len=17 --format=jsonl
+expect "the replay line of a fault case carries --fault-at" 0 "--fault-at=[0-9]+" \
+	cat "$TMP/findings/bad_copy_from_user_probes_end.txt"
+
+# Bad input: one line, exit 2.
+expect "--fault-at is for the user copies" 2 "--fault-at is for copy_from_user" \
+	$MG run --variant=memcpy_erms --len=17 --fault-at=3
+expect "--fault-at must lie in the buffer" 2 "the user buffer's bytes are 0..16" \
+	$MG run --variant=copy_from_user_bytes --len=17 --fault-at=17
+expect "a user copy takes no --spot" 2 "runs at the guard pages, alone" \
+	$MG run --variant=copy_from_user_bytes --len=17 --spot=straddle-src:3
+expect "a user buffer's alignment follows from --fault-at" 0 "src%64 = 59, dst%64 = 2" \
+	$MG run --variant=copy_from_user_bytes --len=17 --fault-at=5 --src-align=0 --dst-align=2
+
+# The fuzz inputs: the seeds decode to user-copy cases (with and without a
+# fault) that every correct variant passes; the random driver and the
+# libFuzzer target find a broken one.
+expect "the usercopy seeds pass on every correct user copy" 0 "^[0-9]+ passed, 0 failed$" \
+	build/replay --each-variant corpus/usercopy
+expect "random finds the unlisted store, as unhandled-fault" 1 \
+	"signature: bad_copy_to_user_tail_unlisted unhandled-fault SIGSEGV at mg_x86_64_bad_copy_to_user_tail_unlisted\+0x" \
+	build/random --variant=bad_copy_to_user_tail_unlisted --seconds=10 --seed=1 --max-findings=1 \
+	--findings="$TMP/random"
+expect "the standalone reproducer refuses a user copy, saying why" 2 \
+	"does not reproduce yet: use the replay command" \
+	build/replay --variant=copy_to_user_bytes --emit-c="$TMP/uc.c" corpus/usercopy/copy_to_user_bytes-len17-fault8.in
+if ! command -v clang >/dev/null; then
+	skip "fuzz_usercopy" "clang is not installed (scripts/install-deps installs it)"
+elif ! make --no-print-directory -s build/fuzz/libfuzzer/fuzz_usercopy >/dev/null 2>&1; then
+	fail "fuzz_usercopy builds" "make build/fuzz/libfuzzer/fuzz_usercopy failed"
+else
+	mkdir -p "$TMP/uc-work"
+	expect "libFuzzer fuzz_usercopy: 20000 inputs from the seeds, no false alarm" 0 \
+		"Done 20000 runs" build/fuzz/libfuzzer/fuzz_usercopy -runs=20000 -max_len=64 -seed=1 \
+		-artifact_prefix="$TMP/" "$TMP/uc-work" corpus/usercopy
+	expect "libFuzzer fuzz_usercopy finds the unlisted store" 77 \
+		"signature: bad_copy_to_user_tail_unlisted unhandled-fault" \
+		build/fuzz/libfuzzer/fuzz_usercopy --variant=bad_copy_to_user_tail_unlisted \
+		-runs=20000 -seed=1 -artifact_prefix="$TMP/" corpus/usercopy
+fi
