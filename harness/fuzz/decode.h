@@ -54,9 +54,9 @@
  * same case: a 24-byte one at guard pages, a 29-byte one uninterrupted, a
  * 31-byte one with the stack aligned as the harness always had it
  * (offset 0), a 32-byte one in the default floating-point environment, a
- * 33-byte one at the start-up vector length, a 34-byte one untagged. A spot the case cannot take (a straddle
- * of length 1, page-diff for memset, a page routine's aligned buffers)
- * decodes as guard. */
+ * 33-byte one at the start-up vector length, a 34-byte one untagged. A spot
+ * the case cannot take (a straddle of length 1, page-diff for memset, a
+ * page routine's aligned buffers) decodes as guard. */
 #ifndef MG_DECODE_H
 #define MG_DECODE_H
 
