@@ -359,9 +359,12 @@ unsigned mg_vl_nth(const struct mg_case *c, uint64_t k)
 
 	if (!(c->variant->features & MG_FEAT_SVE) || !count || c->len > MG_VL_MAX_LEN)
 		return 0;
-	pick = (unsigned)(mg_mix64(k ^ 0x766c656eull) % (count + 1)); /* "vlen" */
+	uint64_t h = mg_mix64(k ^ 0x766c656eull); /* "vlen" */
+	if (h & 3)
+		return 0; /* three cases in four at the start-up length */
+	pick = (unsigned)(h >> 2) % count;
 	for (unsigned bit = 0; bit < MG_CPU_VL_BITS; bit++)
-		if (mask & 1u << bit && pick-- == 1)
+		if (mask & 1u << bit && pick-- == 0)
 			return MG_CPU_VL_MIN << bit;
 	return 0;
 }

@@ -168,9 +168,10 @@ unsigned mg_fpenv_count(const struct mg_variant *v);
  * order unrelated to the stack offsets'. */
 unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k);
 
-/* The k-th vector length the sweep and the stages give a case: 0 (the
- * start-up length) or one of mg_cpu_vls(), by a hash of k, for a variant
- * that may use SVE and a length up to MG_VL_MAX_LEN; 0 for the others. A
+/* The k-th vector length the sweep and the stages give a case: for one
+ * case in four, by a hash of k, one of mg_cpu_vls(), for a variant that
+ * may use SVE and a length up to MG_VL_MAX_LEN; else 0 (the start-up
+ * length). A
  * routine's vector loop runs from a few vectors on, and emulated SVE at
  * 16-byte vectors costs four times the start-up 64 per byte: the budgeted
  * sweep's first pass, every length once, would spend its time on them. */
