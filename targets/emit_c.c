@@ -425,6 +425,10 @@ static const char *not_reproduced(const struct mg_case *c)
 		return "the stack pointer's alignment at entry (--stack-offset)";
 	if (c->fpenv)
 		return "a floating-point environment at entry other than the default (--fpenv)";
+	if (c->vl)
+		return "a vector length other than the start-up one (--vl)";
+	if (c->tag)
+		return "tagged pointers (--tag)";
 	return NULL;
 }
 

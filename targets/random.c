@@ -92,7 +92,9 @@ static double now(void)
 /* Case i's input, and the target it runs on: the families take turns.
  * The floating-point environment's byte, the stack byte, then the
  * situation bytes, come first, each from a draw of its own, so that the
- * rest is the input case i had before they were added. */
+ * rest is the input case i had before they were added; the vector length's
+ * and the tag's bytes, before them, are the stack draw's third and fourth
+ * bytes. */
 static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES])
 {
 	const unsigned stack_bytes = MG_INPUT_STACK_BYTES - MG_INPUT_SITUATION_BYTES;
@@ -108,7 +110,9 @@ static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG
 	memcpy(input + MG_INPUT_MAX_BYTES - MG_INPUT_SITUATION_BYTES, &situation,
 	       MG_INPUT_SITUATION_BYTES - MG_INPUT_BYTES);
 	memcpy(input + MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES, &stack, stack_bytes);
-	memcpy(input, &fpenv, MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES);
+	input[MG_INPUT_MAX_BYTES - MG_INPUT_FPENV_BYTES] = (uint8_t)fpenv;
+	input[MG_INPUT_MAX_BYTES - MG_INPUT_VL_BYTES] = (uint8_t)(stack >> 16);
+	input[MG_INPUT_MAX_BYTES - MG_INPUT_TAG_BYTES] = (uint8_t)(stack >> 24);
 	return &targets[i % target_count];
 }
 

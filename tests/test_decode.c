@@ -2,6 +2,7 @@
  * target, every case it decodes encodes back to an input that decodes to
  * the same case, and the lengths it picks put weight on the edges. And the
  * coverage cells (cells.c) tell the spots apart. */
+#include "abi.h"
 #include "cells.h"
 #include "cpu.h"
 #include "decode.h"
@@ -170,7 +171,7 @@ static void check_fpenvs(const char *family, const char *pinned)
 	}
 	count = mg_fpenv_count(t.pool[0]);
 	for (unsigned b = 0; b < 256; b++) {
-		input[0] = (uint8_t)b;
+		input[MG_INPUT_MAX_BYTES - MG_INPUT_FPENV_BYTES] = (uint8_t)b;
 		mg_decode(&t, input, sizeof input, &c);
 		if (c.fpenv >= count || !mg_case_valid(&c, why, sizeof why))
 			failure("%s: fpenv byte %u decodes to environment %u", pinned, b, c.fpenv);
@@ -179,10 +180,36 @@ static void check_fpenvs(const char *family, const char *pinned)
 	}
 	if (seen != (1ul << count) - 1)
 		failure("%s: the fpenv byte reaches environments 0x%lx of %u", pinned, seen, count);
-	input[0] = 3;
-	mg_decode(&t, input + 1, sizeof input - 1, &c);
+	input[MG_INPUT_MAX_BYTES - MG_INPUT_FPENV_BYTES] = 3;
+	mg_decode(&t, input + MG_INPUT_MAX_BYTES - MG_INPUT_STACK_BYTES, MG_INPUT_STACK_BYTES, &c);
 	if (c.fpenv != 0)
 		failure("%s: a 32-byte input decodes to environment %u, not 0", pinned, c.fpenv);
+}
+
+/* A routine that may use SVE reaches every vector length the CPU has, the
+ * start-up one among them; another always runs at the start-up one. */
+static void check_vls(const char *family, const char *pinned)
+{
+	struct mg_target t;
+	uint8_t input[MG_INPUT_MAX_BYTES] = {0};
+	unsigned seen = 0, want;
+	struct mg_case c;
+	char why[256];
+
+	if (!mg_target_init(&t, family, pinned, why, sizeof why)) {
+		failure("%s: %s", family, why);
+		return;
+	}
+	want = t.pool[0]->features & MG_FEAT_SVE ? mg_cpu_vls() << 1 | 1 : 1;
+	for (unsigned b = 0; b < 256; b++) {
+		input[MG_INPUT_MAX_BYTES - MG_INPUT_VL_BYTES] = (uint8_t)b;
+		mg_decode(&t, input, sizeof input, &c);
+		if (!mg_case_valid(&c, why, sizeof why))
+			failure("%s: vl byte %u decodes to an invalid case: %s", pinned, b, why);
+		seen |= c.vl ? 2u << __builtin_ctz(c.vl / MG_CPU_VL_MIN) : 1;
+	}
+	if (seen != want)
+		failure("%s: the vl byte reaches lengths 0x%x, not 0x%x", pinned, seen, want);
 }
 
 int main(void)
@@ -205,6 +232,7 @@ int main(void)
 			check_target(mg_family_of(v->op), v->name, &rng);
 			check_stack_offsets(mg_family_of(v->op), v->name);
 			check_fpenvs(mg_family_of(v->op), v->name);
+			check_vls(mg_family_of(v->op), v->name);
 		}
 	printf("%u targets x %u random inputs (and the empty one) decoded, %u failures\n", targets,
 	       INPUTS_PER_TARGET, failures);

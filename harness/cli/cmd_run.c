@@ -39,7 +39,13 @@ static const char help[] =
 	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
 	"                  docs/contract.md, X9; default 0)\n"
 	"  --fpenv=NAME    the floating-point environment at entry (docs/contract.md,\n"
-	"                  C17, X6): " MG_ABI_FPENV_NAMES " (default)\n"
+	"                  C17, X6, A7): " MG_ABI_FPENV_NAMES " (default)\n"
+	"  --vl=N          the vector length the routine runs with, in bytes (SVE: one\n"
+	"                  of the CPU's, powers of two from 16 to 256; docs/contract.md,\n"
+	"                  A12; default: the length the program started with)\n"
+	"  --tag=N         pass pointers with N (1-255) in their top byte, where it is\n"
+	"                  ignored (aarch64: dst's and an overlapping src's N, a\n"
+	"                  separate src's N ^ 0x5a; docs/contract.md, A14; default 0)\n"
 	"  --fault-at=K    the user copies: the user buffer faults from byte K on (its\n"
 	"                  alignment follows; docs/usercopy.md; default: no fault)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
@@ -74,6 +80,8 @@ enum {
 	O_THREADS,
 	O_STACK,
 	O_FPENV,
+	O_VL,
+	O_TAG,
 	O_FAULT_AT,
 	O_HELP
 };
@@ -99,6 +107,8 @@ static const struct option opts[] = {
 	{"threads", required_argument, NULL, O_THREADS},
 	{"stack-offset", required_argument, NULL, O_STACK},
 	{"fpenv", required_argument, NULL, O_FPENV},
+	{"vl", required_argument, NULL, O_VL},
+	{"tag", required_argument, NULL, O_TAG},
 	{"fault-at", required_argument, NULL, O_FAULT_AT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
@@ -190,6 +200,8 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			c->stack_offset = mg_parse_uint(cmd, "stack-offset", optarg, MG_ALIGN_MOD - 1);
 			break;
 		case O_FPENV: c->fpenv = parse_fpenv(cmd, optarg); break;
+		case O_VL: c->vl = mg_parse_uint(cmd, "vl", optarg, 65536); break;
+		case O_TAG: c->tag = mg_parse_uint(cmd, "tag", optarg, 255); break;
 		case O_FAULT_AT:
 			have_fault = 1;
 			fault_at = (size_t)mg_parse_u64(cmd, "fault-at", optarg);

@@ -3,6 +3,7 @@
 #include "cpu.h"
 #include "interrupt.h"
 #include "memcheck.h"
+#include "rng.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -352,6 +353,63 @@ static bool fpenv_valid(const struct mg_case *c, char *why, size_t size)
 	return fail(why, size, "--fpenv %u is not below %u", c->fpenv, MG_ABI_FPENV_COUNT);
 }
 
+unsigned mg_vl_nth(const struct mg_case *c, uint64_t k)
+{
+	unsigned mask = mg_cpu_vls(), count = (unsigned)__builtin_popcount(mask), pick;
+
+	if (!(c->variant->features & MG_FEAT_SVE) || !count || c->len > MG_VL_MAX_LEN)
+		return 0;
+	uint64_t h = mg_mix64(k ^ 0x766c656eull); /* "vlen" */
+	if (h & 3)
+		return 0; /* three cases in four at the start-up length */
+	pick = (unsigned)(h >> 2) % count;
+	for (unsigned bit = 0; bit < MG_CPU_VL_BITS; bit++)
+		if (mask & 1u << bit && pick-- == 0)
+			return MG_CPU_VL_MIN << bit;
+	return 0;
+}
+
+unsigned mg_tag_nth(uint64_t k)
+{
+	uint64_t h = mg_mix64(k ^ 0x74616773ull); /* "tags" */
+
+	return (h & 1) && mg_cpu_tbi() ? (unsigned)(h >> 8 & 0xff) : 0;
+}
+
+static bool tag_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (!c->tag)
+		return true;
+	if (c->tag > 0xff)
+		return fail(why, size, "--tag is a pointer's top byte, 1 to 255, not %u", c->tag);
+	if (!mg_cpu_tbi())
+		return fail(why, size,
+			    "--tag=%u: this system does not ignore the top byte of addresses (TBI)",
+			    c->tag);
+	return true;
+}
+
+static bool vl_valid(const struct mg_case *c, char *why, size_t size)
+{
+	char lengths[64] = "";
+	unsigned mask = mg_cpu_vls();
+	size_t used = 0;
+
+	if (!c->vl)
+		return true;
+	for (unsigned bit = 0; bit < MG_CPU_VL_BITS; bit++) {
+		if (c->vl == MG_CPU_VL_MIN << bit && mask & 1u << bit)
+			return true;
+		if (mask & 1u << bit && used < sizeof lengths)
+			used += (size_t)snprintf(lengths + used, sizeof lengths - used, "%s%u",
+						 used ? ", " : "", MG_CPU_VL_MIN << bit);
+	}
+	if (!mask)
+		return fail(why, size, "--vl=%u: this CPU has no vector length to choose (no SVE)",
+			    c->vl);
+	return fail(why, size, "--vl=%u: this CPU's vector lengths are %s bytes", c->vl, lengths);
+}
+
 static bool stack_offset_valid(const struct mg_case *c, char *why, size_t size)
 {
 	unsigned step = mg_stack_step(c->variant);
@@ -396,7 +454,8 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 {
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
-	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size))
+	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size) ||
+	    !vl_valid(c, why, size) || !tag_valid(c, why, size))
 		return false;
 	if (!user_case_valid(c, why, size))
 		return false;
@@ -428,7 +487,7 @@ bool mg_case_equal(const struct mg_case *a, const struct mg_case *b)
 	       a->place == b->place && a->oracle == b->oracle && a->spot == b->spot &&
 	       a->spot_arg == b->spot_arg && a->interrupt == b->interrupt &&
 	       a->threads == b->threads && a->stack_offset == b->stack_offset &&
-	       a->fpenv == b->fpenv &&
+	       a->fpenv == b->fpenv && a->vl == b->vl && a->tag == b->tag &&
 	       (a->overlap || a->src_above == b->src_above) && a->user_fault == b->user_fault &&
 	       (!a->user_fault || a->fault_at == b->fault_at);
 }
@@ -586,8 +645,14 @@ void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 				 "; floating-point environment %s at entry",
 				 mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset && used >= 0 && (size_t)used < size)
-		snprintf(out + used, size - (size_t)used, "; " MG_ABI_STACK_AT_ENTRY " = %u at entry",
-			 c->stack_offset);
+		used += snprintf(out + used, size - (size_t)used,
+				 "; " MG_ABI_STACK_AT_ENTRY " = %u at entry", c->stack_offset);
+	if (c->vl && used >= 0 && (size_t)used < size)
+		used += snprintf(out + used, size - (size_t)used, "; vector length %u bytes",
+				 c->vl);
+	if (c->tag && used >= 0 && (size_t)used < size)
+		snprintf(out + used, size - (size_t)used, "; pointers tagged 0x%02x (dst), 0x%02x (src)",
+			 c->tag, mg_src_tag(c));
 }
 
 const char *mg_fill_name(enum mg_fill fill)
@@ -663,6 +728,10 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 		add_word(a, "--fpenv=%s", mg_abi_fpenv_name(c->fpenv));
 	if (c->stack_offset)
 		add_word(a, "--stack-offset=%u", c->stack_offset);
+	if (c->vl)
+		add_word(a, "--vl=%u", c->vl);
+	if (c->tag)
+		add_word(a, "--tag=%u", c->tag);
 	if (c->user_fault)
 		add_word(a, "--fault-at=%zu", c->fault_at);
 }

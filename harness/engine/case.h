@@ -101,15 +101,51 @@ struct mg_case {
 	 * promises no more (docs/contract.md, X9, XK4, I5, IK2, A11). */
 	unsigned stack_offset;
 	/* The floating-point environment at entry (abi.h, mg_abi_fpenv_name:
-	 * x86 MXCSR and the x87 control and status words): any a caller may
-	 * legally run with, 0 the default (docs/contract.md, C17, X6). Kernel
-	 * code always gets 0, as kernel_fpu_begin loads the defaults. */
+	 * x86 MXCSR and the x87 control and status words, aarch64 FPCR and
+	 * FPSR's cumulative flags): any a caller may legally run with, 0 the
+	 * default (docs/contract.md, C17, X6, A7). Kernel code always gets 0,
+	 * as kernel_fpu_begin loads the defaults. */
 	unsigned fpenv;
 	/* The user copies (mg_op_is_user): the user buffer faults from byte
 	 * fault_at on (docs/usercopy.md); false: it does not fault at all. */
 	bool user_fault;
 	size_t fault_at;
+	/* The vector length the thread runs the routine with, in bytes
+	 * (cpu.h, mg_cpu_vls: SVE's, which Linux makes the thread's; docs/
+	 * contract.md, A12); 0 is the length the program started with. */
+	unsigned vl;
+	/* The top byte of the pointers the routine gets, where the top byte
+	 * is ignored (cpu.h, mg_cpu_tbi; docs/contract.md, A14, AK3): dst's
+	 * pointer carries `tag`; src's the same tag when it points into the
+	 * same object (an overlapping memmove), else mg_src_tag(tag), another
+	 * (separate buffers, as HWASan and MTE tag separate allocations
+	 * apart); 0: untagged. */
+	unsigned tag;
 };
+
+/* The tag of a separate source's pointer, never dst's. */
+static inline unsigned mg_src_tag(const struct mg_case *c)
+{
+	return c->overlap || !c->tag ? c->tag : c->tag ^ 0x5au;
+}
+
+/* A pointer with `tag` in its top byte (64-bit only: 0 elsewhere). */
+static inline void *mg_tagged(const void *p, unsigned tag)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	return (void *)((uintptr_t)p | (uintptr_t)tag << 56);
+#else
+	(void)tag;
+	return (void *)(uintptr_t)p;
+#endif
+}
+
+/* Whether the case's thread sets its vector length before the call: it
+ * names one, or the routine may use it (SVE). */
+static inline bool mg_case_sets_vl(const struct mg_case *c)
+{
+	return c->vl || (c->variant->features & MG_FEAT_SVE);
+}
 
 /* The step of a variant's stack offsets: what its contract's ABI promises
  * of the stack pointer at entry (16 bytes for user code, x86-64 kernel
@@ -131,6 +167,20 @@ unsigned mg_fpenv_count(const struct mg_variant *v);
  * the others in turn for one case in 8, the default for the rest, in an
  * order unrelated to the stack offsets'. */
 unsigned mg_fpenv_nth(const struct mg_variant *v, uint64_t k);
+
+/* The k-th vector length the sweep and the stages give a case: for one
+ * case in four, by a hash of k, one of mg_cpu_vls(), for a variant that
+ * may use SVE and a length up to MG_VL_MAX_LEN; else 0 (the start-up
+ * length). A
+ * routine's vector loop runs from a few vectors on, and emulated SVE at
+ * 16-byte vectors costs four times the start-up 64 per byte: the budgeted
+ * sweep's first pass, every length once, would spend its time on them. */
+#define MG_VL_MAX_LEN ((size_t)64 << 10)
+unsigned mg_vl_nth(const struct mg_case *c, uint64_t k);
+
+/* The k-th tag the sweep and the stages give a case: 0 for half of them,
+ * a hash of k for the others; 0 where the top byte is not ignored. */
+unsigned mg_tag_nth(uint64_t k);
 
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the

@@ -16,6 +16,7 @@
  * and makes any disagreement an error (tests/run.d/oracle.sh does, over the
  * quick sweep of each operation). */
 #include "check.h"
+#include "cpu.h"
 #include "call.h"
 #include "huge.h"
 #include "interrupt.h"
@@ -578,6 +579,11 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
  * their own (usercopy.h). */
 static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
+	if (mg_case_sets_vl(c) && mg_cpu_use_vl(c->vl) != 0) {
+		mg_verdict_set(out, MG_ERROR, "could not set the vector length to %u bytes",
+			       c->vl ? c->vl : mg_cpu_default_vl());
+		return;
+	}
 	if (mg_op_is_user(c->variant->op))
 		mg_usercopy_check(c, clean_int, out);
 	else if (mg_case_is_huge(c))
@@ -756,10 +762,56 @@ static void blame_stack_offset(const struct mg_case *c, struct mg_verdict *out)
 	}
 }
 
+/* The vector length is the thread's, any the CPU supports
+ * (docs/contract.md, A12): a case that fails at its length and passes at
+ * the one the program started with assumes a length. Say so, naming both. */
+static void blame_vl(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case other = *c;
+	struct mg_verdict again;
+
+	if (!c->vl || c->vl == mg_cpu_default_vl() || out->cls == MG_OK || out->cls == MG_ERROR ||
+	    out->cls == MG_TIMEOUT || c->interrupt || c->threads || mg_case_is_huge(c))
+		return;
+	other.vl = 0;
+	check_any(&other, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_verdict_say(out,
+		       "; with a vector length of %u bytes it fails, with %u it passes: it "
+		       "assumes a vector length, which is the thread's, any the CPU supports "
+		       "(Linux, Documentation/arm64/sve.rst)",
+		       c->vl, mg_cpu_default_vl());
+}
+
+/* A caller may pass tagged pointers where the top byte is ignored
+ * (docs/contract.md, A14, AK3): a case that fails tagged and passes
+ * untagged reads the tags as address bits. Say so. */
+static void blame_tag(const struct mg_case *c, struct mg_verdict *out)
+{
+	struct mg_case other = *c;
+	struct mg_verdict again;
+
+	if (!c->tag || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
+	    c->interrupt || c->threads || mg_case_is_huge(c))
+		return;
+	other.tag = 0;
+	check_any(&other, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_verdict_say(out,
+		       "; with its pointers tagged (top byte 0x%02x dst, 0x%02x src) it fails, "
+		       "untagged it passes: the top byte of an address is ignored, and a caller "
+		       "may set it (AAPCS64 6.4.1, Linux tagged-pointers.rst)",
+		       c->tag, mg_src_tag(c));
+}
+
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
 {
 	init_once();
 	check_any(c, 0, out);
+	blame_tag(c, out);
+	blame_vl(c, out);
 	blame_stack_offset(c, out);
 	if (UINTPTR_MAX > 0xffffffffu && out->cls != MG_OK)
 		blame_upper_int(c, out);

@@ -14,7 +14,7 @@ static const struct {
 	{MG_FEAT_AVX512F, "avx512f"}, {MG_FEAT_AVX512BW, "avx512bw"}, {MG_FEAT_ERMS, "erms"},
 	{MG_FEAT_FSRM, "fsrm"},	      {MG_FEAT_SSE, "sse"},	      {MG_FEAT_ZVA64, "zva64"},
 	{MG_FEAT_ZVA256, "zva256"},   {MG_FEAT_ZVA512, "zva512"},   {MG_FEAT_SVE, "sve"},
-	{MG_FEAT_MOPS, "mops"},
+	{MG_FEAT_MOPS, "mops"},	      {MG_FEAT_SME, "sme"},
 	{MG_FEAT_SSE3, "sse3"},	      {MG_FEAT_SSSE3, "ssse3"},	      {MG_FEAT_SSE4_1, "sse4_1"},
 	{MG_FEAT_SSE4_2, "sse4_2"},   {MG_FEAT_AVX512VL, "avx512vl"}, {MG_FEAT_AVX512DQ, "avx512dq"},
 	{MG_FEAT_BMI1, "bmi1"},	      {MG_FEAT_BMI2, "bmi2"},	      {MG_FEAT_RTM, "rtm"},

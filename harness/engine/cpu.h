@@ -13,6 +13,25 @@ unsigned mg_cpu_detect(void);
  * defaults; used after a variant was interrupted by a fault. */
 void mg_cpu_reset_state(void);
 
+/* The vector lengths a thread may choose (aarch64: SVE's, set with
+ * prctl(PR_SVE_SET_VL); docs/contract.md, A12), as a mask: bit k for
+ * 16 << k bytes, powers of two from 16 to 256; 0 where there are none. */
+#define MG_CPU_VL_MIN  16u
+#define MG_CPU_VL_BITS 5u
+unsigned mg_cpu_vls(void);
+/* Per-arch: the calling thread's vector length becomes `bytes`, one of
+ * mg_cpu_vls(), or with 0 the length it had when the program started;
+ * a no-op when it already is. Returns 0, or -1 if the system refused. */
+int mg_cpu_use_vl(unsigned bytes);
+/* Per-arch: the vector length the program started with, in bytes (0
+ * where there is none to choose). */
+unsigned mg_cpu_default_vl(void);
+
+/* Per-arch: whether the top byte of a user address is ignored (aarch64's
+ * TBI: Linux enables it for every user process, docs/contract.md, A14),
+ * so that a caller may pass tagged pointers; probed once, in a child. */
+int mg_cpu_tbi(void);
+
 /* Pretends the CPU lacks `features`: checks SKIP reporting on a full machine. */
 void mg_cpu_hide(unsigned features);
 

@@ -145,12 +145,25 @@ int mg_outcome_abi(const struct mg_outcome *o, struct mg_verdict *out)
 	return mg_abi_violation(&o->abi, out);
 }
 
-/* "dst+17", "src+0" or the raw pointer. */
+/* "dst+17", "src+0" or the raw pointer; with tagged pointers, a top byte
+ * other than dst's is named. */
 static void name_pointer(char *out, size_t size, const struct mg_outcome *o, const void *p)
 {
 	const unsigned char *q = p;
 	ptrdiff_t near = (ptrdiff_t)o->c->len + 4096;
 
+#if UINTPTR_MAX > 0xffffffffu
+	unsigned top = (unsigned)((uintptr_t)p >> 56);
+
+	if (o->c->tag && (top == o->c->tag || top == 0)) {
+		q = (const unsigned char *)((uintptr_t)p & (((uintptr_t)1 << 56) - 1));
+		if (top != o->c->tag && q - o->dst >= -near && q - o->dst <= near) {
+			snprintf(out, size, "dst%+td without dst's tag 0x%02x", q - o->dst,
+				 o->c->tag);
+			return;
+		}
+	}
+#endif
 	if (q - o->dst >= -near && q - o->dst <= near)
 		snprintf(out, size, "dst%+td", q - o->dst);
 	else if (mg_op_has_src(o->c->variant->op) && q - o->src >= -near && q - o->src <= near)

@@ -111,7 +111,8 @@ static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)
 	const struct mg_case *c = o->c;
 
 	mg_call_begin(mg_timeout_for(c->len));
-	o->returned = mg_call(c->variant, o->dst, o->src, c->value, c->len, clean_int, &o->abi);
+	o->returned = mg_call(c->variant, mg_tagged(o->dst, c->tag), mg_tagged(o->src, mg_src_tag(c)),
+			      c->value, c->len, clean_int, &o->abi);
 	mg_call_end();
 }
 
@@ -138,7 +139,7 @@ static inline int mg_outcome_returned_right(const struct mg_outcome *o)
 	enum mg_ret ret = o->c->variant->ret;
 	size_t want = ret == MG_RET_DST_END ? o->c->len : 0;
 
-	return ret == MG_RET_VOID || o->returned == (void *)(o->dst + want);
+	return ret == MG_RET_VOID || o->returned == mg_tagged(o->dst + want, o->c->tag);
 }
 
 /* Each returns 1 and fills *out if the call broke its rule. */

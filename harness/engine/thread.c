@@ -3,6 +3,7 @@
  * page, the destination region, a guard page. */
 #include "thread.h"
 #include "call.h"
+#include "cpu.h"
 #include "fault.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -168,6 +169,8 @@ static void one_round(struct worker *w, const struct mg_case *c)
 		fill(w->src, c->len, &r);
 	memcpy(w->want + (w->lo - w->dst_region), w->lo, (size_t)(w->hi - w->lo));
 	mg_call_reference(c->variant->op, want_dst, want_src, worker_value(c, w), c->len);
+	if (mg_case_sets_vl(c) && mg_cpu_use_vl(c->vl) != 0)
+		error("a thread could not set the case's vector length", w->index + 1);
 	atomic_store(&w->call_began, (unsigned)(now_ms() - st.began) + 1);
 	returned = mg_call_direct(c->variant, w->dst, w->src, worker_value(c, w), c->len);
 	atomic_store(&w->call_began, 0);

@@ -91,6 +91,7 @@ enum mg_feature {
 	MG_FEAT_ZVA512 = 1u << 10,
 	MG_FEAT_SVE = 1u << 11,
 	MG_FEAT_MOPS = 1u << 12,
+	MG_FEAT_SME = 1u << 13,
 	/* What real routines (glibc's multiarch, the kernel's) need besides;
 	 * bits 8-15 are aarch64's (above). */
 	MG_FEAT_SSE3 = 1u << 16,

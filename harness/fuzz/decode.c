@@ -1,4 +1,5 @@
 #include "decode.h"
+#include "abi.h"
 #include "cpu.h"
 #include "rng.h"
 #include "table.h"
@@ -258,6 +259,17 @@ static unsigned stack_offset_of(const struct mg_variant *v, unsigned byte)
 	return byte % (MG_ALIGN_MOD / step) * step;
 }
 
+/* The vl byte: the start-up length, or a power of two the CPU has, for a
+ * routine that may use SVE. */
+static unsigned vl_of(const struct mg_variant *v, unsigned byte)
+{
+	unsigned k = byte % (MG_CPU_VL_BITS + 1);
+
+	if (!k || !(v->features & MG_FEAT_SVE) || !(mg_cpu_vls() & 1u << (k - 1)))
+		return 0;
+	return MG_CPU_VL_MIN << (k - 1);
+}
+
 void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, struct mg_case *out)
 {
 	struct reader r = {data, size};
@@ -298,6 +310,10 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	decode_situation(out, (unsigned)take(&r, 2));
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
 	out->fpenv = (unsigned)take(&r, 1) % mg_fpenv_count(out->variant);
+	out->vl = vl_of(out->variant, (unsigned)take(&r, 1));
+	out->tag = (unsigned)take(&r, 1);
+	if (out->tag && !mg_cpu_tbi())
+		out->tag = 0;
 }
 
 static unsigned spot_code(enum mg_spot spot)
@@ -359,12 +375,16 @@ void mg_encode(const struct mg_target *t, const struct mg_case *c, uint8_t out[M
 		put(end, &at, MG_SITUATION_INTERRUPT, 2);
 	else if (c->threads)
 		put(end, &at, MG_SITUATION_THREADS + c->threads, 2);
-	else if (c->stack_offset || c->fpenv)
+	else if (c->stack_offset || c->fpenv || c->vl || c->tag)
 		put(end, &at, 0, 2); /* none */
-	if (c->stack_offset || c->fpenv)
+	if (c->stack_offset || c->fpenv || c->vl || c->tag)
 		put(end, &at, c->stack_offset / mg_stack_step(c->variant), 1);
-	if (c->fpenv)
+	if (c->fpenv || c->vl || c->tag)
 		put(end, &at, c->fpenv, 1);
+	if (c->vl || c->tag)
+		put(end, &at, c->vl ? 1 + (unsigned)__builtin_ctz(c->vl / MG_CPU_VL_MIN) : 0, 1);
+	if (c->tag)
+		put(end, &at, c->tag, 1);
 	keep_len(c, out); /* last: the hash covers every byte, the spot's too */
 }
 

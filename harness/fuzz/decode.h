@@ -39,16 +39,24 @@
  *	                   number (byte mod the variant's count of them) times
  *	                   mg_stack_step (case.h; docs/contract.md, X9)
  *	fpenv     1 byte   the floating-point environment at entry: byte mod
- *	                   mg_fpenv_count (case.h; docs/contract.md, C17, X6)
+ *	                   mg_fpenv_count (case.h; docs/contract.md, C17, X6,
+ *	                   A7)
+ *	vl        1 byte   the vector length, for a routine that may use SVE:
+ *	                   byte mod 6, 0 the start-up length, k the k-th power
+ *	                   of two from 16 bytes (cpu.h), where the CPU has it
+ *	                   (else the start-up one; docs/contract.md, A12)
+ *	tag       1 byte   the pointers' top byte (case.h), where it is
+ *	                   ignored, else 0 (docs/contract.md, A14)
  *
  * Integers are big-endian counting from the end, i.e. the byte nearest the
- * end is the least significant. Bytes before these 33 are ignored. Each
+ * end is the least significant. Bytes before these 35 are ignored. Each
  * field added came first, so an input from before it still decodes to the
  * same case: a 24-byte one at guard pages, a 29-byte one uninterrupted, a
  * 31-byte one with the stack aligned as the harness always had it
- * (offset 0), a 32-byte one in the default floating-point environment. A spot the case cannot take (a straddle
- * of length 1, page-diff for memset, a page routine's aligned buffers)
- * decodes as guard. */
+ * (offset 0), a 32-byte one in the default floating-point environment, a
+ * 33-byte one at the start-up vector length, a 34-byte one untagged. A spot
+ * the case cannot take (a straddle of length 1, page-diff for memset, a
+ * page routine's aligned buffers) decodes as guard. */
 #ifndef MG_DECODE_H
 #define MG_DECODE_H
 
@@ -61,7 +69,10 @@
 #define MG_INPUT_BYTES	   29u /* a case that is not interrupted */
 #define MG_INPUT_SITUATION_BYTES 31u /* one that is, or in threads */
 #define MG_INPUT_STACK_BYTES 32u /* one with a stack offset */
-#define MG_INPUT_MAX_BYTES 33u /* one with a floating-point environment */
+#define MG_INPUT_FPENV_BYTES 33u /* one with a floating-point environment */
+#define MG_INPUT_VL_BYTES 34u /* one with a vector length */
+#define MG_INPUT_TAG_BYTES 35u /* one with tagged pointers */
+#define MG_INPUT_MAX_BYTES MG_INPUT_TAG_BYTES
 #define MG_SITUATION_INTERRUPT 0x5354u
 /* 0x5400 + N: the case runs in N threads at once (thread.h), N from
  * MG_THREADS_MIN to MG_THREADS_MAX. */
@@ -105,11 +116,17 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 /* How many bytes mg_encode writes for `c`: MG_INPUT_BYTES, or
  * MG_INPUT_SITUATION_BYTES for a case in a situation (interrupted,
  * threads), MG_INPUT_STACK_BYTES for one with a stack offset, or
- * MG_INPUT_MAX_BYTES for one with a floating-point environment. */
+ * MG_INPUT_FPENV_BYTES for one with a floating-point environment, or
+ * MG_INPUT_VL_BYTES for one with a vector length, or MG_INPUT_TAG_BYTES
+ * (MG_INPUT_MAX_BYTES) for one with tagged pointers. */
 static inline size_t mg_input_size(const struct mg_case *c)
 {
+	if (c->tag)
+		return MG_INPUT_TAG_BYTES;
+	if (c->vl)
+		return MG_INPUT_VL_BYTES;
 	if (c->fpenv)
-		return MG_INPUT_MAX_BYTES;
+		return MG_INPUT_FPENV_BYTES;
 	if (c->stack_offset)
 		return MG_INPUT_STACK_BYTES;
 	return c->interrupt || c->threads ? MG_INPUT_SITUATION_BYTES : MG_INPUT_BYTES;

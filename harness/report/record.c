@@ -26,6 +26,8 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c)
 	mg_json_bool(j, "oracle", c->oracle);
 	mg_json_uint(j, "stack_offset", c->stack_offset);
 	mg_json_string(j, "fpenv", mg_abi_fpenv_name(c->fpenv));
+	mg_json_uint(j, "vl", c->vl);
+	mg_json_uint(j, "tag", c->tag);
 	mg_json_string(j, "spot", mg_spot_name(c->spot));
 	mg_json_uint(j, "spot_arg", c->spot_arg);
 	mg_json_bool(j, "interrupt", c->interrupt);

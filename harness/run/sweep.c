@@ -16,6 +16,10 @@
  *   several;
  * - the floating-point environment at entry: one case in 8 takes one of
  *   those a caller may set, in turn, the others the default (mg_fpenv_nth);
+ * - the vector length, for a routine that may use SVE: the start-up one or
+ *   another the CPU has, by a hash (mg_vl_nth);
+ * - tagged pointers, where the top byte is ignored: half the cases, by a
+ *   hash (mg_tag_nth);
  * - the user copies: besides those cases, where nothing faults, the user
  *   buffer faulting at byte k (sweep_faults). */
 #include "sweep.h"
@@ -81,8 +85,9 @@ static void emit(struct emitter *e, struct mg_case *c)
 	char why[128];
 
 	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
-
 	c->fpenv = mg_fpenv_nth(c->variant, e->count);
+	c->vl = mg_vl_nth(c, e->count);
+	c->tag = mg_tag_nth(e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
 		return;
 	int orders = mg_op_has_src(c->variant->op) && !c->overlap ? 2 : 1;

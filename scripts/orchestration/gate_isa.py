@@ -5,7 +5,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
 
-from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads
+from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit
 from .gate_options import FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
@@ -61,9 +61,9 @@ def submitted_objects(ctx):
 
 
 def landing_pad_findings(ctx):
-    """(findings, note) of the landing-pad rule (docs/contract.md, X17):
+    """(findings, note) of the landing-pad rule (docs/contract.md, X17, A16):
     in each of the submission's objects marked for the arch's landing pads
-    (x86: IBT), every entry it defines starts with one. BadObject when an
+    (x86: IBT, aarch64: BTI, A16), every entry it defines starts with one. BadObject when an
     object cannot be read."""
     symbols = [e["symbol"] for e in ctx.entries]
     names = {e["symbol"]: e["name"] for e in ctx.entries}
@@ -80,6 +80,36 @@ def landing_pad_findings(ctx):
     if shstk:
         note += "; marked for SHSTK (not checked: the CPU compares the shadow stack)"
     return found, note
+
+
+def below_sp_check(ctx):
+    """(Check, findings) of the below-sp audit (sp_audit) on the merged
+    object: aarch64's; on x86 the interrupts stage sees such accesses at
+    run time."""
+    arch = ctx.foreign or ctx.host
+    if arch != "aarch64":
+        return checks.na("below-sp", "aarch64's static rule: on x86 the interrupts stage writes below "
+                         "the stack pointer at every instruction"), []
+    t = checks.procs.time.monotonic()
+    try:
+        result = sp_audit.audit(merged_object(ctx))
+    except (elf_code.BadObject, isa_audit.CannotAudit) as e:
+        return checks.cannot("below-sp", str(e)), []
+    seconds = checks.procs.time.monotonic() - t
+    found = sp_audit.findings(result, ctx.name, merged_object(ctx))
+    return checks.Check("below-sp", "fail" if found else "pass", result.instructions, seconds,
+                        sp_audit.note(result)), found
+
+
+def static_checks(ctx):
+    """[(Check, findings)] of the arch's static ABI rules on the merged
+    object: aarch64's below-sp; none elsewhere (x86 sees what lies below
+    the stack pointer at run time), so that an x86 report carries no row
+    that can never apply. BTI's landing pads are the isa check's
+    landing-pad rule (landing_pads), as IBT's are."""
+    if (ctx.foreign or ctx.host) != "aarch64":
+        return []
+    return [below_sp_check(ctx)]
 
 
 def host_cpuinfo():

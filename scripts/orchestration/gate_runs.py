@@ -166,6 +166,7 @@ def run_all(ctx, runs, opts):
             build_seconds = build(ctx, opts["files"])
             if built is None:
                 isa = gate_isa.audit_check(ctx)
+                static = gate_isa.static_checks(ctx)
             built = externs
         for index, entry in enumerate(ctx.entries):
             results, findings, warnings, seconds = per_entry[index]
@@ -184,6 +185,9 @@ def run_all(ctx, runs, opts):
                 # A missing landing pad is the finding of the entry that lacks it.
                 findings += [dict(f, signature=f"{ctx.name} landing-pad {f['symbol']}") for f in found
                              if f["kind"] == "landing-pad" and f["symbol"] == ctx.symbol]
+                for check, found in static:
+                    results.append(check)
+                    findings += found
             ctx.quick = quick or not primary
             ctx.primary = primary
             ctx.start_clock()

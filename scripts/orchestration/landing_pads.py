@@ -1,10 +1,12 @@
 """The landing-pad rule of an object marked for indirect-branch tracking
-(docs/contract.md, X17): an object whose GNU property note claims it
-(x86 CET's IBT) promises that every function an indirect branch may reach
-starts with the arch's landing pad, and a loader that enforces it turns
-that promise on for the whole process. An entry point without one is a
-#CP fault the first time a caller reaches it through a pointer, which is
-how a memcpy is called through the PLT and an ifunc. Standard library only.
+(docs/contract.md, X17, A16): an object whose GNU property note claims it
+(x86 CET's IBT, aarch64's BTI) promises that every function an indirect
+branch may reach starts with the arch's landing pad, and a loader that
+enforces it turns that promise on for the whole process (aarch64: the
+kernel maps its code as guarded pages). An entry point without one is a
+fault the first time a caller reaches it through a pointer (#CP; SIGILL),
+which is how a memcpy is called through the PLT and an ifunc. Standard
+library only.
 
 One row per arch in PADS; an arch without a row has no such rule here."""
 
@@ -26,9 +28,16 @@ class Pad:
 # GNU_PROPERTY_X86_FEATURE_1_AND, its IBT bit (SHSTK, bit 1, asks nothing
 # of an entry's first instruction); x86-psABI, "Intel CET".
 X86_IBT = 0xc0000002
+AARCH64_FEATURE_1_AND = 0xc0000000
 PADS = {
     "x86_64": Pad(X86_IBT, 1, "IBT", ((b"\xf3\x0f\x1e\xfa", "endbr64"),)),
     "i386": Pad(X86_IBT, 1, "IBT", ((b"\xf3\x0f\x1e\xfb", "endbr32"),)),
+    # GNU_PROPERTY_AARCH64_FEATURE_1_AND, its BTI bit (PAC, bit 1, asks
+    # nothing of an entry); the pads a call (blr, br) may land on: bti c,
+    # bti jc, and paciasp or pacibsp, which are pads for a call too.
+    "aarch64": Pad(AARCH64_FEATURE_1_AND, 1, "BTI",
+                   ((b"\x5f\x24\x03\xd5", "bti c"), (b"\xdf\x24\x03\xd5", "bti jc"),
+                    (b"\x3f\x23\x03\xd5", "paciasp"), (b"\x7f\x23\x03\xd5", "pacibsp"))),
 }
 X86_SHSTK_BIT = 2
 

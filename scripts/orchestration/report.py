@@ -13,7 +13,7 @@ from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "isa", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
+CHECKS = ("build", "isa", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
 OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",

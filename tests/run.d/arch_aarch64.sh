@@ -69,5 +69,111 @@ else
 	done
 	expect "a user-space routine keeps x18 when held to it" 0 "^verdict: ok$" \
 		$MG run --variant=memcpy_ldp --len=200 --platform-register=reserved
+
+	echo "== aarch64: the floating-point environment at entry (A7, C17)"
+	# Each self-test is right in the default environment, as the harness
+	# had it; its twin uses the same freedom and passes.
+	$MG verify --set=selftest --timeout-ms=200 --huge=off --findings="$TMP/findings-fp" \
+		--variant=bad_memcpy_fpsr_qc,memcpy_fpsr_qc,bad_memcpy_frinti_blocks,memcpy_frintn_blocks,bad_memcpy_fz_zero_words,memcpy_fz_own_fpcr \
+		>"$TMP/a64-fp.out" 2>&1
+	expect "aarch64: the fp-environment self-tests fail, their twins pass" 0 \
+		"^6 variants: 3 passed, 3 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-fp.out"
+	expect "aarch64: a finding's replay line names its environment" 0 \
+		"replay: .* run --variant=bad_memcpy_fpsr_qc .*--fpenv=[a-z-]+( |$)" cat "$TMP/a64-fp.out"
+	fp_why="depends on the floating-point environment at entry, which is the caller.s"
+	expect "aarch64: QC read without clearing it: the flags at entry are blamed" 1 \
+		"^verdict: abi-violation: $fp_why \(with flags-set \(FPCR 0x[0-9a-f]{8}, FPSR 0x0800009f\) it fails, wrong-result: .*; with the default it passes\)$" \
+		$MG run --variant=bad_memcpy_fpsr_qc --len=40 --fpenv=flags-set
+	expect "aarch64: frinti in FPCR's rounding mode: toward +inf is blamed" 1 \
+		"^verdict: abi-violation: $fp_why \(with round-up \(FPCR 0x[0-9a-f]*4[0-9a-f]{5}, FPSR 0x00000000\) it fails, out-of-bounds-write: .*; with the default it passes\)$" \
+		$MG run --variant=bad_memcpy_frinti_blocks --len=40 --fpenv=round-up
+	expect "aarch64: an FP compare under FZ: FZ is blamed" 1 \
+		"^verdict: abi-violation: $fp_why \(with fz \(FPCR 0x[0-9a-f]*1[0-9a-f]{6}, FPSR 0x00000000\) it fails, wrong-result: .*; with the default it passes\)$" \
+		$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fpenv=fz
+	expect "aarch64: in the default environment the same case passes" 0 "^verdict: ok$" \
+		$MG run --variant=bad_memcpy_fz_zero_words --len=4096
+	expect "aarch64: the case record carries the environment by name, the rule entry-fpenv" 1 \
+		'"fpenv":"fz-flags-set".*"rule":"entry-fpenv"' \
+		bash -c "$MG run --variant=bad_memcpy_fz_zero_words --len=4096 --fpenv=fz-flags-set --format=jsonl | tr -d '\\n'; exit \${PIPESTATUS[0]}"
+	# A6's n/a: the trap enables cannot be set here, so no case sets them.
+	if clang --target=aarch64-linux-gnu -o "$TMP/fpcr-traps" tests/probe_aarch64_fpcr_traps.c 2>/dev/null; then
+		expect "aarch64: FPCR's trap enables read back as zero (no trapped FP exceptions)" 0 \
+			"^fpcr trap bits read back: 0x0000$" $a64_run "$TMP/fpcr-traps"
+	else
+		fail "aarch64: build the FPCR trap probe" "clang --target=aarch64-linux-gnu failed"
+	fi
+	expect "aarch64: an environment the arch lacks is a usage error, naming its own" 2 \
+		"^memgate run: unknown --fpenv 'ftz-daz' \(valid: default, flags-set, fz, round-up, round-down, round-zero, fz-flags-set\)$" \
+		$MG run --variant=memcpy_ldp --len=8 --fpenv=ftz-daz
+
+	echo "== aarch64: the SVE vector length is the thread's (A12)"
+	if ! $MG run --variant=memcpy_sve_vla --len=8 --vl=16 >/dev/null 2>&1; then
+		skip "aarch64: SVE vector lengths" "this qemu's default CPU cannot set a 16-byte SVE vector length"
+	else
+		$MG verify --set=selftest --profile=quick --huge=off --findings="$TMP/findings-vl" \
+			--variant=bad_memcpy_sve_vl64,memcpy_sve_vla >"$TMP/a64-vl.out" 2>&1
+		expect "aarch64: the 64-byte-vector SVE copy fails, the length-agnostic one passes" 0 \
+			"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" \
+			cat "$TMP/a64-vl.out"
+		expect "aarch64: a finding's replay line names its vector length" 0 \
+			"replay: .* run --variant=bad_memcpy_sve_vl64 .*--vl=(16|32|128|256)( |$)" cat "$TMP/a64-vl.out"
+		vl_why="it assumes a vector length, which is the thread.s, any the CPU supports \(Linux, Documentation/arm64/sve\.rst\)$"
+		expect "aarch64: at 16 bytes it copies a part of each step" 1 \
+			"^verdict: wrong-result: .*; with a vector length of 16 bytes it fails, with 64 it passes: $vl_why" \
+			$MG run --variant=bad_memcpy_sve_vl64 --len=200 --vl=16
+		expect "aarch64: at 256 bytes its whole vectors read past the source (an SVE load decoded)" 1 \
+			"^verdict: out-of-bounds-read: src, .*; with a vector length of 256 bytes it fails, with 64 it passes: $vl_why" \
+			$MG run --variant=bad_memcpy_sve_vl64 --len=200 --vl=256
+		for vl in 16 32 128 256; do
+			expect "aarch64: the length-agnostic copy passes at $vl bytes" 0 "^verdict: ok$" \
+				$MG run --variant=memcpy_sve_vla --len=200 --vl=$vl
+		done
+		expect "aarch64: the case record carries the vector length" 1 '"vl":32,' \
+			$MG run --variant=bad_memcpy_sve_vl64 --len=200 --vl=32 --format=jsonl
+		expect "aarch64: a length the CPU lacks is a usage error" 2 \
+			"--vl=48: this CPU.s vector lengths are 16, 32, 64, 128, 256 bytes$" \
+			$MG run --variant=memcpy_sve_vla --len=8 --vl=48
+		expect "aarch64: without SVE (cortex-a57) no length is there to choose" 2 \
+			"--vl=16: this CPU has no vector length to choose \(no SVE\)$" \
+			$a64_run -cpu cortex-a57 build/aarch64/memgate run --variant=memcpy_ldp --len=8 --vl=16
+	fi
+
+	echo "== aarch64: tagged pointers (A14, AK3)"
+	$MG verify --set=selftest --profile=quick --huge=off --findings="$TMP/findings-tag" \
+		--variant=bad_memmove_untags_src,memmove_untags_both >"$TMP/a64-tag.out" 2>&1
+	expect "aarch64: a memmove that untags one pointer fails, its twin passes" 0 \
+		"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-tag.out"
+	expect "aarch64: a finding's replay line names its tag" 0 \
+		"replay: .* run --variant=bad_memmove_untags_src .*--tag=[0-9]+$" cat "$TMP/a64-tag.out"
+	expect "aarch64: tagged, the one-object memmove copies forward over its source" 1 \
+		"^verdict: wrong-result: .*; with its pointers tagged \(top byte 0x5a dst, 0x5a src\) it fails, untagged it passes: the top byte of an address is ignored, and a caller may set it \(AAPCS64 6\.4\.1, Linux tagged-pointers\.rst\)$" \
+		$MG run --variant=bad_memmove_untags_src --len=100 --overlap=5 --tag=90
+	expect "aarch64: separate buffers get another tag for src" 0 \
+		"pointers tagged 0xff \(dst\), 0xa5 \(src\)" $MG run --variant=memcpy_ldp --len=100 --tag=255
+	expect "aarch64: a tagged call's return is dst with its tag" 1 \
+		"^verdict: wrong-return: returned dst\+10, want dst\+0$" \
+		$MG run --variant=bad_memcpy_returns_end --len=10 --tag=3
+	expect "aarch64: a tagged over-read is still an over-read (si_addr has no tag)" 1 \
+		"^verdict: out-of-bounds-read: src, 1 byte past the end \(at src\+17, len 17\)$" \
+		$MG run --variant=bad_memcpy_overread_src --len=17 --src-align=47 --tag=3
+	expect "aarch64: the case record carries the tag" 0 '"tag":7[,}]' \
+		$MG run --variant=memcpy_ldp --len=10 --tag=7 --format=jsonl
+
+	echo "== aarch64: SME state on return (A15)"
+	if ! $MG run --variant=memcpy_smstart_smstop --len=8 >/dev/null 2>&1; then
+		skip "aarch64: SME state on return" "this qemu's default CPU has no SME (HWCAP2_SME)"
+	else
+		expect "aarch64: a copy left in streaming mode with ZA on is an abi-violation" 1 \
+			"^verdict: abi-violation: returned with streaming mode and ZA on \(SVCR 0x3\): a non-streaming function with a private ZA interface returns with PSTATE.SM and PSTATE.ZA as on entry, both off \(AAPCS64 6\.2\)$" \
+			$MG run --variant=bad_memcpy_leaves_streaming --len=40
+		expect "aarch64: the finding names the rule sme-state" 1 '"rule":"sme-state"' \
+			$MG run --variant=bad_memcpy_leaves_streaming --len=40 --format=jsonl
+		expect "aarch64: its twin, smstop before ret, passes its sweep" 0 "^memcpy_smstart_smstop .* PASS " \
+			$MG verify --set=selftest --profile=quick --huge=off --variant=memcpy_smstart_smstop \
+			--findings="$TMP/findings-sme"
+		expect "aarch64: without SME (cortex-a57) the SME self-test is skipped, not run" 0 \
+			"^SKIP \(needs sme\): bad_memcpy_leaves_streaming cannot run on this CPU$" \
+			$a64_run -cpu cortex-a57 build/aarch64/memgate run --variant=bad_memcpy_leaves_streaming --len=40
+	fi
 	MG=$host_mg
 fi

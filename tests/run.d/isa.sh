@@ -131,6 +131,33 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
 		scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --seconds=30 \
 		tests/gate/isa/sve_copy.S
+	# BTI (docs/contract.md, A16), aarch64's row of the landing-pad rule: a
+	# BTI-marked object whose entry has no landing pad is the isa check's
+	# landing-pad finding, whatever the sweep says; its twin's row passes;
+	# an unmarked object asks for none.
+	expect_all "gate: a BTI-marked routine without bti c is rejected (landing-pad)" 1 \
+		"^isa +FAIL .*marked for BTI: each entry must start with bti c or bti jc or paciasp or pacibsp" \
+		"^1\. \[isa\] landing-pad: no_landing_pad starts with 03 00 80 d2, not bti c or bti jc or paciasp or pacibsp, in an object marked for BTI" \
+		"^REJECTED: no_landing_pad" -- \
+		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 \
+		tests/gate/bti/no_landing_pad.S
+	expect "gate: its twin, bti c first, passes the landing-pad rule" 0 \
+		"^isa +PASS .*marked for BTI: each entry must start with bti c" \
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/bti/landing_pad.S; true'
+	expect "gate: an object without the BTI property owes no landing pads" 0 \
+		"^isa +PASS .*not marked for BTI \(no landing pad asked\)" \
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/isa/sve_copy.S; true'
+	# Below sp (docs/contract.md, A4, AK4): scratch at [sp, #-16] is the
+	# below-sp check's abi-violation; its twin, with a frame, passes.
+	expect_all "gate: a routine that keeps scratch below sp is the below-sp check's abi-violation" 1 \
+		"^below-sp +FAIL .*3 of 10 instructions reach below sp" \
+		"^1\. \[below-sp\] abi-violation: stur xzr, \[sp, #-0x10\] at below_sp\+0x0 \(and 2 more\) writes below sp without moving it" \
+		"^REJECTED: below_sp" -- \
+		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 \
+		tests/gate/stack/below_sp.S
+	expect "gate: its twin, scratch in its own frame, passes the below-sp check" 0 \
+		"^below-sp +PASS .*none reaching below sp" \
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=30 tests/gate/stack/below_sp_frame.S; true'
 elif arch_wanted aarch64; then
 	skip "gate: the aarch64 SVE routine" "$ga_why"
 fi

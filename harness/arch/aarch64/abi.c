@@ -9,25 +9,91 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
+
+#define HWCAP2_SME (1ul << 23)
+#define SVCR_SM	   1u
+#define SVCR_ZA	   2u
 
 static const char *const saved_names[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_NAMES;
 static const uint64_t canaries[MG_ABI_SAVED_COUNT] = MG_ABI_SAVED_CANARIES;
 static const uint64_t vcanaries[MG_ABI_VSAVED_COUNT] = MG_ABI_VSAVED_CANARIES;
 
 static uint64_t caller_fpcr;
+static uint32_t has_sme;
+
+/* The parts of the floating-point environment a case sets at entry (A7,
+ * C17). */
+#define FPSR_CUMULATIVE	 0x0800009fu /* QC, IDC, IXC, UFC, OFC, DZC, IOC */
+#define FPCR_RMODE_SHIFT 22
+#define FPCR_RP		 (1u << FPCR_RMODE_SHIFT)
+#define FPCR_RM		 (2u << FPCR_RMODE_SHIFT)
+#define FPCR_RZ		 (3u << FPCR_RMODE_SHIFT)
+#define FPCR_FZ		 (1u << 24)
+#define FPCR_OF_CASE	 (FPCR_RZ | FPCR_FZ)
+
+/* The environments (MG_ABI_FPENV_NAMES, in its order): FPCR's bits of
+ * FPCR_OF_CASE, FPSR at entry. */
+struct fpenv {
+	const char *name;
+	uint32_t fpcr, fpsr;
+};
+static const struct fpenv fpenvs[MG_ABI_FPENV_COUNT] = {
+	{"default", 0, 0},
+	{"flags-set", 0, FPSR_CUMULATIVE},	     /* every cumulative flag set */
+	{"fz", FPCR_FZ, 0},			     /* flush to zero */
+	{"round-up", FPCR_RP, 0},		     /* toward +inf */
+	{"round-down", FPCR_RM, FPSR_CUMULATIVE},    /* toward -inf, the flags set */
+	{"round-zero", FPCR_RZ, 0},		     /* toward zero */
+	{"fz-flags-set", FPCR_FZ, FPSR_CUMULATIVE}, /* flush to zero, the flags set */
+};
 
 void mg_abi_init(void)
 {
 	__asm__ volatile("mrs %0, fpcr" : "=r"(caller_fpcr));
+	has_sme = (getauxval(AT_HWCAP2) & HWCAP2_SME) != 0;
 }
 
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
 	rec->stack_offset = stack_offset;
+	rec->fpcr_caller = caller_fpcr;
 	rec->fpcr_before = caller_fpcr;
+	rec->fpsr_entry = 0;
+	rec->check_sme = has_sme;
+	rec->svcr_after = 0;
 	rec->check_x18 = (rules & MG_ABI_RULE_PLATFORM_REG) != 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rec->set_flags = rules & MG_ABI_RULE_ENTRY_FLAGS ? 0xf0000000u : 0;
+}
+
+const char *mg_abi_fpenv_name(unsigned fpenv)
+{
+	return fpenv < MG_ABI_FPENV_COUNT ? fpenvs[fpenv].name : NULL;
+}
+
+static uint64_t fpenv_fpcr(unsigned fpenv)
+{
+	return (caller_fpcr & ~(uint64_t)FPCR_OF_CASE) | fpenvs[fpenv].fpcr;
+}
+
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+	if (fpenv >= MG_ABI_FPENV_COUNT)
+		fpenv = 0;
+	snprintf(out, size, "FPCR 0x%08llx, FPSR 0x%08x",
+		 (unsigned long long)(fpenv ? fpenv_fpcr(fpenv) : caller_fpcr), fpenvs[fpenv].fpsr);
+}
+
+/* The trampoline loads FPCR only where it differs from the caller's, and
+ * gives the caller's back after the call; fpcr_before is also what the
+ * call must leave. */
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)
+		return;
+	rec->fpcr_before = fpenv_fpcr(fpenv);
+	rec->fpsr_entry = fpenvs[fpenv].fpsr;
 }
 
 static int clobbered(struct mg_verdict *out, const char *rule, const char *name, uint64_t canary,
@@ -124,6 +190,18 @@ int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 			       "FPCR control bits changed (0x%08llx -> 0x%08llx)",
 			       (unsigned long long)rec->fpcr_before,
 			       (unsigned long long)rec->fpcr_after);
+		return 1;
+	}
+	if (rec->svcr_after & (SVCR_SM | SVCR_ZA)) {
+		unsigned svcr = (unsigned)rec->svcr_after;
+		mg_verdict_abi(out, "sme-state", 0, 1, 0, rec->svcr_after,
+			       "returned with %s on (SVCR 0x%x): a non-streaming function with a "
+			       "private ZA interface returns with PSTATE.SM and PSTATE.ZA as on "
+			       "entry, both off (AAPCS64 6.2)",
+			       svcr & SVCR_SM && svcr & SVCR_ZA ? "streaming mode and ZA"
+			       : svcr & SVCR_SM		  ? "streaming mode (PSTATE.SM)"
+							  : "ZA (PSTATE.ZA)",
+			       svcr);
 		return 1;
 	}
 	return touched_fpu(rec, out);

@@ -5,13 +5,24 @@
 #include "cpu.h"
 #include "variant.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef PR_SVE_SET_VL
+#define PR_SVE_SET_VL 50
+#define PR_SVE_GET_VL 51
+#endif
+#define PR_SVE_VL_LEN_MASK 0xffff
 
 #define DCZID_PROHIBITED (1u << 4) /* DZP: dc zva may not be used */
 #define DCZID_BLOCK_LOG2 0xfu	   /* log2 of the block size in 4-byte words */
 #define HWCAP_SVE_BIT	 (1ul << 22)
 #define HWCAP2_MOPS_BIT	 (1ul << 43)
+#define HWCAP2_SME_BIT	 (1ul << 23)
 
 static unsigned zva_feature(void)
 {
@@ -34,14 +45,93 @@ static unsigned zva_feature(void)
 	}
 }
 
+/* SVE's vector length is the thread's (Documentation/arm64/sve.rst): the
+ * lengths the CPU has are the powers of two that prctl(PR_SVE_SET_VL)
+ * sets exactly (it rounds others down), tried once at start-up, before
+ * any thread but the first exists. */
+static unsigned default_vl, vl_mask;
+
+static void probe_vls(void)
+{
+	int got = prctl(PR_SVE_GET_VL);
+
+	if (got < 0)
+		return;
+	default_vl = (unsigned)got & PR_SVE_VL_LEN_MASK;
+	for (unsigned k = 0; k < MG_CPU_VL_BITS; k++) {
+		int set = prctl(PR_SVE_SET_VL, MG_CPU_VL_MIN << k);
+		if (set >= 0 && ((unsigned)set & PR_SVE_VL_LEN_MASK) == MG_CPU_VL_MIN << k)
+			vl_mask |= 1u << k;
+	}
+	prctl(PR_SVE_SET_VL, default_vl);
+}
+
+unsigned mg_cpu_vls(void)
+{
+	mg_cpu_features(); /* probed with the features, once */
+	return vl_mask;
+}
+
+unsigned mg_cpu_default_vl(void)
+{
+	mg_cpu_features();
+	return default_vl;
+}
+
+int mg_cpu_use_vl(unsigned bytes)
+{
+	/* What this thread has; a new thread inherits its creator's, which
+	 * it does not know: UINT_MAX. */
+	static _Thread_local unsigned current = UINT_MAX;
+	unsigned want = bytes ? bytes : default_vl;
+	int set;
+
+	if (want == current || !vl_mask)
+		return 0;
+	set = prctl(PR_SVE_SET_VL, want);
+	if (set < 0 || ((unsigned)set & PR_SVE_VL_LEN_MASK) != want) {
+		current = UINT_MAX;
+		return -1;
+	}
+	current = want;
+	return 0;
+}
+
+/* A load through a tagged pointer, in a child, so that a system without
+ * TBI costs the child and not the run. */
+static volatile unsigned char tbi_probe = 0x5a;
+
+int mg_cpu_tbi(void)
+{
+	static int known = -1;
+	int status;
+	pid_t pid;
+
+	if (known >= 0)
+		return known;
+	pid = fork();
+	if (pid == 0) {
+		const volatile unsigned char *tagged =
+			(const volatile unsigned char *)((uintptr_t)&tbi_probe | (uintptr_t)0xa5 << 56);
+		_exit(*tagged == 0x5a ? 0 : 1);
+	}
+	known = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		WEXITSTATUS(status) == 0;
+	return known;
+}
+
 unsigned mg_cpu_detect(void)
 {
 	unsigned features = zva_feature();
 
-	if (getauxval(AT_HWCAP) & HWCAP_SVE_BIT)
+	if (getauxval(AT_HWCAP) & HWCAP_SVE_BIT) {
 		features |= MG_FEAT_SVE;
+		probe_vls();
+	}
 	if (getauxval(AT_HWCAP2) & HWCAP2_MOPS_BIT)
 		features |= MG_FEAT_MOPS;
+	if (getauxval(AT_HWCAP2) & HWCAP2_SME_BIT)
+		features |= MG_FEAT_SME;
 	return features;
 }
 

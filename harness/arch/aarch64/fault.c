@@ -69,6 +69,11 @@ static enum mg_access decode_load_store(uint32_t insn)
 
 	if ((insn & DC_ZVA_MASK) == DC_ZVA) /* zeroes a block: a store */
 		return MG_ACCESS_WRITE;
+	/* SVE's loads and stores: bit 31 set and bits 28:25 0010; bits 31:29
+	 * are 111 for the stores, 100-110 for the loads (contiguous, gather,
+	 * ldr of a z or p register) and prefetches. */
+	if (BIT(insn, 31) && FIELD(insn, 25, 4) == 2)
+		return access_of(FIELD(insn, 29, 3) == 7);
 	if ((insn & 0x0a000000u) != 0x08000000u) /* not in the loads and stores */
 		return MG_ACCESS_UNKNOWN;
 	if (FIELD(insn, 27, 3) == 5) /* ldp/stp/ldnp/stnp/ldpsw/stgp, any index mode */

@@ -8,11 +8,12 @@
  * x19-x29 and x18 and into all 128 bits of v8-v15, moves sp to the case's
  * alignment (the record's stack_offset), puts two canary words at the
  * callee's incoming sp (the callee owns only what lies below it), and
- * calls fn(a0, a1, a2). Afterwards it records the registers, the stack
- * pointer, the two words and FPCR.
+ * calls fn(a0, a1, a2) with FPSR and FPCR as the case has them at entry
+ * (the record's fpsr_entry and fpcr_before). Afterwards it records the
+ * registers, the stack pointer, the two words and FPCR.
  * It trusts nothing the callee may have broken: the record is found again
- * through a global, the stack pointer comes back from the record, and FPCR
- * is put back if the callee changed it.
+ * through a global, the stack pointer comes back from the record, and the
+ * caller's FPCR is put back if the call left another.
  * Under the kernel contract's no-FP/SIMD rule (check_fpu) it also fills
  * v0-v7 and v16-v31 with a poison pattern and records FPSR before the call,
  * and all of v0-v31 and FPSR after it: kernel code that touches any of
@@ -121,9 +122,18 @@ ENTRY(mg_abi_call)
 	mov	sp, x10
 	CFA_FROM_SLOT
 	str	x10, [x4, #MG_ABI_SP_BEFORE]
-	/* The caller's FPCR is not read here: it is constant, and the record
-	 * arrives with it. */
-	adrp	x10, canaries
+	/* The floating-point state at entry is the case's (A7, C17): FPSR's
+	 * flags as it says, FPCR the caller's with the case's rounding mode
+	 * and FZ. The caller's FPCR is not read here: it is constant, and the
+	 * record arrives with it (writing FPCR can stall: only if it differs). */
+	ldr	x11, [x4, #MG_ABI_FPSR_ENTRY]
+	msr	fpsr, x11
+	ldr	x11, [x4, #MG_ABI_FPCR_BEFORE]
+	ldr	x12, [x4, #MG_ABI_FPCR_CALLER]
+	cmp	x11, x12
+	b.eq	4f
+	msr	fpcr, x11
+4:	adrp	x10, canaries
 	add	x10, x10, :lo12:canaries
 	ldp	x11, x12, [x10, #TABLE_FRAME]
 	stp	x11, x12, [sp, #FRAME_CANARIES]
@@ -217,11 +227,23 @@ ENTRY(mg_abi_call)
 	mrs	x10, fpsr
 	str	x10, [x9, #MG_ABI_FPSR_AFTER]
 3:
-	/* Give the caller its own FPCR back if the callee changed it (writing
+	/* Where the CPU has SME, SVCR says whether the call left streaming
+	 * mode (PSTATE.SM) or ZA (PSTATE.ZA) on, which a non-streaming
+	 * function with a private ZA interface may not (AAPCS64 6.2; it was
+	 * called with both off). Last, after every register is recorded:
+	 * smstop, which puts our caller back, zeroes the vector registers. */
+	ldr	w10, [x9, #MG_ABI_CHECK_SME]
+	cbz	w10, 5f
+	mrs	x10, s3_3_c4_c2_2	/* SVCR */
+	str	x10, [x9, #MG_ABI_SVCR_AFTER]
+	cbz	x10, 5f
+	.inst	0xd503467f		/* smstop */
+5:
+	/* Give the caller its own FPCR back if the call left another (writing
 	 * FPCR can stall the pipeline; comparing is cheap). */
 	mrs	x10, fpcr
 	str	x10, [x9, #MG_ABI_FPCR_AFTER]
-	ldr	x11, [x9, #MG_ABI_FPCR_BEFORE]
+	ldr	x11, [x9, #MG_ABI_FPCR_CALLER]
 	cmp	x10, x11
 	b.eq	1f
 	msr	fpcr, x11

@@ -12,7 +12,7 @@
 #define MG_ABI_SP_BEFORE    160
 #define MG_ABI_SP_AFTER	    168
 #define MG_ABI_FRAME	    176 /* the two words at the callee's incoming sp */
-#define MG_ABI_FPCR_BEFORE  192 /* in: the caller's, restored after the call */
+#define MG_ABI_FPCR_BEFORE  192 /* in: FPCR at entry (the caller's, with the case's) */
 #define MG_ABI_FPCR_AFTER   200
 #define MG_ABI_CHECK_X18    208 /* in: x18 is reserved for this call */
 #define MG_ABI_CHECK_FPU    212 /* in: the kernel contract's no-FP/SIMD rule */
@@ -22,6 +22,10 @@
 #define MG_ABI_V_AFTER	    240 /* with check_fpu: v0-v31 after the call (512 bytes) */
 #define MG_ABI_SP_CALLER    752 /* the trampoline's own sp, restored at its return */
 #define MG_ABI_STACK_OFFSET 760 /* in: sp mod 64 at entry */
+#define MG_ABI_FPCR_CALLER  768 /* in: the caller's FPCR, restored after the call */
+#define MG_ABI_FPSR_ENTRY   776 /* in: FPSR at entry */
+#define MG_ABI_CHECK_SME    784 /* in: the CPU has SME: read SVCR after the call */
+#define MG_ABI_SVCR_AFTER   792 /* SVCR after the call: PSTATE.SM (bit 0), PSTATE.ZA (bit 1) */
 
 /* What the stack alignment at entry may be (docs/contract.md, A11): the
  * case's stack_offset is sp mod 64 at entry, a multiple of 16 (AAPCS64
@@ -31,6 +35,16 @@
 #define MG_ABI_STACK_AT_ENTRY	 "sp mod 64"
 #define MG_ABI_STACK_PROMISE	 "a multiple of 16 for sp at a public interface (AAPCS64 6.4.5.2)"
 #define MG_ABI_STACK_PROMISE_KERNEL MG_ABI_STACK_PROMISE
+
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * A7, C17; the case's fpenv, abi.h): what a caller may have set through a
+ * support function (fesetround, fesetenv, feraiseexcept): FPSR's
+ * cumulative flags, which "may have any value on entry" (AAPCS64 6.1.2),
+ * FPCR's rounding mode and FZ; the rest of FPCR is the caller's. 0 is the
+ * caller's own (FPSR clear). */
+#define MG_ABI_FPENV_COUNT 7
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, fz, round-up, round-down, round-zero, fz-flags-set"
 
 /* The canaries: each register's own number, so a diagnosis names itself.
  * v8-v15 get a canary in both halves; only the low halves (d8-d15) are
@@ -77,6 +91,10 @@ struct mg_abi_record {
 	_Alignas(16) unsigned char v_after[32][16];
 	uint64_t sp_caller;
 	uint32_t stack_offset; /* in: the case's, a multiple of 16 below 64 */
+	uint64_t fpcr_caller;  /* in: the caller's FPCR, given back after the call */
+	uint64_t fpsr_entry;   /* in: FPSR at entry */
+	uint32_t check_sme;    /* in: SVCR exists (HWCAP2_SME) */
+	uint64_t svcr_after;   /* entered as 0: non-streaming, ZA off */
 };
 
 _Static_assert(offsetof(struct mg_abi_record, vsaved) == MG_ABI_VSAVED, "layout");
@@ -94,6 +112,10 @@ _Static_assert(offsetof(struct mg_abi_record, v_after) == MG_ABI_V_AFTER, "layou
 _Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFSET, "layout");
 _Static_assert(offsetof(struct mg_abi_record, set_flags) == MG_ABI_SET_FLAGS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpcr_caller) == MG_ABI_FPCR_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fpsr_entry) == MG_ABI_FPSR_ENTRY, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_sme) == MG_ABI_CHECK_SME, "layout");
+_Static_assert(offsetof(struct mg_abi_record, svcr_after) == MG_ABI_SVCR_AFTER, "layout");
 
 #define MG_ABI_SAVED_NAMES                                                                         \
 	{                                                                                          \
