@@ -22,6 +22,12 @@ source_of() {
 # memcheck); a broken one is rejected by the sweep, so valgrind (a third of
 # a gate's CPU) is left out there: the whole run below and gate_closed.sh
 # test the gate's valgrind check, tests/run.d/valgrind.sh memcheck's findings.
+# gate_said OUT: what a failed gate case shows of the gate's output: its
+# first findings and last line, and a traceback's frames when there is one
+# (an internal error, exit 2, must be diagnosable from the log).
+gate_said() {
+	echo "$(grep -m3 '^[0-9]*\. \[' <<<"$1") $(sed -n '/^Traceback/,$p' <<<"$1" | tail -n 12) $(tail -n1 <<<"$1")"
+}
 gate_case() {
 	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 file flags=(--quick --skip=fuzz,huge --no-bench)
 	[ "$expect" = pass ] || flags=(--quick --skip=fuzz,huge,valgrind --no-bench)
@@ -79,7 +85,7 @@ gate_case() {
 		if [ $rc -eq 0 ] && grep -qE "^ACCEPTED( \(.*\))?: " <<<"$out"; then
 			pass "gate accepts $v ($file)"
 		else
-			fail "gate accepts $v ($file)" "exit $rc: $(grep -m3 '^[0-9]*\. \[' <<<"$out") $(tail -n1 <<<"$out")"
+			fail "gate accepts $v ($file)" "exit $rc: $(gate_said "$out")"
 		fi
 		return
 	fi
@@ -90,7 +96,7 @@ gate_case() {
 	if [ $rc -eq 1 ] && [ -n "$hit" ]; then
 		pass "gate rejects $v with $hit ($file)"
 	else
-		fail "gate rejects $v with $classes ($file)" "exit $rc: $(grep -m3 '^[0-9]*\. \[' <<<"$out") $(tail -n1 <<<"$out")"
+		fail "gate rejects $v with $classes ($file)" "exit $rc: $(gate_said "$out")"
 	fi
 }
 
