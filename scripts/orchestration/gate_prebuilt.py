@@ -153,8 +153,8 @@ def record(ctx, code, build_dir=None):
             if found:
                 rel = os.path.dirname(os.path.relpath(real, max(found, key=len)))
                 for d in search:
-                    where = os.path.normpath(os.path.join(d, rel))
-                    dirs[where] = _listing(where)
+                    shadow = os.path.normpath(os.path.join(d, rel))  # a header here would be found first
+                    dirs[shadow] = _listing(shadow)
     names = [e["name"] for e in ctx.entries]
     return gate_cache._write(_path(prekey(ctx)), {"prekey": prekey(ctx), "code": code, "names": names,
                                                   "tools": tools, "files": files, "dirs": dirs})
