@@ -5,8 +5,10 @@ command (SIGINT, SIGTERM, SIGHUP sent to its own PID, not only the
 terminal's SIGINT to its group) turned into Interrupted, which ends every
 child first."""
 
+import errno
 import itertools
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -153,36 +155,63 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
     start nothing more while the program ends)."""
     if _interrupted:
         raise Interrupted(_interrupted[0])
+    env = dict(os.environ if env is None else env)
+    program = resolve(argv[0], env.get("PATH", os.defpath), cwd)
     out = open(stdout, "ab") if isinstance(stdout, str) else stdout
     err = open(stderr, "ab") if isinstance(stderr, str) else stderr
     name = f"{TAG_PREFIX}{os.getpid()}_{next(_TOKENS)}"
-    env = dict(os.environ if env is None else env)
     env[name] = "1"
-    # The signals that stop a program are held while the child starts and is
-    # recorded, so an interruption cannot leave one running unrecorded; the
-    # child gets them back before it runs its program.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    # No preexec_fn: with one, every fork runs the at-fork hooks of the
+    # modules imported so far, and a module a thread imports meanwhile gets
+    # its after-fork hook run without its before-fork one (the thread pool
+    # of concurrent.futures then releases a lock another thread holds:
+    # "RuntimeError: release unlocked lock"). The child dies with its
+    # parent through setpriv instead, and a stop signal to the main thread
+    # waits until the child is recorded.
+    deferring = threading.current_thread() is threading.main_thread()
+    if deferring:
+        _starting.append(True)
     try:
         child = subprocess.Popen(
-            argv,
+            DIE_WITH_PARENT + [program] + list(argv[1:]),
             stdin=subprocess.DEVNULL,
             stdout=out if out is not None else subprocess.DEVNULL,
             stderr=err if err is not None else subprocess.DEVNULL,
             env=env,
             cwd=cwd,
             start_new_session=True,
-            preexec_fn=lambda: child_setup(held),
         )
         child.memgate_tag = f"{name}=1".encode()
         stat = _proc_stat(child.pid)
         child.memgate_since = stat[2] if stat else 0
         RUNNING[child.pid] = child
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if deferring:
+            _starting.pop()
         for f, given in ((out, stdout), (err, stderr)):
             if isinstance(given, str) and f is not None:
                 f.close()
+        if deferring and _interrupted:
+            raise Interrupted(_interrupted[0])
     return child
+
+
+def resolve(program, path, cwd=None):
+    """The file `program` runs (as execvp finds it: a name with a slash from
+    cwd, any other through `path`), or the OSError that exec would give:
+    the program itself is started by setpriv, which could only say so in
+    its exit status."""
+    if "/" in program:
+        found = os.path.join(cwd or os.getcwd(), program)
+        if not os.path.exists(found):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+        if os.path.isdir(found) or not os.access(found, os.X_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+        return os.path.abspath(found)
+    found = shutil.which(program, path=path)
+    if found is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+    return os.path.abspath(found)  # which() looked a relative entry up from here
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -206,6 +235,8 @@ class Interrupted(KeyboardInterrupt):
 
 
 _interrupted = []
+# Set while the main thread starts a child (see start()).
+_starting = []
 
 
 def _on_stop_signal(signum, frame):
@@ -214,7 +245,9 @@ def _on_stop_signal(signum, frame):
     if _interrupted:
         return
     _interrupted.append(signum)
-    raise Interrupted(signum)
+    if not _starting:
+        raise Interrupted(signum)
+    # start() raises it once the child it is starting is recorded.
 
 
 def stop_early(prog):
@@ -244,31 +277,18 @@ def interrupted():
     return Interrupted(_interrupted[0]) if _interrupted else None
 
 
-def _parent_death_signal():
-    """prctl(PR_SET_PDEATHSIG, SIGKILL) where Linux's libc has it: a child
-    that outlives us (we were killed with SIGKILL, so nothing could stop
-    it) is killed too. None elsewhere. (Linux sends it when the *thread*
-    that started the child ends: start children from a thread that
-    outlives them, as the main thread does.)"""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError, ImportError):
-        return None
-    return lambda: prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+def _die_with_parent():
+    """The prefix that makes a child get SIGKILL when the thread that
+    started it ends (PR_SET_PDEATHSIG, set by util-linux's setpriv, which
+    then execs the child's program): a child that outlives us (we were
+    killed with SIGKILL, so nothing could stop it) is killed too. Empty
+    where there is no setpriv. (Start children from a thread that outlives
+    them, as the main thread does.)"""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
 
 
-_SET_PDEATHSIG = _parent_death_signal()
-
-
-def child_setup(mask):
-    """In the child, before its program: the caller's signal mask back, and
-    death with its parent."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-    if _SET_PDEATHSIG:
-        _SET_PDEATHSIG()
+DIE_WITH_PARENT = _die_with_parent()
 
 
 def _signal_all(child, sig):

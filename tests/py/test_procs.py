@@ -51,6 +51,9 @@ def running(pid):
         return False
 
 
+SCRIPTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts")
+
+
 class Deadline(unittest.TestCase):
     def test_a_signal_blocking_child_and_its_fork_end_at_the_deadline(self):
         d = tmpdir(self)
@@ -137,6 +140,84 @@ class Signals(unittest.TestCase):
             pids = [int(p) for p in f.read().split()]
         time.sleep(0.2)
         self.assertEqual([p for p in pids if running(p)], [])
+
+
+class Starting(unittest.TestCase):
+    """How a child is started: no at-fork hook of ours runs (a module a
+    thread imports meanwhile would get its after-fork hook without its
+    before-fork one), the child dies with us, and a program that cannot
+    run is an OSError as exec would give it."""
+
+    def test_starting_a_child_runs_no_at_fork_hook(self):
+        forks = []
+        os.register_at_fork(before=lambda: forks.append(os.getpid()))
+        procs.run(["true"], timeout=30)
+        self.assertEqual(forks, [])
+
+    def test_a_child_dies_when_its_parent_is_killed(self):
+        if not procs.DIE_WITH_PARENT:
+            self.skipTest("no setpriv here")
+        d = tmpdir(self)
+        pidfile = os.path.join(d, "pid")
+        program = (
+            "import os, sys, time; sys.path.insert(0, %r)\n"
+            "from orchestration import procs\n"
+            "child = procs.start(['sleep', '60'])\n"
+            "open(%r, 'w').write(str(child.pid))\n"
+            "time.sleep(60)\n"
+        ) % (SCRIPTS, pidfile)
+        parent = subprocess.Popen([sys.executable, "-c", program])
+        for _ in range(200):
+            if os.path.exists(pidfile) and os.path.getsize(pidfile):
+                break
+            time.sleep(0.05)
+        with open(pidfile) as f:
+            child = int(f.read())
+        self.assertTrue(running(child))
+        parent.kill()
+        parent.wait()
+        for _ in range(100):
+            if not running(child):
+                break
+            time.sleep(0.05)
+        self.assertFalse(running(child))
+
+    def test_a_missing_program_and_one_that_is_not_executable_are_oserrors(self):
+        d = tmpdir(self)
+        plain = os.path.join(d, "plain")
+        open(plain, "w").close()
+        with self.assertRaises(FileNotFoundError):
+            procs.start(["memgate-no-such-program"])
+        with self.assertRaises(FileNotFoundError):
+            procs.start([os.path.join(d, "absent")])
+        with self.assertRaises(PermissionError):
+            procs.start(["./plain"], cwd=d)
+
+    def test_a_program_with_a_slash_is_found_from_cwd(self):
+        d = tmpdir(self)
+        with open(os.path.join(d, "hi"), "w") as f:
+            f.write("#!/bin/sh\nexit 7\n")
+        os.chmod(os.path.join(d, "hi"), 0o755)
+        self.assertEqual(procs.run(["./hi"], cwd=d, timeout=30).returncode, 7)
+
+    def test_a_stop_signal_while_a_child_starts_waits_until_it_is_recorded(self):
+        real = subprocess.Popen
+
+        def signalled_meanwhile(*args, **kwargs):
+            child = real(*args, **kwargs)
+            procs._on_stop_signal(signal.SIGTERM, None)  # as the handler would run
+            return child
+
+        procs.subprocess.Popen = signalled_meanwhile
+        try:
+            with self.assertRaises(procs.Interrupted):
+                procs.start(["sleep", "60"])
+            self.assertEqual(len(procs.RUNNING), 1)
+        finally:
+            procs.subprocess.Popen = real
+            procs.stop_all()
+            del procs._interrupted[:]
+        self.assertEqual(procs.RUNNING, {})
 
 
 if __name__ == "__main__":
