@@ -376,6 +376,14 @@ unsigned mg_tag_nth(uint64_t k)
 	return (h & 1) && mg_cpu_tbi() ? (unsigned)(h >> 8 & 0xff) : 0;
 }
 
+void mg_case_vary_entry(struct mg_case *c, uint64_t k)
+{
+	c->stack_offset = mg_stack_offset_nth(c->variant, k);
+	c->fpenv = mg_fpenv_nth(c->variant, k);
+	c->vl = mg_vl_nth(c, k);
+	c->tag = mg_tag_nth(k);
+}
+
 static bool tag_valid(const struct mg_case *c, char *why, size_t size)
 {
 	if (!c->tag)

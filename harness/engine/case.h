@@ -182,6 +182,11 @@ unsigned mg_vl_nth(const struct mg_case *c, uint64_t k);
  * a hash of k for the others; 0 where the top byte is not ignored. */
 unsigned mg_tag_nth(uint64_t k);
 
+/* The machine state at entry the sweep and the stages give their k-th
+ * case: the stack offset, floating-point environment, vector length and
+ * tag, each by its rule above (the caller's freedoms, docs/contract.md). */
+void mg_case_vary_entry(struct mg_case *c, uint64_t k);
+
 /* What a case's buffers hold (docs/contract.md, C12): the pool's random
  * bytes, or, for one case in four of the full seeds the sweep and the
  * fuzzers draw, a pattern random bytes all but never hold: every source

@@ -24,10 +24,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 {
 	char why[128];
 
-	c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
-	c->fpenv = mg_fpenv_nth(c->variant, e->count);
-	c->vl = mg_vl_nth(c, e->count);
-	c->tag = mg_tag_nth(e->count);
+	mg_case_vary_entry(c, e->count);
 	if (e->stopped || !mg_case_valid(c, why, sizeof why))
 		return;
 	c->seed = mg_mix64(e->seed ^ (0x706c616365ull + e->count++)); /* "place" */

@@ -23,10 +23,7 @@ static void emit(struct emitter *e, struct mg_case *c)
 	char why[160];
 
 	for (int i = 0; i < REPEATS && !e->stopped; i++) {
-		c->stack_offset = mg_stack_offset_nth(c->variant, e->count);
-		c->fpenv = mg_fpenv_nth(c->variant, e->count);
-		c->vl = mg_vl_nth(c, e->count);
-		c->tag = mg_tag_nth(e->count);
+		mg_case_vary_entry(c, e->count);
 		c->seed = mg_mix64(e->seed ^ (0x74687264ull + e->count++)); /* "thrd" */
 		if (mg_case_valid(c, why, sizeof why))
 			e->stopped = e->fn(c, e->ctx);
