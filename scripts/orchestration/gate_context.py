@@ -214,6 +214,7 @@ def setup_arch(ctx, opts):
     if arch not in ("x86_64", "i386", "aarch64", "generic"):
         die(f"unknown arch '{arch}' (valid: x86_64, i386, aarch64, generic)")
     ctx.arch = arch
+    check_convention(opts, ctx.host if arch == "generic" else arch)
     if arch not in (ctx.host, "generic"):
         ctx.foreign = arch
         rc, out = submission.capture(["scripts/arch-probe", arch], timeout=120)
@@ -222,5 +223,4 @@ def setup_arch(ctx, opts):
         ctx.runner = out.split()
         ctx.emulated = ctx.runner[0] if ctx.runner else ""
     ctx.B = "build" + (f"/{ctx.foreign}" if ctx.foreign else "")
-    check_convention(opts, ctx.host if arch == "generic" else arch)
     ctx.make_arch = [f"ARCH={ctx.foreign}"] if ctx.foreign else []
