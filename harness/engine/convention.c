@@ -91,8 +91,8 @@ static int parse_list(const char *key, const char *s, size_t n, int *regs, unsig
 		if (seen & (1u << reg))
 			return fail(err, size, "'%s' named twice in '%s='", gpr_names[reg], key);
 		if (count == max)
-			return fail(err, size, "'%s=' names more than %u registers ('%.*s')", key,
-				    max, (int)len, s);
+			return fail(err, size, "'%s=' names more than %u register%s ('%.*s')", key,
+				    max, max == 1 ? "" : "s", (int)len, s);
 		seen |= 1u << reg;
 		regs[count++] = reg;
 		if (!comma)

@@ -62,6 +62,17 @@ expect "random finds the r8 clobber" 1 \
 	build/random --variant=bad_copy_from_user_movs_alt_r8 --seconds=5 --seed=1 --max-findings=1 \
 	--findings="$TMP/random"
 
+if ! command -v clang >/dev/null; then
+	skip "fuzz_usercopy with a convention" "clang is not installed (scripts/install-deps installs it)"
+elif ! make --no-print-directory -s build/fuzz/libfuzzer/fuzz_usercopy >/dev/null 2>&1; then
+	fail "fuzz_usercopy builds" "make build/fuzz/libfuzzer/fuzz_usercopy failed"
+else
+	expect "libFuzzer fuzz_usercopy finds the r8 clobber" 77 \
+		"signature: bad_copy_from_user_movs_alt_r8 abi-violation r8 clobbered" \
+		build/fuzz/libfuzzer/fuzz_usercopy --variant=bad_copy_from_user_movs_alt_r8 \
+		-runs=2000 -seed=1 -artifact_prefix="$TMP/" corpus/usercopy
+fi
+
 # Bad conventions: one line, exit 2, naming the bad token.
 usage_error "memgate run: an unknown register is named" "--convention 'args=rdi,rcz': unknown register 'rcz' \(valid: rax, " \
 	$MG run --variant=clear_pages_unrolled --len=4096 --convention='args=rdi,rcz'
