@@ -54,11 +54,11 @@ static inline void mg_call_convention(const struct mg_variant *v, uintptr_t a0, 
 static inline void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value,
 			    size_t len, int clean_int, struct mg_abi_record *rec)
 {
+	if (v->convention)
+		mg_call_convention(v, (uintptr_t)dst, mg_call_arg1(v, src, value, clean_int), len, rec);
 	/* Every entry point takes at most three integer arguments, in the same
 	 * places whatever their types, so one trampoline serves them all;
 	 * clear_user's count is its second. */
-	if (v->convention)
-		mg_call_convention(v, (uintptr_t)dst, mg_call_arg1(v, src, value, clean_int), len, rec);
 	if (v->op == MG_CLEAR_USER)
 		return (void *)mg_abi_call((const void *)(uintptr_t)v->entry.uclear,
 					   (uintptr_t)dst, len, 0, rec);

@@ -1,5 +1,6 @@
 /* x86-64 and i386 ABI rules: the callee-saved registers (x86-64: rbx, rbp,
- * r12-r15; i386: ebx, esi, edi, ebp) are preserved, the stack pointer comes
+ * r12-r15; i386: ebx, esi, edi, ebp) are preserved (x86-64, under a register
+ * convention of the routine's own: every register it does not name), the stack pointer comes
  * back where it was, the direction flag is clear, and the control bits of
  * MXCSR and the x87 control word are as they were at entry, the case's
  * floating-point environment's (MXCSR's exception flags are the caller's
