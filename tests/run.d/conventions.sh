@@ -45,6 +45,20 @@ expect "the replay line of a case under another convention carries it" 1 \
 	$MG run --variant=clear_pages_unrolled --len=4096 --convention=c --format=jsonl
 expect "a C routine passes under a convention that fits it" 0 "^verdict: ok$" \
 	$MG run --variant=clear_page_rep_stosq --len=4096 --convention="args=rdi clobbers=rax,rcx"
+# Every op: the C convention written out as a convention of its own
+# passes its C routines; a narrower one catches a C scratch register.
+C3='args=rdi,rsi,rdx ret=rax clobbers=rcx,r8,r9,r10,r11'
+for v in memcpy_unrolled64 memmove_bytewise memset_word mempcpy_libc copy_from_user_bytes; do
+	expect "$v passes under the C convention written out" 0 "^verdict: ok$" \
+		$MG run --variant=$v --len=100 --convention="$C3"
+done
+expect "copy_page_rep_movsq passes under the C convention written out" 0 "^verdict: ok$" \
+	$MG run --variant=copy_page_rep_movsq --len=4096 --convention='args=rdi,rsi clobbers=rax,rcx,rdx,r8,r9,r10,r11'
+expect "clear_user_bytes passes under the C convention written out" 0 "^verdict: ok$" \
+	$MG run --variant=clear_user_bytes --len=100 --convention='args=rdi,rsi ret=rax clobbers=rcx,rdx,r8,r9,r10,r11'
+expect "a convention narrower than the C one catches a C scratch register" 1 \
+	"^verdict: abi-violation: rcx clobbered \(0xc2c2c2c2c2c2c2c2 -> 0x[0-9a-f]{16}\), which the declared convention 'args=rdi,rsi,rdx ret=rax' does not let it change$" \
+	$MG run --variant=memset_word --len=100 --convention='args=rdi,rsi,rdx ret=rax'
 expect "the records name a declared convention" 1 "\"convention\":\"$CLEAR\"" \
 	$MG run --variant=bad_clear_pages_unrolled_rdx --len=4096 --format=jsonl
 expect "the standalone reproducer refuses a convention of its own, saying why" 2 \
