@@ -14,6 +14,7 @@
 #include "emit_c.h"
 #include "call.h"
 #include "check.h"
+#include "convention.h"
 #include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -438,6 +439,10 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 	struct emit e = {.path = path, .c = c, .v = v};
 	int has_src = op_texts[c->variant->op].has_src;
 
+	if (mg_variant_convention(c->variant))
+		fail("the variant is called with a register convention of its own ('%s', "
+		     "docs/conventions.md), which a standalone program does not reproduce yet: use "
+		     "the replay command", c->variant->convention);
 	if (mg_op_is_user(c->variant->op))
 		fail("a user copy's case runs under memgate's exception-table emulation "
 		     "(docs/usercopy.md), which a standalone program does not reproduce yet: use "

@@ -83,6 +83,21 @@ void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size);
 void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv);
 #endif
 
+#ifdef MG_ABI_GPR_NAMES
+/* Per-arch, where the record has a register image (MG_ABI_GPR_NAMES):
+ * after mg_abi_prepare, the call enters with the convention's registers,
+ * operands[i] in its args[i], and every register the convention does not
+ * let the call change is checked. */
+struct mg_convention;
+void mg_abi_set_convention(struct mg_abi_record *rec, const struct mg_convention *conv,
+			   const uintptr_t *operands);
+/* Per-arch: calls fn directly with the convention (no check, reentrant:
+ * for the calls from a signal handler, other threads, the benchmarks) and
+ * returns its result register (0 for none). */
+uintptr_t mg_abi_call_direct_convention(const void *fn, const struct mg_convention *conv,
+					const uintptr_t *operands);
+#endif
+
 /* Per-arch: makes *out an abi-violation naming the first rule the call
  * broke (mg_verdict_abi), or returns 0. */
 int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out);

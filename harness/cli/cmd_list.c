@@ -9,7 +9,8 @@
 static const char help[] =
 	"usage: memgate list [--set=main|selftest|all] [--hide-feature=LIST] [--tsv]\n"
 	"  --tsv  for scripts: one line per variant, tab-separated: name, op, arch,\n"
-	"         entry point, needs, here, expect (the table's columns, no header)\n";
+	"         entry point, needs, here, expect (the table's columns, no header),\n"
+	"         convention (its own, docs/conventions.md; -: the C convention)\n";
 
 enum { O_SET = 1, O_HIDE, O_TSV, O_HELP };
 
@@ -62,13 +63,15 @@ static void print_variant(const struct mg_variant *v, int tsv)
 			 classes);
 	}
 	if (tsv) {
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->name, mg_op_name(v->op), v->arch,
-		       v->symbol, features, runs, expect);
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->name, mg_op_name(v->op), v->arch,
+		       v->symbol, features, runs, expect, v->convention ? v->convention : "-");
 		return;
 	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),
 	       v->arch, v->symbol, ret_name(v->ret), contract, features, runs, expect);
 	printf("%34s %s\n", "", v->about);
+	if (v->convention)
+		printf("%34s convention: %s\n", "", v->convention);
 }
 
 int mg_cmd_list(int argc, char **argv)

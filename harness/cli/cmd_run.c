@@ -1,6 +1,7 @@
 /* memgate run: replays exactly one case, as printed by a failing sweep. */
 #include "abi.h"
 #include "check.h"
+#include "convention.h"
 #include "cpu.h"
 #include "huge.h"
 #include "isolate.h"
@@ -48,6 +49,10 @@ static const char help[] =
 	"                  separate src's N ^ 0x5a; docs/contract.md, A14; default 0)\n"
 	"  --fault-at=K    the user copies: the user buffer faults from byte K on (its\n"
 	"                  alignment follows; docs/usercopy.md; default: no fault)\n"
+	"  --convention=TEXT  call the variant with this register convention instead\n"
+	"                  of the one it declares: 'args=REG,... [ret=REG]\n"
+	"                  [clobbers=REG,...] [zero=REG,...]', or c, the C convention\n"
+	"                  (x86-64; docs/conventions.md)\n"
 	"  --timeout-ms=N  per-call watchdog (default 1000, at least 1)\n"
 	"  --overread=classify|strict  under memcheck: an over-read within an aligned\n"
 	"                        block holding a buffer byte is a warning (classify,\n"
@@ -83,12 +88,14 @@ enum {
 	O_VL,
 	O_TAG,
 	O_FAULT_AT,
+	O_CONVENTION,
 	O_HELP
 };
 
 static const struct option opts[] = {
 	{"variant", required_argument, NULL, O_VARIANT},
 	{"len", required_argument, NULL, O_LEN},
+	{"convention", required_argument, NULL, O_CONVENTION},
 	{"src-align", required_argument, NULL, O_SRC},
 	{"dst-align", required_argument, NULL, O_DST},
 	{"overlap", required_argument, NULL, O_OVERLAP},
@@ -140,8 +147,26 @@ static unsigned parse_fpenv(const char *cmd, const char *text)
 	mg_usage_error(cmd, "unknown --fpenv '%s' (valid: " MG_ABI_FPENV_NAMES ")", text);
 }
 
+/* The variant called with another convention than its own: a copy of its
+ * row (the case's variant), which the replay line tells from the table's. */
+static void override_convention(const char *cmd, struct mg_case *c, const char *text)
+{
+	static struct mg_variant with;
+	struct mg_convention conv;
+	char err[256];
+
+	if (mg_convention_parse(text, &conv, err, sizeof err) < 0 ||
+	    (conv.nargs && mg_convention_fits(&conv, c->variant->op, c->variant->ret, err,
+					      sizeof err) < 0))
+		mg_usage_error(cmd, "--convention '%s': %s", text, err);
+	with = *c->variant;
+	with.convention = text;
+	c->variant = &with;
+}
+
 int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *c)
 {
+	const char *convention = NULL;
 	long long overlap = 0, value;
 	int have_overlap = 0, have_len = 0, opt;
 	enum mg_spot spot = MG_SPOT_GUARD;
@@ -206,12 +231,15 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			have_fault = 1;
 			fault_at = (size_t)mg_parse_u64(cmd, "fault-at", optarg);
 			break;
+		case O_CONVENTION: convention = optarg; break;
 		case O_HELP: return 0;
 		}
 	}
 	mg_no_operands(argc, argv, cmd);
 	if (!c->variant || !have_len)
 		mg_usage_error(cmd, "--variant and --len are required (see memgate run --help)");
+	if (convention)
+		override_convention(cmd, c, convention);
 	if (have_overlap) {
 		if (c->src_align >= MG_ALIGN_MOD)
 			mg_usage_error(cmd, "--src-align %u is not below 64", c->src_align);

@@ -3,8 +3,28 @@
 
 #include <stdint.h>
 
+/* A direct call with the variant's own register convention. */
+static void *call_direct_convention(const struct mg_variant *v, const struct mg_convention *conv,
+				    void *dst, const void *src, int value, size_t len)
+{
+	uintptr_t operands[MG_CONV_MAX_ARGS];
+
+	mg_convention_operands(v->op, (uintptr_t)dst, mg_call_arg1(v, src, value, 1), len, operands);
+#ifdef MG_ABI_GPR_NAMES
+	return (void *)mg_abi_call_direct_convention((const void *)(uintptr_t)v->entry.copy, conv,
+						     operands);
+#else
+	(void)conv; /* the parser refuses every convention here */
+	return NULL;
+#endif
+}
+
 void *mg_call_direct(const struct mg_variant *v, void *dst, const void *src, int value, size_t len)
 {
+	const struct mg_convention *conv = v->convention ? mg_variant_convention(v) : NULL;
+
+	if (conv)
+		return call_direct_convention(v, conv, dst, src, value, len);
 	switch (v->op) {
 	case MG_MEMCPY:
 	case MG_MEMPCPY:

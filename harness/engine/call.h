@@ -3,6 +3,7 @@
 #define MG_CALL_H
 
 #include "abi.h"
+#include "convention.h"
 #include "variant.h"
 
 #include <stdint.h>
@@ -26,6 +27,26 @@ static inline uintptr_t mg_call_arg1(const struct mg_variant *v, const void *src
 	return a1;
 }
 
+/* A variant with a register convention of its own (convention.h): the
+ * record makes the trampoline enter with the convention's registers, the
+ * operands where it says, and return its result register. Called after
+ * mg_abi_prepare, with the arguments of the C call. */
+static inline void mg_call_convention(const struct mg_variant *v, uintptr_t a0, uintptr_t a1,
+				      size_t len, struct mg_abi_record *rec)
+{
+	const struct mg_convention *conv = mg_variant_convention(v);
+	uintptr_t operands[MG_CONV_MAX_ARGS];
+
+	if (!conv)
+		return;
+	mg_convention_operands(v->op, a0, a1, len, operands);
+#ifdef MG_ABI_GPR_NAMES
+	mg_abi_set_convention(rec, conv, operands);
+#else
+	(void)rec; /* the parser refuses every convention here */
+#endif
+}
+
 /* Calls the variant through the ABI trampoline with the arguments its
  * operation takes, and returns what it returned (NULL for void routines).
  * memset's int gets garbage in the upper half of its register unless
@@ -33,6 +54,8 @@ static inline uintptr_t mg_call_arg1(const struct mg_variant *v, const void *src
 static inline void *mg_call(const struct mg_variant *v, void *dst, const void *src, int value,
 			    size_t len, int clean_int, struct mg_abi_record *rec)
 {
+	if (v->convention)
+		mg_call_convention(v, (uintptr_t)dst, mg_call_arg1(v, src, value, clean_int), len, rec);
 	/* Every entry point takes at most three integer arguments, in the same
 	 * places whatever their types, so one trampoline serves them all;
 	 * clear_user's count is its second. */

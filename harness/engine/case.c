@@ -630,8 +630,9 @@ static int describe_placement(const struct mg_case *c, char *out, size_t size)
 void mg_case_describe(const struct mg_case *c, char *out, size_t size)
 {
 	const struct mg_variant *v = c->variant;
-	int used = snprintf(out, size, "%s (%s, %s): len %zu, ", v->name, mg_op_name(v->op),
-			    v->arch, c->len);
+	int used = snprintf(out, size, "%s (%s, %s%s%s%s): len %zu, ", v->name, mg_op_name(v->op),
+			    v->arch, v->convention ? ", convention '" : "",
+			    v->convention ? v->convention : "", v->convention ? "'" : "", c->len);
 
 	used += describe_buffers(c, out + used, size - (size_t)used);
 	if (v->op == MG_MEMSET)
@@ -699,6 +700,15 @@ void mg_argv_add_words(struct mg_argv *a, const char *words)
 	}
 }
 
+/* Whether the case's variant is called as the table declares it (memgate
+ * run --convention calls it otherwise). */
+static int same_convention(const struct mg_variant *v, const struct mg_variant *row)
+{
+	const char *mine = v->convention, *theirs = row ? row->convention : NULL;
+
+	return mine == theirs || (mine && theirs && strcmp(mine, theirs) == 0);
+}
+
 void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 {
 	mg_argv_add_words(a, MG_RUNNER);
@@ -711,6 +721,8 @@ void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 	add_word(a, "%s", mg_program);
 	add_word(a, "run");
 	add_word(a, "--variant=%s", c->variant->name);
+	if (!same_convention(c->variant, mg_variant_find(c->variant->name)))
+		add_word(a, "--convention=%s", c->variant->convention ? c->variant->convention : "c");
 	add_word(a, "--len=%zu", c->len);
 	if (mg_op_has_src(c->variant->op))
 		add_word(a, "--src-align=%u", c->src_align);

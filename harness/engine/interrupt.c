@@ -302,6 +302,9 @@ void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clea
 	const struct mg_variant *v = c->variant;
 
 	arm(o, at);
+	if (v->convention)
+		mg_call_convention(v, (uintptr_t)o->dst, mg_call_arg1(v, o->src, c->value, clean_int),
+				   c->len, &o->abi);
 	mg_call_begin(mg_interrupt_timeout_ms(c->len));
 	o->returned = (void *)(traps_withheld() ? mg_abi_call : mg_abi_call_stepped)(
 		(const void *)(uintptr_t)v->entry.copy, (uintptr_t)o->dst,

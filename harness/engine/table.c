@@ -56,15 +56,18 @@
 
 #define MG_VARIANT(arch, name, op, ret, contract, features, expect, about)                         \
 	DECL_##op(mg_##arch##_##name)
+#define MG_VARIANT_CONV(arch, name, op, ret, contract, features, expect, convention, about)         \
+	DECL_##op(mg_##arch##_##name)
 #include "variants.def"
 #include "bad.def"
 #undef MG_VARIANT
+#undef MG_VARIANT_CONV
 
 /* scripts/gate builds this file once more with MG_SUBMITTED_DEF naming a
  * file of one line per entry point, MG_SUBMITTED(arch, name, symbol, op, ...): the routine
  * under review, appended to the main table for that build only. */
 #ifdef MG_SUBMITTED_DEF
-#define MG_SUBMITTED(arch, name, sym, op, ret, contract, features, about) DECL_##op(sym)
+#define MG_SUBMITTED(arch, name, sym, op, ret, contract, features, convention, about) DECL_##op(sym)
 #include MG_SUBMITTED_DEF
 #undef MG_SUBMITTED
 #endif
@@ -79,13 +82,27 @@
 	 contract,                                                                                 \
 	 features,                                                                                 \
 	 expect,                                                                                   \
-	 about},
+	 about,                                                                                    \
+	 NULL},
+/* A variant called with a register convention of its own (convention.h). */
+#define MG_VARIANT_CONV(arch, name, op, ret, contract, features, expect, convention, about)         \
+	{#name,                                                                                    \
+	 MG_##op,                                                                                  \
+	 #arch,                                                                                    \
+	 "mg_" #arch "_" #name,                                                                    \
+	 ENTRY_##op(mg_##arch##_##name),                                                           \
+	 ret,                                                                                      \
+	 contract,                                                                                 \
+	 features,                                                                                 \
+	 expect,                                                                                   \
+	 about,                                                                                    \
+	 convention},
 
 static const struct mg_variant main_variants[] = {
 #include "variants.def"
 #ifdef MG_SUBMITTED_DEF
-#define MG_SUBMITTED(arch, name, sym, op, ret, contract, features, about)                         \
-	{#name, MG_##op, #arch, #sym, ENTRY_##op(sym), ret, contract, features, 0, about},
+#define MG_SUBMITTED(arch, name, sym, op, ret, contract, features, convention, about)             \
+	{#name, MG_##op, #arch, #sym, ENTRY_##op(sym), ret, contract, features, 0, about, convention},
 #include MG_SUBMITTED_DEF
 #undef MG_SUBMITTED
 #endif

@@ -136,6 +136,9 @@ struct mg_variant {
 	unsigned features; /* enum mg_feature bits */
 	unsigned expect;   /* 0: must pass; else mask of verdict classes it must fail with */
 	const char *about; /* one line: where it comes from */
+	/* A register convention of its own (convention.h, docs/conventions.md),
+	 * or NULL: the C convention. */
+	const char *convention;
 };
 
 #endif

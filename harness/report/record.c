@@ -114,6 +114,8 @@ static void variant_fields(struct mg_json *j, const struct mg_case *c)
 	mg_json_string(j, "variant", c->variant->name);
 	mg_json_string(j, "op", mg_op_name(c->variant->op));
 	mg_json_string(j, "arch", c->variant->arch);
+	if (c->variant->convention)
+		mg_json_string(j, "convention", c->variant->convention);
 	if (mg_cpu_model())
 		mg_json_string(j, "cpu_model", mg_cpu_model());
 }

@@ -747,6 +747,8 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 		mg_json_string(&j, "cpu_model", mg_cpu_model());
 	mg_json_string(&j, "op", mg_op_name(v->op));
 	mg_json_string(&j, "arch", v->arch);
+	if (v->convention)
+		mg_json_string(&j, "convention", v->convention);
 	mg_json_string(&j, "stage", stage);
 	mg_json_string(&j, "status", t ? stage_status(rn, t) : "skip");
 	mg_json_string(&j, "expected", expected);

@@ -141,7 +141,7 @@ OP_FAMILY = {"MEMCPY": "memcpy", "MEMPCPY": "memcpy", "MEMMOVE": "memmove", "MEM
 def variant_family(name):
     """The variant's target, from the tables the binaries are built from."""
     arch = os.uname().machine
-    pattern = re.compile(r"^MG_VARIANT\(([a-z0-9_]+), *([A-Za-z0-9_]+), *([A-Z_]+),")
+    pattern = re.compile(r"^MG_VARIANT(?:_CONV)?\(([a-z0-9_]+), *([A-Za-z0-9_]+), *([A-Z_]+),")
     for table in ("harness/engine/variants.def", "tests/bad/bad.def"):
         try:
             with open(os.path.join(ROOT, table), encoding="utf-8") as f:

@@ -201,8 +201,10 @@ def write_build_files(ctx):
     for e in ctx.entries:
         ret = {"memcpy": "MG_RET_DST", "mempcpy": "MG_RET_DST_END"}.get(
             e["op"], {"page": "MG_RET_VOID", "usercopy": "MG_RET_UNCOPIED"}.get(e["family"], "MG_RET_DST"))
+        conv = ctx.opts.get("convention")
+        conv = submission.c_string(conv) if conv else "NULL"
         lines.append(f"MG_SUBMITTED({ctx.arch}, {e['name']}, mg_gate_{e['symbol']}, {OPS[e['op']][0]}, {ret}, "
-                     f"{contract_macro(ctx, e)}, {features}, {about})\n")
+                     f"{contract_macro(ctx, e)}, {features}, {conv}, {about})\n")
     families = sorted({e["family"] for e in ctx.entries})
     files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ",".join(e["symbol"] for e in ctx.entries) + "\n",
              "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}

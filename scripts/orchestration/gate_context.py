@@ -7,7 +7,7 @@ import re
 import sys
 import time
 
-from . import procs, submission
+from . import convention, procs, submission
 from .gate_options import OPS, die
 
 # What the fuzz driver may add to its share after fuzzing (replaying,
@@ -186,6 +186,22 @@ def default_contract(opts, op):
     return "kernel" if OPS[op][1] in ("page", "usercopy") or opts.get("kernel_shim") else "user"
 
 
+def check_convention(opts, arch):
+    """--convention, checked against the arch's registers and the op
+    before anything builds (one line, exit 2, naming the bad token); kept
+    in its canonical text, or None for the C convention."""
+    text = opts.get("convention")
+    if text is None:
+        return
+    try:
+        conv = convention.parse(text, arch)
+        if conv:
+            convention.check_fits(conv, opts["op"])
+    except ValueError as e:
+        die(f"--convention '{text}': {e}")
+    opts["convention"] = convention.text_of(conv) if conv else None
+
+
 def setup_arch(ctx, opts):
     ctx.host = "i386" if re.match(r"^i.86$", os.uname().machine) else os.uname().machine
     arch = opts.get("arch")
@@ -198,6 +214,7 @@ def setup_arch(ctx, opts):
     if arch not in ("x86_64", "i386", "aarch64", "generic"):
         die(f"unknown arch '{arch}' (valid: x86_64, i386, aarch64, generic)")
     ctx.arch = arch
+    check_convention(opts, ctx.host if arch == "generic" else arch)
     if arch not in (ctx.host, "generic"):
         ctx.foreign = arch
         rc, out = submission.capture(["scripts/arch-probe", arch], timeout=120)

@@ -14,6 +14,7 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [-I DIR]... [-D NAME[=VALUE]]... [--cflags "FLAGS"] [--kernel]
              [--src-align N] [--dst-align N] [--len-multiple N]
              [--requires FEATURE,...] [--returns dst|void|uncopied] [--contract kernel|user]
+             [--convention 'args=REG,... [ret=REG] [clobbers=REG,...] [zero=REG,...]']
              [--extern NAME=VALUE[,VALUE...]]...
              [--seconds N] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
@@ -54,6 +55,15 @@ anywhere but memgate's own tree, it builds and keeps its results in
 repro commands it prints run from where it was started; memgate itself
 may be installed read-only (docs/install.md).
 
+--convention names a register convention of the routine's own, as the
+kernel's inline assembly calls rep_movs_alternative ('args=rdi,rsi,rcx
+ret=rcx clobbers=rax') or __clear_pages_unrolled ('args=rdi,rcx
+zero=rax'): the arguments' registers in the op's order (a page routine may
+take its length, 4096, last), the result's, the registers it may change
+besides, those that enter holding 0. Every other register (rsp aside)
+must come back unchanged, the C convention's scratch registers too.
+x86-64 only; default: the C convention (docs/conventions.md).
+
 --contract kernel (the default for copy_page, clear_page and the user
 copies, and for a routine built through the kernel shim) holds the
 routine to the kernel's rules: aarch64 x18 is reserved; x86-64 code
@@ -68,7 +78,8 @@ or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
 SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
-                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out")
+                 "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out",
+                 "--convention")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-27, aarch64's CPU facts at 8-12.
@@ -342,6 +353,8 @@ def validate(opts):
     if contract is not None and contract not in ("kernel", "user"):
         die(f"--contract must be kernel or user, not '{contract}'")
     opts["contract"] = contract
+    if opts.get("convention") is not None and len(opts["entries"]) > 1:
+        die("--convention applies to one entry point; with --entry each is called with the C convention")
     returns = opts.get("returns") or ""
     if returns and len(opts["entries"]) > 1:
         die("--returns applies to one entry point; with --entry each op returns what it must")

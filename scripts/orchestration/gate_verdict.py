@@ -56,7 +56,8 @@ def took_text(ctx, seconds):
 
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
-             + f", {ctx.contract} contract), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
+             + f", {ctx.contract} contract"
+             + (f", convention '{ctx.opts['convention']}'" if ctx.opts.get("convention") else "") + "), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
     if ctx.cached:
         lines.append(f"cached: {report.cached_text(ctx.cached)} (the same code, options, memgate and machine; "
                      "--no-cache runs it again)")
@@ -117,6 +118,8 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
            "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],
            "skipped": [c.name for c in results if c.status == "skip"]}
+    if ctx.opts.get("convention"):
+        doc["convention"] = ctx.opts["convention"]  # docs/conventions.md; absent: the C convention
     if ctx.opts.get("submitted"):
         # The files as named where the gate was started (the user's tree):
         # SARIF's locations name them.

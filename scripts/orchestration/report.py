@@ -350,6 +350,8 @@ def to_sarif(report):
     properties = {"variant": report["variant"], "op": report["op"], "arch": report["arch"],
                   "symbol": report["symbol"], "verdict": report["verdict"], "seconds": report["seconds"],
                   **isa_properties(report)}
+    if report.get("convention"):
+        properties["convention"] = report["convention"]
     if report.get("cached"):
         properties["cached"] = cached_text(report["cached"])
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
@@ -462,6 +464,8 @@ def to_junit(report):
     text += prop("verdict", report["verdict"]) + prop("op", report["op"]) + prop("arch", report["arch"])
     text += prop("symbol", report["symbol"]) + prop("files", " ".join(report["files"]))
     text += prop("memgate", report["memgate"])
+    if report.get("convention"):
+        text += prop("convention", report["convention"])
     text += "".join(prop(k, v) for k, v in isa_properties(report).items())
     if report.get("cached"):
         text += prop("cached", cached_text(report["cached"]))

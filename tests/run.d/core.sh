@@ -162,7 +162,7 @@ usage_error "an empty --op" "^memgate verify: --op= names no operation$" $MG ver
 usage_error "--op that leaves nothing" "^memgate verify: --op leaves no variant to verify$" \
 	$MG verify --variant=memcpy_libc --op=memset
 expect_all "verify --op keeps only that operation's variants" 0 "^clear_page_rep_stosq " \
-	"^3 variants: 3 passed" -- $MG verify --op=clear_page --huge=off --findings="$TMP/findings"
+	"^4 variants: 4 passed" -- $MG verify --op=clear_page --huge=off --findings="$TMP/findings"
 usage_error "unknown CPU feature" "unknown CPU feature 'avx9'" $MG verify --hide-feature=avx9
 usage_error "a case the contract forbids" "invalid case for copy_page_rep_movsq: length 17: the variant only takes 4096" \
 	$MG run --variant=copy_page_rep_movsq --len=17

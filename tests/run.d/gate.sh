@@ -29,7 +29,7 @@ gate_said() {
 	echo "$(grep -m3 '^[0-9]*\. \[' <<<"$1") $(sed -n '/^Traceback/,$p' <<<"$1" | tail -n 12) $(tail -n1 <<<"$1")"
 }
 gate_case() {
-	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 file flags=(--quick --skip=fuzz,huge --no-bench)
+	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 conv=$6 file flags=(--quick --skip=fuzz,huge --no-bench)
 	[ "$expect" = pass ] || flags=(--quick --skip=fuzz,huge,valgrind --no-bench)
 	file=$(source_of "$sym")
 	[ -n "$file" ] || { fail "gate: $v" "no source file defines $sym"; return; }
@@ -45,6 +45,9 @@ gate_case() {
 	"FAIL at 4 GiB+"*) flags=(--quick --skip=fuzz,valgrind,regressions --no-bench --seconds=150) ;;
 	"FAIL in the full sweep"*) flags=(--skip=fuzz,huge,valgrind --no-bench) ;;
 	esac
+	# A register convention of its own (MG_VARIANT_CONV), declared as the
+	# table declares it (docs/conventions.md).
+	[ "$conv" = - ] || flags+=(--convention="$conv")
 	local out rc files=("$file") helper
 	out=$(scripts/gate "${flags[@]}" --op="$op" --symbol="$sym" "${files[@]}" 2>&1)
 	rc=$?
@@ -102,8 +105,8 @@ gate_case() {
 
 # Every variant of both tables that runs here, two submissions at a time.
 $MG list --set=all --tsv | awk -F'\t' '$6 == "runs"' >"$TMP/gate-variants"
-while IFS=$'\t' read -r v op _ sym needs _ expect; do
-	gate_case "$v" "$op" "$sym" "$needs" "$expect" >"$TMP/gate-$v.out" &
+while IFS=$'\t' read -r v op _ sym needs _ expect conv; do
+	gate_case "$v" "$op" "$sym" "$needs" "$expect" "$conv" >"$TMP/gate-$v.out" &
 	[ "$(jobs -r | wc -l)" -lt 2 ] || wait -n
 done <"$TMP/gate-variants"
 wait

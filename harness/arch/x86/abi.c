@@ -1,10 +1,12 @@
 /* x86-64 and i386 ABI rules: the callee-saved registers (x86-64: rbx, rbp,
- * r12-r15; i386: ebx, esi, edi, ebp) are preserved, the stack pointer comes
+ * r12-r15; i386: ebx, esi, edi, ebp) are preserved (x86-64, under a register
+ * convention of the routine's own: every register it does not name), the stack pointer comes
  * back where it was, the direction flag is clear, and the control bits of
  * MXCSR and the x87 control word are as they were at entry, the case's
  * floating-point environment's (MXCSR's exception flags are the caller's
  * to lose). */
 #include "abi.h"
+#include "convention.h"
 #include "cpu.h"
 #include "variant.h"
 
@@ -56,6 +58,10 @@ _Static_assert(offsetof(struct mg_abi_record, fsbase_after) == MG_ABI_FSBASE_AFT
 _Static_assert(offsetof(struct mg_abi_record, fs_before) == MG_ABI_FS_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fs_after) == MG_ABI_FS_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_fs) == MG_ABI_CHECK_FS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, conv) == MG_ABI_CONV, "layout");
+_Static_assert(offsetof(struct mg_abi_record, conv_ret) == MG_ABI_CONV_RET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, regs_in) == MG_ABI_REGS_IN, "layout");
+_Static_assert(offsetof(struct mg_abi_record, regs_out) == MG_ABI_REGS_OUT, "layout");
 #else
 _Static_assert(offsetof(struct mg_abi_record, gsbase_before) == MG_ABI_GSBASE_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_gs) == MG_ABI_CHECK_GS, "layout");
@@ -275,6 +281,8 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->fpusw_after = 0;
 #if defined(__x86_64__)
 	prepare_fs(rec, rules);
+	rec->conv = 0; /* the C convention, unless mg_abi_set_convention says otherwise */
+	rec->conv_ret = 0;
 #else
 	prepare_gs(rec, rules);
 #endif
@@ -342,6 +350,59 @@ static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict
 		}
 	return 0;
 }
+
+#if defined(__x86_64__)
+static const char *const gpr_names[MG_ABI_GPR_COUNT] = MG_ABI_GPR_NAMES;
+
+void mg_abi_set_convention(struct mg_abi_record *rec, const struct mg_convention *conv,
+			   const uintptr_t *operands)
+{
+	for (int i = 0; i < MG_ABI_GPR_COUNT; i++)
+		rec->regs_in[i] = (conv->zero & (1u << i)) ? 0 : MG_ABI_CANARY_GPR(i);
+	for (unsigned i = 0; i < conv->nargs; i++)
+		rec->regs_in[conv->args[i]] = operands[i];
+	rec->conv = 1;
+	rec->conv_ret = conv->ret >= 0 ? (uint32_t)conv->ret : 0;
+	rec->conv_may_change = mg_convention_may_change(conv);
+	rec->conv_text = conv->text;
+}
+
+void mg_abi_call_regs(const void *fn, uint64_t regs[MG_ABI_GPR_COUNT]); /* trampoline_x86_64.S */
+
+uintptr_t mg_abi_call_direct_convention(const void *fn, const struct mg_convention *conv,
+					const uintptr_t *operands)
+{
+	uint64_t regs[MG_ABI_GPR_COUNT];
+
+	for (int i = 0; i < MG_ABI_GPR_COUNT; i++)
+		regs[i] = (conv->zero & (1u << i)) ? 0 : MG_ABI_CANARY_GPR(i);
+	for (unsigned i = 0; i < conv->nargs; i++)
+		regs[conv->args[i]] = operands[i];
+	mg_abi_call_regs(fn, regs);
+	return conv->ret >= 0 ? (uintptr_t)regs[conv->ret] : 0;
+}
+
+/* Under a convention of the routine's own, every register it does not let
+ * the call change comes back as it went in: the C convention's scratch
+ * registers too (the inline assembly that calls such a routine tells the
+ * compiler of no other). */
+static int outside_convention(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	for (int i = 0; i < MG_ABI_GPR_COUNT; i++) {
+		if (i == MG_ABI_GPR_SP || (rec->conv_may_change & (1u << i)) ||
+		    rec->regs_out[i] == rec->regs_in[i])
+			continue;
+		mg_verdict_abi(out, gpr_names[i], 1, 1, rec->regs_in[i], rec->regs_out[i],
+			       "%s clobbered (0x%0*llx -> 0x%0*llx), which the declared convention "
+			       "'%s' does not let it change",
+			       gpr_names[i], MG_ABI_REG_DIGITS, (unsigned long long)rec->regs_in[i],
+			       MG_ABI_REG_DIGITS, (unsigned long long)rec->regs_out[i],
+			       rec->conv_text);
+		return 1;
+	}
+	return 0;
+}
+#endif
 
 /* The xmm registers exist (and were poisoned): always on x86-64. */
 static int has_xmm(void)
@@ -420,6 +481,9 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= (uint32_t)rec->gs_desc_ret;
 #endif
 	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
+#if defined(__x86_64__)
+	differ |= rec->conv; /* the registers of a convention of its own: likewise */
+#endif
 	return differ == 0;
 }
 
@@ -428,8 +492,13 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi_record *rec,
 							     struct mg_verdict *out)
 {
+#if defined(__x86_64__)
+	if (rec->conv ? outside_convention(rec, out) : clobbered_register(rec, out))
+		return 1;
+#else
 	if (clobbered_register(rec, out))
 		return 1;
+#endif
 	if (rec->sp_after != rec->sp_before) {
 		mg_verdict_abi(out, "stack-pointer", 0, 1, rec->sp_before, rec->sp_after,
 			       "stack pointer moved by %+lld bytes",

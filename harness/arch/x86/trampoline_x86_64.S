@@ -19,6 +19,10 @@
  * kernel_fpu_begin corrupts the interrupted task's registers.
  * Last it compares fs, the thread pointer, with the record's, and puts
  * the thread's back if the call changed it.
+ * With a register convention of the routine's own (the record's conv),
+ * every general register but rsp enters as the record's regs_in says, the
+ * arguments and canaries there, and every one is stored in regs_out after
+ * the call; the result is regs_out[conv_ret] (rax for the C convention).
  * It trusts nothing the callee may have broken: the record is found again
  * through a global, and the stack pointer is restored from the record.
  */
@@ -31,6 +35,10 @@
 	.bss
 	.p2align 3
 current_record:
+	.quad	0
+current_fn:			/* the callee: every register may be its argument */
+	.quad	0
+scratch_r11:			/* r11 as the call left it, while r11 finds the record */
 	.quad	0
 
 	.section .rodata
@@ -160,11 +168,14 @@ ENTRY(mg_abi_call)
 	jmp	11f
 13:	movq	MG_ABI_FPENV_IMAGE(%r8), %rax
 	fldenv	(%rax)
-11:	movq	%rdi, %rax
+11:	movq	%rdi, current_fn(%rip)
+	movq	%rsp, MG_ABI_SP_BEFORE(%r8)
+	cmpl	$0, MG_ABI_CONV(%r8)
+	jne	21f
+	movq	%rdi, %rax
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
 	movq	%rcx, %rdx
-	movq	%rsp, MG_ABI_SP_BEFORE(%r8)
 	movabsq	$MG_ABI_CANARY_RBX, %rbx
 	movabsq	$MG_ABI_CANARY_RBP, %rbp
 	movabsq	$MG_ABI_CANARY_R12, %r12
@@ -178,11 +189,59 @@ ENTRY(mg_abi_call)
 	orq	$0x8d5, (%rsp)
 	popfq
 	CFA_FROM_SLOT(0)
-10:	call	*%rax
+	jmp	10f
+	/* A convention of the routine's own: every register but rsp from
+	 * regs_in, the flags set first (a mov leaves them), rax last. */
+21:	cmpl	$0, MG_ABI_SET_FLAGS(%r8)
+	je	22f
+	pushfq
+	CFA_FROM_SLOT(8)
+	orq	$0x8d5, (%rsp)
+	popfq
+	CFA_FROM_SLOT(0)
+22:	movq	%r8, %rax
+	movq	MG_ABI_REGS_IN+8*1(%rax), %rcx
+	movq	MG_ABI_REGS_IN+8*2(%rax), %rdx
+	movq	MG_ABI_REGS_IN+8*3(%rax), %rbx
+	movq	MG_ABI_REGS_IN+8*5(%rax), %rbp
+	movq	MG_ABI_REGS_IN+8*6(%rax), %rsi
+	movq	MG_ABI_REGS_IN+8*7(%rax), %rdi
+	movq	MG_ABI_REGS_IN+8*8(%rax), %r8
+	movq	MG_ABI_REGS_IN+8*9(%rax), %r9
+	movq	MG_ABI_REGS_IN+8*10(%rax), %r10
+	movq	MG_ABI_REGS_IN+8*11(%rax), %r11
+	movq	MG_ABI_REGS_IN+8*12(%rax), %r12
+	movq	MG_ABI_REGS_IN+8*13(%rax), %r13
+	movq	MG_ABI_REGS_IN+8*14(%rax), %r14
+	movq	MG_ABI_REGS_IN+8*15(%rax), %r15
+	movq	MG_ABI_REGS_IN+8*0(%rax), %rax
+10:	call	*current_fn(%rip)
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 
+	/* Every register as the call left it, for a convention of the
+	 * routine's own (movs only: the flags are recorded below), and the
+	 * result from the register it names (rax by default). */
+	movq	%r11, scratch_r11(%rip)
 	movq	current_record(%rip), %r11
+	movq	%rax, MG_ABI_REGS_OUT+8*0(%r11)
+	movq	%rcx, MG_ABI_REGS_OUT+8*1(%r11)
+	movq	%rdx, MG_ABI_REGS_OUT+8*2(%r11)
+	movq	%rbx, MG_ABI_REGS_OUT+8*3(%r11)
+	movq	%rbp, MG_ABI_REGS_OUT+8*5(%r11)
+	movq	%rsi, MG_ABI_REGS_OUT+8*6(%r11)
+	movq	%rdi, MG_ABI_REGS_OUT+8*7(%r11)
+	movq	%r8, MG_ABI_REGS_OUT+8*8(%r11)
+	movq	%r9, MG_ABI_REGS_OUT+8*9(%r11)
+	movq	%r10, MG_ABI_REGS_OUT+8*10(%r11)
+	movq	scratch_r11(%rip), %rax
+	movq	%rax, MG_ABI_REGS_OUT+8*11(%r11)
+	movq	%r12, MG_ABI_REGS_OUT+8*12(%r11)
+	movq	%r13, MG_ABI_REGS_OUT+8*13(%r11)
+	movq	%r14, MG_ABI_REGS_OUT+8*14(%r11)
+	movq	%r15, MG_ABI_REGS_OUT+8*15(%r11)
+	movl	MG_ABI_CONV_RET(%r11), %eax
+	movq	MG_ABI_REGS_OUT(%r11,%rax,8), %rax
 	movq	%rsp, MG_ABI_SP_AFTER(%r11)
 	movq	MG_ABI_SP_BEFORE(%r11), %rsp
 	movq	%rbx, MG_ABI_SAVED+0(%r11)
@@ -322,6 +381,95 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	.cfi_restore %rbp
 	ret
 END(mg_abi_call)
+
+/* void mg_abi_call_regs(const void *fn, uint64_t regs[16])
+ *
+ * A direct call with a register convention of the routine's own (abi.h):
+ * every general register but rsp enters as regs[] says (in the order of
+ * MG_ABI_GPR_NAMES), and leaves its value there after the call. Only the
+ * stack holds its state, so a signal handler or another thread may call it
+ * while a call through mg_abi_call is under way; it checks nothing. */
+ENTRY(mg_abi_call_regs)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	pushq	%rsi			/* 16(%rsp) at the call: regs */
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi			/* 8(%rsp): fn */
+	.cfi_adjust_cfa_offset 8
+	subq	$8, %rsp		/* rsp a multiple of 16 at the call */
+	.cfi_adjust_cfa_offset 8
+	movq	%rsi, %rax
+	movq	8*1(%rax), %rcx
+	movq	8*2(%rax), %rdx
+	movq	8*3(%rax), %rbx
+	movq	8*5(%rax), %rbp
+	movq	8*6(%rax), %rsi
+	movq	8*7(%rax), %rdi
+	movq	8*8(%rax), %r8
+	movq	8*9(%rax), %r9
+	movq	8*10(%rax), %r10
+	movq	8*11(%rax), %r11
+	movq	8*12(%rax), %r12
+	movq	8*13(%rax), %r13
+	movq	8*14(%rax), %r14
+	movq	8*15(%rax), %r15
+	movq	8*0(%rax), %rax
+	call	*8(%rsp)
+	xchgq	%rax, 16(%rsp)		/* rax: regs; the callee's rax on the stack */
+	movq	%rcx, 8*1(%rax)
+	movq	%rdx, 8*2(%rax)
+	movq	%rbx, 8*3(%rax)
+	movq	%rbp, 8*5(%rax)
+	movq	%rsi, 8*6(%rax)
+	movq	%rdi, 8*7(%rax)
+	movq	%r8, 8*8(%rax)
+	movq	%r9, 8*9(%rax)
+	movq	%r10, 8*10(%rax)
+	movq	%r11, 8*11(%rax)
+	movq	%r12, 8*12(%rax)
+	movq	%r13, 8*13(%rax)
+	movq	%r14, 8*14(%rax)
+	movq	%r15, 8*15(%rax)
+	movq	16(%rsp), %rcx
+	movq	%rcx, 8*0(%rax)
+	addq	$24, %rsp
+	.cfi_adjust_cfa_offset -24
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+END(mg_abi_call_regs)
 
 /* mg_abi_call with the trap flag set (step.h): from the next instruction
  * on, each one raises SIGTRAP, until the handler clears the flag. */

@@ -36,6 +36,14 @@
 #define MG_ABI_FS_BEFORE     1456
 #define MG_ABI_FS_AFTER	     1458
 #define MG_ABI_CHECK_FS	     1460 /* in: without FSGSBASE, ask the kernel for the base */
+/* A register convention of the routine's own (engine/convention.h): every
+ * general register but rsp enters with regs_in (the arguments where the
+ * convention puts them, a canary elsewhere) and is stored in regs_out
+ * after the call; the trampoline returns regs_out[conv_ret]. */
+#define MG_ABI_CONV	     1464 /* in: enter with regs_in, not the C convention */
+#define MG_ABI_CONV_RET	     1468 /* in: the result's register (0, rax, by default) */
+#define MG_ABI_REGS_IN	     1472 /* in: 16 registers, in the order of MG_ABI_GPR_NAMES */
+#define MG_ABI_REGS_OUT	     1600 /* every register after the call (rsp's slot unused) */
 
 /* set_fpenv: 0 the caller's environment, 1 the case's control words,
  * MG_ABI_FPENV_WHOLE the case's whole x87 environment (FLDENV: its status
@@ -70,6 +78,19 @@
 #define MG_ABI_CANARY_R15    0x6666666666666666
 #define MG_ABI_CANARY_FRAME0 0x7777777777777777
 #define MG_ABI_CANARY_FRAME1 0x8888888888888888
+/* Under a convention of the routine's own, register i (not an argument,
+ * not zeroed) enters with this: c1c1... for rax up to d0d0... for r15. */
+#define MG_ABI_CANARY_GPR(i) (0xc1c1c1c1c1c1c1c1ull + (unsigned long long)(i) * 0x0101010101010101ull)
+
+/* The general registers, numbered as the kernel's exception table and the
+ * instruction encoding number them (a convention names them so). */
+#define MG_ABI_GPR_COUNT 16
+#define MG_ABI_GPR_SP	 4 /* rsp: never an argument, a result or a clobber */
+#define MG_ABI_GPR_NAMES                                                                           \
+	{                                                                                          \
+		"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11",  \
+			"r12", "r13", "r14", "r15"                                                 \
+	}
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
@@ -99,6 +120,14 @@ struct mg_abi_record {
 	uint64_t fsbase_before, fsbase_after; /* fs: the thread pointer (X13) */
 	uint16_t fs_before, fs_after;
 	uint32_t check_fs; /* in: arch_prctl(ARCH_GET_FS) after this call */
+	uint32_t conv;	   /* in: a convention of the routine's own (regs_in) */
+	uint32_t conv_ret; /* in: the register the trampoline returns */
+	uint64_t regs_in[MG_ABI_GPR_COUNT];
+	uint64_t regs_out[MG_ABI_GPR_COUNT];
+	/* For the judge (C only): the registers the convention lets the call
+	 * change (a bit each), and its text, for the diagnosis. */
+	uint32_t conv_may_change;
+	const char *conv_text;
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
