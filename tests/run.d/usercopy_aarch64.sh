@@ -66,6 +66,10 @@ else
 				$MG run --variant=$v --len=21 --fault-at=$k --dst-align=5 --src-align=5
 		done
 	done
+	# The handler's register effects: this one's fixup returns n + 1 unless
+	# the entry's err register holds -EFAULT and its zero register 0.
+	expect "aarch64: UACCESS_ERR_ZERO writes -EFAULT and 0 to the registers its entry names" 0 \
+		"^verdict: ok$" $MG run --variant=copy_from_user_err_zero --len=17 --fault-at=5
 	$MG verify --op=copy_from_user,copy_to_user,clear_user --sweep-seconds=1 \
 		--findings="$TMP/findings" >"$TMP/uc64-verify.out" 2>&1
 	expect "aarch64: every correct user copy passes its (budgeted) sweep" 0 \
