@@ -189,8 +189,8 @@ $(OBJ)/%.o: %.S
 # ASan, is what watches their accesses. fuzz_empty is a target that does
 # nothing, built the same way, for `make bench-fuzz` to compare against.
 FUZZ_FAMILIES := memcpy memmove memset page usercopy
-# The user copies have variants on x86-64 only so far (docs/usercopy.md).
-SEED_DIRS := $(addprefix corpus/,$(filter-out $(if $(filter x86_64,$(ARCH)),,usercopy),$(FUZZ_FAMILIES)))
+# The user copies have variants on x86-64 and aarch64 so far (docs/usercopy.md).
+SEED_DIRS := $(addprefix corpus/,$(filter-out $(if $(filter x86_64 aarch64,$(ARCH)),,usercopy),$(FUZZ_FAMILIES)))
 FUZZ_FLAVORS := libfuzzer libfuzzer-asan afl
 FUZZ_CC_libfuzzer := clang
 FUZZ_CC_libfuzzer-asan := clang

@@ -54,6 +54,31 @@
 
 #define MG_LANDING_PAD BTI_C
 
+#include "aarch64/extable_types.h" /* beside this file: a variant needs only -Iharness/arch */
+
+/* An exception-table entry, in the format of Linux 6.1 on arm64 (the
+ * kernel's __ASM_EXTABLE_RAW): the instruction at `from` may fault on user
+ * memory; the kernel then resumes at `to`, in the state the handler `type`
+ * (extable_types.h) leaves, with its operands in `data`. Self-relative
+ * offsets, as the kernel's. */
+#define MG_EXTABLE(from, to, type, data)                                                           \
+	.pushsection "__ex_table", "a";                                                            \
+	.balign 4;                                                                                 \
+	.long(from) - .;                                                                           \
+	.long(to) - .;                                                                             \
+	.short type;                                                                               \
+	.short data;                                                                               \
+	.popsection
+/* The entry user copies use (the kernel's _asm_extable_uaccess): a
+ * UACCESS_ERR_ZERO that names no register, so the handler only resumes. */
+#define MG_EXTABLE_UA(from, to)                                                                    \
+	MG_EXTABLE(from, to, MG_EX_TYPE_UACCESS_ERR_ZERO,                                          \
+		   MG_EX_DATA_REG_ERR(MG_EX_REG_ZR) | MG_EX_DATA_REG_ZERO(MG_EX_REG_ZR))
+/* One user access and its entry, as the kernel's USER(fixup, insn). */
+#define MG_USER(to, insn...)                                                                       \
+	9999: insn;                                                                                \
+	MG_EXTABLE_UA(9999b, to)
+
 #else
 
 #define MG_FUNCTION @function

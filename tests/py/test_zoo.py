@@ -98,6 +98,8 @@ class Discovery(unittest.TestCase):
         self.assertIsNone(zoo.routine_op("__memset_chk_erms"))
         self.assertIsNone(zoo.routine_op("__wmemset_sse2_unaligned"))
         self.assertIsNone(zoo.routine_op("clear_user_erms"))
+        self.assertEqual(zoo.routine_op("__arch_copy_to_user"), "copy_to_user")
+        self.assertEqual(zoo.routine_op("__arch_clear_user"), "clear_user")
 
     def test_kernel_cpus(self):
         # FSRM without ERMS is no real CPU.

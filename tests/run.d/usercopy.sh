@@ -1,13 +1,13 @@
 # The user copies (docs/usercopy.md): copy_from_user, copy_to_user and
 # clear_user with the user buffer faulting from byte k on, the faults
 # resumed through the routines' own exception tables as the kernel would,
-# and each rule of the fault contract with its broken variant. x86-64 only
-# for now. Sourced by tests/run (uses expect, expect_all, caught, skip, $MG,
-# $TMP).
+# and each rule of the fault contract with its broken variant. The host's
+# x86-64 build; aarch64's, under qemu, are usercopy_aarch64.sh's. Sourced
+# by tests/run (uses expect, expect_all, caught, skip, $MG, $TMP).
 
 echo "== the user copies and their exception tables"
 if [ "$(uname -m)" != x86_64 ]; then
-	skip "user copies" "emulated for x86-64 only, and this is $(uname -m)"
+	skip "user copies" "this group is x86-64's (aarch64's: usercopy_aarch64), and this is $(uname -m)"
 	return 0
 fi
 

@@ -27,7 +27,9 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		$'^linux-x86_64-memmove_64-erms\\+fsrm\t.*\terms,fsrm' \
 		$'^linux-x86_64-clear_page_64-none\t.*clear_page=clear_page_erms clear_page=clear_page_orig clear_page=clear_page_rep' \
 		$'^linux-aarch64-memcpy\taarch64\tmemcpy=__pi_memcpy memmove=__memmove' \
-		$'^linux-aarch64-copy_page-has_no_hw_prefetch\t' -- \
+		$'^linux-aarch64-copy_page-has_no_hw_prefetch\t' \
+		$'^linux-aarch64-copy_to_user\taarch64\tcopy_to_user=__arch_copy_to_user\t-' \
+		$'^linux-aarch64-clear_user\taarch64\tclear_user=__arch_clear_user\t-' -- \
 		scripts/zoo --list --sources kernel --out "$zoo_out"
 else
 	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"

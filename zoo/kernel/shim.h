@@ -128,6 +128,57 @@
 #define CONFIG_AS_HAS_MOPS 1
 #endif
 
+/* The exception table (arch/arm64/include/asm/asm-extable.h and
+ * asm-uaccess.h of 6.1): real entries in the kernel's format ({ int insn,
+ * fixup; short type, data; }), which memgate's emulation reads for the
+ * user copies (docs/usercopy.md). Every user access of 6.1's
+ * copy_from_user.S, copy_to_user.S and clear_user.S is a USER() or a
+ * user_ldst/user_ldp/user_stp, each one UACCESS_ERR_ZERO entry that names
+ * no register (wzr: register 31 for both the error and the zero). */
+#define EX_TYPE_UACCESS_ERR_ZERO 2
+#define ZOO_EX_DATA_NO_REGS (31 | (31 << 5))
+#define __ASM_EXTABLE_RAW(insn, fixup, type, data) \
+	.pushsection __ex_table, "a"; .balign 4; .long (insn) - .; .long (fixup) - .; \
+	.short (type); .short (data); .popsection;
+#define _ASM_EXTABLE_UACCESS(insn, fixup) \
+	__ASM_EXTABLE_RAW(insn, fixup, EX_TYPE_UACCESS_ERR_ZERO, ZOO_EX_DATA_NO_REGS)
+.macro _asm_extable_uaccess, insn, fixup
+_ASM_EXTABLE_UACCESS(\insn, \fixup)
+.endm
+/* USER(fixup, insn): the access, and its entry. */
+#define USER(l, x...) 9999: x; _asm_extable_uaccess 9999b, l
+/* One access and a post-increment; a pair as two unprivileged accesses
+ * (ldtr/sttr have no pair form), each with its entry. */
+.macro user_ldst l, inst, reg, addr, post_inc
+8888: \inst \reg, [\addr]
+	add \addr, \addr, \post_inc
+	_asm_extable_uaccess 8888b, \l
+.endm
+.macro user_ldp l, reg1, reg2, addr, post_inc
+8888: ldtr \reg1, [\addr]
+8889: ldtr \reg2, [\addr, #8]
+	add \addr, \addr, \post_inc
+	_asm_extable_uaccess 8888b, \l
+	_asm_extable_uaccess 8889b, \l
+.endm
+.macro user_stp l, reg1, reg2, addr, post_inc
+8888: sttr \reg1, [\addr]
+8889: sttr \reg2, [\addr, #8]
+	add \addr, \addr, \post_inc
+	_asm_extable_uaccess 8888b, \l
+	_asm_extable_uaccess 8889b, \l
+.endm
+/* The PAN brackets. 6.1's user copies have none of their own: ldtr and
+ * sttr are unprivileged accesses, which PAN does not stop, and the
+ * software PAN's TTBR0 switch (uaccess_ttbr0_enable/disable: msr
+ * ttbr0_el1, which traps at EL0) is made in C around the call
+ * (raw_copy_from_user in uaccess.h). A tree whose assembly uses the
+ * macros gets them as nothing: user memory is always mapped here. */
+.macro uaccess_ttbr0_enable, tmp1, tmp2, tmp3
+.endm
+.macro uaccess_ttbr0_disable, tmp1, tmp2
+.endm
+
 /* alternative_if CAP ... alternative_else_nop_endif: the block runs only
  * on a CPU with CAP; on others the kernel leaves nops, here the block goes
  * to a section nothing calls. (No .if spanning the two macros: clang's
