@@ -54,6 +54,12 @@
 
 #define MG_LANDING_PAD BTI_C
 
+#elif defined(__riscv)
+
+#define MG_FUNCTION %function
+#define MG_PROGBITS %progbits
+#define MG_LANDING_PAD
+
 #else
 
 #define MG_FUNCTION @function
