@@ -39,12 +39,13 @@ else
 	rv_bad=bad_memcpy_clobbers_s1,bad_memcpy_clobbers_fs0,bad_memcpy_moves_sp,bad_memcpy_writes_above_sp
 	rv_bad=$rv_bad,bad_memcpy_changes_gp,bad_memcpy_changes_tp,bad_memcpy_changes_frm
 	rv_bad=$rv_bad,bad_memcpy_leaves_vstart,bad_memcpy_tail_off_by_one,bad_memmove_signed_compare
-	rv_bad=$rv_bad,bad_memset_vlen128,bad_memcpy_assumes_vtype,memcpy_clobbers_ft0,memcpy_changes_vxrm
+	rv_bad=$rv_bad,bad_memset_vlen128,bad_memcpy_assumes_vtype,bad_memcpy_stack_block
+	rv_bad=$rv_bad,memcpy_clobbers_ft0,memcpy_changes_vxrm,memcpy_stack_block
 	# Under the model's name, as make verify runs it: replay lines carry it.
 	MEMGATE_CPU_MODEL=$(rv_model 256) $MG verify --set=selftest --sweep-seconds=3 --timeout-ms=200 \
 		--huge=off --variant="$rv_bad" --findings="$TMP/findings-bad" >"$TMP/rv-bad.out" 2>&1
 	expect "riscv64: every self-test fails as declared, its twins pass (VLEN 256)" 0 \
-		"^14 variants: 2 passed, 12 failed as expected, 0 skipped, 0 unexpected$" \
+		"^16 variants: 3 passed, 13 failed as expected, 0 skipped, 0 unexpected$" \
 		cat "$TMP/rv-bad.out"
 	expect "riscv64: a finding's replay line names its CPU model" 0 \
 		"replay: qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,v=true,vlen=256,vext_spec=v1.0 build/riscv64/memgate run --variant=bad_memcpy_clobbers_s1 " \
@@ -66,6 +67,9 @@ else
 	expect "riscv64: a vector instruction before any vsetvl traps (the call enters with vtype.vill)" 1 \
 		"^verdict: crash: SIGILL \(illegal instruction: a CPU feature missing\?\) at pc mg_riscv64_bad_memcpy_assumes_vtype\+0x4," \
 		$MG run --variant=bad_memcpy_assumes_vtype --len=40
+	expect "riscv64: a routine that assumes sp 64-byte aligned fails at sp mod 64 = 32" 1 \
+		"^verdict: abi-violation: s0 clobbered \(0x5555555555555500 -> 0x[0-9a-f]{16}\); with sp mod 64 = 32 at entry it fails, with 0 it passes: it assumes more alignment of the stack than the ABI promises: a multiple of 16 at procedure entry \(RISC-V psABI, Integer Calling Convention\)$" \
+		$MG run --variant=bad_memcpy_stack_block --len=100 --stack-offset=32
 	expect "riscv64: the finding names the rule (the register)" 1 '"rule":"s1"' \
 		$MG run --variant=bad_memcpy_clobbers_s1 --len=40 --format=jsonl
 	for v in memcpy_clobbers_ft0 memcpy_changes_vxrm; do
