@@ -111,7 +111,7 @@ enum mg_feature {
 	/* riscv64: the vector extension (V, as HWCAP has it) and the bit
 	 * manipulation extensions, as qemu's -cpu rv64 models them (zba=,
 	 * zbb=, zbs=). The last bits: the mask is full. */
-	MG_FEAT_RVV = 1u << 28,
+	MG_FEAT_V = 1u << 28,
 	MG_FEAT_ZBA = 1u << 29,
 	MG_FEAT_ZBB = 1u << 30,
 	MG_FEAT_ZBS = 1u << 31,

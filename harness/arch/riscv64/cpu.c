@@ -52,7 +52,7 @@ unsigned mg_cpu_detect(void)
 	unsigned features = 0;
 
 	if (getauxval(AT_HWCAP) & HWCAP_V)
-		features |= MG_FEAT_RVV;
+		features |= MG_FEAT_V;
 	if (runs(sh1add))
 		features |= MG_FEAT_ZBA;
 	if (runs(andn))
