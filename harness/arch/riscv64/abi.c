@@ -40,8 +40,8 @@ static int clobbered(struct mg_verdict *out, const char *name, uint64_t canary, 
 {
 	if (found == canary)
 		return 0;
-	mg_verdict_abi(out, name, 1, 1, canary, found, "%s clobbered (0x%016llx -> 0x%016llx)", name,
-		       (unsigned long long)canary, (unsigned long long)found);
+	mg_verdict_abi(out, name, 1, 1, canary, found, "%s clobbered (0x%016llx -> 0x%016llx)",
+		       name, (unsigned long long)canary, (unsigned long long)found);
 	return 1;
 }
 
@@ -97,7 +97,8 @@ int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 		mg_verdict_abi(out, "frm", 0, 1, rec->frm_before, rec->frm_after,
 			       "frm (fcsr's rounding mode) changed (%llu -> %llu): fcsr has thread "
 			       "storage duration (C11 7.6), a call leaves its caller's modes",
-			       (unsigned long long)rec->frm_before, (unsigned long long)rec->frm_after);
+			       (unsigned long long)rec->frm_before,
+			       (unsigned long long)rec->frm_after);
 		return 1;
 	}
 	if (rec->check_vector && rec->vstart_after != 0) {

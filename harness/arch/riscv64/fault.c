@@ -28,13 +28,10 @@ static enum mg_access decode_32(uint32_t insn)
 {
 	switch (insn & 0x7fu) {
 	case OPCODE_LOAD:
-	case OPCODE_LOAD_FP:
-		return MG_ACCESS_READ;
+	case OPCODE_LOAD_FP: return MG_ACCESS_READ;
 	case OPCODE_STORE:
-	case OPCODE_STORE_FP:
-		return MG_ACCESS_WRITE;
-	default:
-		return MG_ACCESS_UNKNOWN;
+	case OPCODE_STORE_FP: return MG_ACCESS_WRITE;
+	default: return MG_ACCESS_UNKNOWN;
 	}
 }
 

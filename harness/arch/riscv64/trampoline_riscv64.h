@@ -4,33 +4,34 @@
 #define MG_ABI_RISCV64_H
 
 /* Offsets in struct mg_abi_record, for the assembly. */
-#define MG_ABI_SAVED	     0	 /* s0-s11 after the call */
-#define MG_ABI_SAVED_COUNT   12
-#define MG_ABI_FSAVED	     96	 /* fs0-fs11 (64 bits each: LP64D) after the call */
-#define MG_ABI_FSAVED_COUNT  12
-#define MG_ABI_GP_BEFORE     192 /* gp and tp at the call, and after it */
-#define MG_ABI_GP_AFTER	     200
-#define MG_ABI_TP_BEFORE     208
-#define MG_ABI_TP_AFTER	     216
-#define MG_ABI_SP_BEFORE     224
-#define MG_ABI_SP_AFTER	     232
-#define MG_ABI_FRAME	     240 /* the two words at the callee's incoming sp */
-#define MG_ABI_SP_CALLER     256 /* the trampoline's own sp, restored at its return */
-#define MG_ABI_STACK_OFFSET  264 /* in: sp mod 64 at entry */
-#define MG_ABI_CHECK_VECTOR  268 /* in: the CPU has V: vector state is read and set */
-#define MG_ABI_FRM_BEFORE    272 /* in: frm at entry, which the call must leave */
-#define MG_ABI_FRM_AFTER     280
-#define MG_ABI_FRM_CALLER    288 /* in: the caller's frm, restored after the call */
-#define MG_ABI_VSTART_AFTER  296 /* with check_vector: vstart after the call */
+#define MG_ABI_SAVED	    0 /* s0-s11 after the call */
+#define MG_ABI_SAVED_COUNT  12
+#define MG_ABI_FSAVED	    96 /* fs0-fs11 (64 bits each: LP64D) after the call */
+#define MG_ABI_FSAVED_COUNT 12
+#define MG_ABI_GP_BEFORE    192 /* gp and tp at the call, and after it */
+#define MG_ABI_GP_AFTER	    200
+#define MG_ABI_TP_BEFORE    208
+#define MG_ABI_TP_AFTER	    216
+#define MG_ABI_SP_BEFORE    224
+#define MG_ABI_SP_AFTER	    232
+#define MG_ABI_FRAME	    240 /* the two words at the callee's incoming sp */
+#define MG_ABI_SP_CALLER    256 /* the trampoline's own sp, restored at its return */
+#define MG_ABI_STACK_OFFSET 264 /* in: sp mod 64 at entry */
+#define MG_ABI_CHECK_VECTOR 268 /* in: the CPU has V: vector state is read and set */
+#define MG_ABI_FRM_BEFORE   272 /* in: frm at entry, which the call must leave */
+#define MG_ABI_FRM_AFTER    280
+#define MG_ABI_FRM_CALLER   288 /* in: the caller's frm, restored after the call */
+#define MG_ABI_VSTART_AFTER 296 /* with check_vector: vstart after the call */
 
 /* What the stack alignment at entry may be (docs/contract.md, R6): the
  * case's stack_offset is sp mod 64 at entry, a multiple of 16 (the psABI's
  * Integer Calling Convention: "the stack pointer shall be aligned to a
  * 128-bit boundary upon procedure entry"; Linux's kernel the same). */
-#define MG_ABI_STACK_STEP	    16
-#define MG_ABI_STACK_STEP_KERNEL    16
-#define MG_ABI_STACK_AT_ENTRY	    "sp mod 64"
-#define MG_ABI_STACK_PROMISE	    "a multiple of 16 at procedure entry (RISC-V psABI, Integer Calling Convention)"
+#define MG_ABI_STACK_STEP	 16
+#define MG_ABI_STACK_STEP_KERNEL 16
+#define MG_ABI_STACK_AT_ENTRY	 "sp mod 64"
+#define MG_ABI_STACK_PROMISE                                                                       \
+	"a multiple of 16 at procedure entry (RISC-V psABI, Integer Calling Convention)"
 #define MG_ABI_STACK_PROMISE_KERNEL MG_ABI_STACK_PROMISE
 
 /* An int argument narrower than XLEN is sign-extended to 64 bits (psABI,
