@@ -2,8 +2,8 @@
 # job; `make check` runs the tests; `make bench` measures.
 
 # ARCH picks the architecture to build and test: the host's by default,
-# i386 (gcc -m32, runs natively on x86-64) or aarch64 (clang cross build,
-# run under qemu-user). The host's build lives in build/, others in
+# i386 (gcc -m32, runs natively on x86-64), aarch64 or riscv64 (clang cross
+# builds, run under qemu-user). The host's build lives in build/, others in
 # build/ARCH/. RUN is what runs a program built for ARCH.
 HOST_ARCH := $(patsubst i%86,i386,$(shell uname -m))
 ARCH_ORIGIN := $(origin ARCH)
@@ -21,6 +21,13 @@ else ifeq ($(ARCH),aarch64)
 # gcc-aarch64-linux-gnu conflicts with the i386 multilib packages; clang
 # cross-compiles with the arm64-cross libc and binutils instead.
 override CC := clang --target=aarch64-linux-gnu
+else ifeq ($(ARCH),riscv64)
+# clang 14's ld.lld cannot link Debian's riscv64 libc (R_RISCV_ALIGN needs
+# linker relaxation it lacks): binutils-riscv64-linux-gnu's ld links. The
+# C code is rv64gc; only assembly may use the vector extension (RVV_ASFLAGS).
+# (The link flags are unused when compiling, which clang would warn of.)
+override CC := clang --target=riscv64-linux-gnu -fuse-ld=bfd --ld-path=/usr/bin/riscv64-linux-gnu-ld \
+	-Wno-unused-command-line-argument
 endif
 # Natively where the kernel can, else under qemu-user: scripts/arch-probe
 # says which (and why not, when it cannot).
@@ -30,7 +37,7 @@ OBJ := $(BUILD)/obj
 # Every architecture `make verify` and `make check` cover, the host's first;
 # ARCH=... on the command line narrows them to one.
 ifeq ($(filter command line environment,$(ARCH_ORIGIN)),)
-ARCHES := $(HOST_ARCH) $(filter-out $(HOST_ARCH),x86_64 i386 aarch64)
+ARCHES := $(HOST_ARCH) $(filter-out $(HOST_ARCH),x86_64 i386 aarch64 riscv64)
 else
 ARCHES := $(ARCH)
 endif
@@ -57,8 +64,10 @@ ifneq ($(filter x86_64 i386,$(ARCH)),)
 ISA := x86
 else ifeq ($(ARCH),aarch64)
 ISA := aarch64
+else ifeq ($(ARCH),riscv64)
+ISA := riscv64
 else
-$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64))
+$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64, riscv64))
 endif
 ARCH_INCLUDES := -Iharness/arch -Iharness/arch/$(ISA)
 INCLUDES := $(addprefix -Iharness/,$(LAYERS)) $(ARCH_INCLUDES) -Ireference -Itests/bad -Itargets
@@ -175,10 +184,17 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PLAIN_CFLAGS) -Ireference $(DEPFLAGS) -c -o $@ $<
 
-# Assembly includes the ABI record's layout (harness/arch/abi.h).
+# Assembly includes the ABI record's layout (harness/arch/abi.h). On
+# riscv64 it may use the vector extension: a routine that does declares
+# it (MG_FEAT_RVV) and runs only where the CPU has V; the trampoline
+# touches vector state only there. The C code stays rv64gc, so that the
+# compiler never vectorises the harness.
+ifeq ($(ARCH),riscv64)
+RVV_ASFLAGS := -march=rv64gcv
+endif
 $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(RVV_ASFLAGS) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $@ $<
 
 # Fuzz targets, one per operation family, in three builds of the same
 # sources (build/fuzz/FLAVOR/fuzz_FAMILY):
@@ -423,16 +439,28 @@ verify: deps
 # aarch64 under qemu-user runs once per CPU model (qemu's -cpu), which
 # differ in DC ZVA block size (max 512 bytes, a64fx 256, cortex-a57 64)
 # and cache-line size: qemu's default first, with the usual profile, then
-# the others with the quick sweep, their findings in findings/verify/cpu-MODEL/.
+# the others with the quick sweep, their findings in findings/verify/cpu-MODEL/
+# (MODEL with its commas as - and its = as _).
 # The others sweep only the operations whose aarch64 routines read those
 # parameters (CPU_MODEL_OPS: DC ZVA in memset and clear_page, the cache
 # line in copy_page), which keeps all three arches' quick sweeps CI-sized;
 # scripts/gate runs a submission of any operation under every model.
 # Each finding names its model, and its replay line has the -cpu.
+# riscv64 runs the same way under qemu's rv64 with V at VLEN 128 (the
+# usual profile), without V (the vector routines are n/a there), and with
+# V at VLEN 256, 512 and 1024: VLEN is fixed per process, so each is a
+# model of its own. The others sweep only the routines that read V and
+# VLEN (CPU_MODEL_SELECT: the vector ones).
 ifeq ($(ARCH)-$(filter aarch64,$(HOST_ARCH)),aarch64-)
 CPU_MODELS ?= max cortex-a57 a64fx
-endif
 CPU_MODEL_OPS ?= memset,clear_page,copy_page
+else ifeq ($(ARCH)-$(filter riscv64,$(HOST_ARCH)),riscv64-)
+RVV_MODEL = rv64,v=true,vlen=$(1),vext_spec=v1.0
+CPU_MODELS ?= $(call RVV_MODEL,128) rv64 $(call RVV_MODEL,256) $(call RVV_MODEL,512) \
+	$(call RVV_MODEL,1024)
+CPU_MODEL_SELECT ?= --variant=memcpy_rvv,memmove_rvv,memset_rvv
+endif
+CPU_MODEL_SELECT ?= --op=$(CPU_MODEL_OPS)
 # Our defaults for verify's flags, less those VERIFY_FLAGS gives (memgate
 # refuses a flag given twice).
 verify_defaults = $(foreach f,$(1),$(if $(findstring $(firstword $(subst =, ,$(f)))=,$(VERIFY_FLAGS)),,$(f)))
@@ -442,7 +470,8 @@ ifeq ($(strip $(CPU_MODELS)),)
 	$(strip $(RUN) $(MEMGATE) verify $(if $(RUN),$(call verify_defaults,--huge=oracle)) $(VERIFY_FLAGS))
 else
 	@status=0; for model in $(CPU_MODELS); do \
-		more="$(call verify_defaults,--profile=quick --op=$(CPU_MODEL_OPS) --findings=findings/verify/cpu-$$model)"; \
+		dir=cpu-$$(echo "$$model" | tr ',=' '-_'); \
+		more="$(call verify_defaults,--profile=quick $(CPU_MODEL_SELECT) --findings=findings/verify/$$dir)"; \
 		[ "$$model" = $(firstword $(CPU_MODELS)) ] && more=; \
 		echo "== $(ARCH) -cpu $$model"; \
 		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify $(call verify_defaults,--huge=oracle) $$more $(VERIFY_FLAGS); \

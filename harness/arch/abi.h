@@ -12,12 +12,15 @@
 #include "trampoline_i386.h"
 #elif defined(__aarch64__)
 #include "trampoline_aarch64.h"
+#elif defined(__riscv) && __riscv_xlen == 64
+#include "trampoline_riscv64.h"
 #else
 #error "memgate: no ABI trampoline for this architecture"
 #endif
 
 /* What the upper half of a 32-bit int argument holds: the ABI leaves it
- * undefined, so a variant must not read it. */
+ * undefined, so a variant must not read it. (An ABI that defines it,
+ * sign-extending the int, says so with MG_ABI_INT_SIGN_EXTENDED.) */
 #define MG_ABI_INT_GARBAGE 0xdeadbeef00000000
 
 #ifndef __ASSEMBLER__

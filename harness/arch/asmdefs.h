@@ -79,6 +79,12 @@
 	9999: insn;                                                                                \
 	MG_EXTABLE_UA(9999b, to)
 
+#elif defined(__riscv)
+
+#define MG_FUNCTION %function
+#define MG_PROGBITS %progbits
+#define MG_LANDING_PAD
+
 #else
 
 #define MG_FUNCTION @function

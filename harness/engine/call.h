@@ -17,7 +17,11 @@ static inline uintptr_t mg_call_arg1(const struct mg_variant *v, const void *src
 
 	if (v->op == MG_MEMSET) {
 		a1 = (uint32_t)value;
-#if UINTPTR_MAX > 0xffffffffu
+#if defined(MG_ABI_INT_SIGN_EXTENDED)
+		/* RISC-V: the ABI defines the upper half, as bit 31's copies. */
+		a1 = (uintptr_t)(intptr_t)value;
+		(void)clean_int;
+#elif UINTPTR_MAX > 0xffffffffu
 		if (!clean_int)
 			a1 |= (uintptr_t)MG_ABI_INT_GARBAGE;
 #else

@@ -19,6 +19,8 @@ static const struct {
 	{MG_FEAT_SSE4_2, "sse4_2"},   {MG_FEAT_AVX512VL, "avx512vl"}, {MG_FEAT_AVX512DQ, "avx512dq"},
 	{MG_FEAT_BMI1, "bmi1"},	      {MG_FEAT_BMI2, "bmi2"},	      {MG_FEAT_RTM, "rtm"},
 	{MG_FEAT_MOVBE, "movbe"},     {MG_FEAT_LZCNT, "lzcnt"},	      {MG_FEAT_FSRS, "fsrs"},
+	{MG_FEAT_V, "v"},	      {MG_FEAT_ZBA, "zba"},	      {MG_FEAT_ZBB, "zbb"},
+	{MG_FEAT_ZBS, "zbs"},
 };
 
 #define FEATURE_COUNT (sizeof feature_names / sizeof feature_names[0])

@@ -108,6 +108,13 @@ enum mg_feature {
 	/* Fast short REP STOSB: a speed fact, as ERMS and FSRM are (the
 	 * kernel's memset_64.S takes rep stosb alone on such a CPU). */
 	MG_FEAT_FSRS = 1u << 27,
+	/* riscv64: the vector extension (V, as HWCAP has it) and the bit
+	 * manipulation extensions, as qemu's -cpu rv64 models them (zba=,
+	 * zbb=, zbs=). The last bits: the mask is full. */
+	MG_FEAT_V = 1u << 28,
+	MG_FEAT_ZBA = 1u << 29,
+	MG_FEAT_ZBB = 1u << 30,
+	MG_FEAT_ZBS = 1u << 31,
 };
 
 typedef void *(*mg_copy_fn)(void *dst, const void *src, size_t n);

@@ -5,12 +5,14 @@
 echo "== other architectures: probing, SKIPs, the random-case driver"
 expect "arch-probe names what is missing" 1 "^needs /nonexistent/qemu-aarch64 \(qemu-user\)$" \
 	env QEMU_AARCH64=/nonexistent/qemu-aarch64 scripts/arch-probe aarch64
-usage_error "arch-probe: an unknown arch" "unknown arch 'sparc' \(valid: x86_64, i386, aarch64\)" \
+usage_error "arch-probe: an unknown arch" "unknown arch 'sparc' \(valid: x86_64, i386, aarch64, riscv64\)" \
 	scripts/arch-probe sparc
 expect_all "make verify: an arch without its tools is a SKIP with the reason, not a pass" 0 \
 	"^== aarch64: SKIP \(needs /nonexistent/qemu-aarch64 \(qemu-user\)\)$" \
 	"^make verify: aarch64 SKIP \(needs /nonexistent/qemu-aarch64 \(qemu-user\)\)$" -- \
 	env QEMU_AARCH64=/nonexistent/qemu-aarch64 make --no-print-directory verify ARCH=aarch64
+expect "arch-probe names what riscv64 is missing" 1 "^needs /nonexistent/qemu-riscv64 \(qemu-user\)$" \
+	env QEMU_RISCV64=/nonexistent/qemu-riscv64 scripts/arch-probe riscv64
 
 # The oracle cases alone cannot show every count bug (a backward memmove
 # faults on its first store): a variant expected to fail only at 4 GiB that
@@ -43,7 +45,7 @@ usage_error "random: a bad number" "bad value 'soon' for --seconds" $RAND --seco
 
 # The same driver on each foreign arch: a self-test of that arch is found
 # under emulation, and scripts/repro --arch replays it there.
-for arch in i386 aarch64; do
+for arch in i386 aarch64 riscv64; do
 	arch_wanted "$arch" || continue
 	if ! how=$(scripts/arch-probe "$arch"); then
 		skip "random on $arch" "$how"

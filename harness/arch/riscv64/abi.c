@@ -1,0 +1,120 @@
+/* RISC-V ABI rules (the psABI's Register Convention, LP64D): s0-s11 and
+ * the 64 bits of fs0-fs11 are preserved, the stack pointer comes back
+ * where it was, nothing at or above the incoming sp is written, gp and tp
+ * are not modified ("signal handlers may rely upon their values"), frm is
+ * unchanged (fcsr "must have thread storage duration in accordance with
+ * C11 section 7.6": a function does not alter its caller's control modes),
+ * and vstart is zero on return. vl, vtype, vxrm, vxsat and v0-v31 are not
+ * preserved across calls: nothing to check (docs/contract.md, R1-R12). */
+#include "abi.h"
+
+#include <stdio.h>
+#include <sys/auxv.h>
+
+#define HWCAP_V (1ul << ('v' - 'a'))
+
+static uint64_t caller_frm;
+static uint32_t has_v;
+
+void mg_abi_init(void)
+{
+	uint64_t frm;
+
+	__asm__ volatile("frrm %0" : "=r"(frm));
+	caller_frm = frm;
+	has_v = (getauxval(AT_HWCAP) & HWCAP_V) != 0;
+}
+
+void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
+{
+	(void)rules; /* no optional rule applies here yet (kernel code: open, R12) */
+	rec->stack_offset = stack_offset;
+	rec->check_vector = has_v;
+	rec->frm_caller = caller_frm;
+	rec->frm_before = caller_frm;
+	rec->frm_after = caller_frm;
+	rec->vstart_after = 0;
+}
+
+static int clobbered(struct mg_verdict *out, const char *name, uint64_t canary, uint64_t found)
+{
+	if (found == canary)
+		return 0;
+	mg_verdict_abi(out, name, 1, 1, canary, found, "%s clobbered (0x%016llx -> 0x%016llx)",
+		       name, (unsigned long long)canary, (unsigned long long)found);
+	return 1;
+}
+
+static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	char name[8];
+
+	for (int i = 0; i < MG_ABI_SAVED_COUNT; i++) {
+		snprintf(name, sizeof name, "s%d", i);
+		if (clobbered(out, name, MG_ABI_CANARY_S(i), rec->saved[i]))
+			return 1;
+	}
+	for (int i = 0; i < MG_ABI_FSAVED_COUNT; i++) {
+		snprintf(name, sizeof name, "fs%d", i);
+		if (clobbered(out, name, MG_ABI_CANARY_FS(i), rec->fsaved[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* gp and tp hold no canary (the trampoline's comment says why): they must
+ * come back as they were at the call. */
+static int unallocatable_changed(struct mg_verdict *out, const char *name, uint64_t before,
+				 uint64_t after)
+{
+	if (after == before)
+		return 0;
+	mg_verdict_abi(out, name, 0, 1, before, after,
+		       "%s changed (0x%016llx -> 0x%016llx): procedures should not modify gp "
+		       "and tp, because signal handlers may rely upon their values (RISC-V psABI)",
+		       name, (unsigned long long)before, (unsigned long long)after);
+	return 1;
+}
+
+int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	if (clobbered_register(rec, out) ||
+	    unallocatable_changed(out, "gp", rec->gp_before, rec->gp_after) ||
+	    unallocatable_changed(out, "tp", rec->tp_before, rec->tp_after))
+		return 1;
+	if (rec->sp_after != rec->sp_before) {
+		mg_verdict_abi(out, "stack-pointer", 0, 1, rec->sp_before, rec->sp_after,
+			       "stack pointer moved by %+lld bytes",
+			       (long long)(rec->sp_after - rec->sp_before));
+		return 1;
+	}
+	if (rec->frame[0] != MG_ABI_CANARY_FRAME0 || rec->frame[1] != MG_ABI_CANARY_FRAME1) {
+		mg_verdict_abi(out, "caller-frame", 0, 0, 0, 0,
+			       "the caller's stack frame above sp was overwritten");
+		return 1;
+	}
+	if (rec->frm_after != rec->frm_before) {
+		mg_verdict_abi(out, "frm", 0, 1, rec->frm_before, rec->frm_after,
+			       "frm (fcsr's rounding mode) changed (%llu -> %llu): fcsr has thread "
+			       "storage duration (C11 7.6), a call leaves its caller's modes",
+			       (unsigned long long)rec->frm_before,
+			       (unsigned long long)rec->frm_after);
+		return 1;
+	}
+	if (rec->check_vector && rec->vstart_after != 0) {
+		mg_verdict_abi(out, "vstart", 0, 1, 0, rec->vstart_after,
+			       "vstart is %llu on return: procedures may assume it is zero upon "
+			       "return (RISC-V psABI, Vector Register Convention)",
+			       (unsigned long long)rec->vstart_after);
+		return 1;
+	}
+	return 0;
+}
+
+/* RISC-V has no state like x86's dirty upper AVX halves that would slow
+ * the caller down. */
+int mg_abi_dirty_upper(const struct mg_abi_record *rec)
+{
+	(void)rec;
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* The RISC-V (LP64D) ABI record: what the trampoline (trampoline_riscv64.S)
+ * plants and finds. Included by abi.h; the offsets are for the assembly. */
+#ifndef MG_ABI_RISCV64_H
+#define MG_ABI_RISCV64_H
+
+/* Offsets in struct mg_abi_record, for the assembly. */
+#define MG_ABI_SAVED	    0 /* s0-s11 after the call */
+#define MG_ABI_SAVED_COUNT  12
+#define MG_ABI_FSAVED	    96 /* fs0-fs11 (64 bits each: LP64D) after the call */
+#define MG_ABI_FSAVED_COUNT 12
+#define MG_ABI_GP_BEFORE    192 /* gp and tp at the call, and after it */
+#define MG_ABI_GP_AFTER	    200
+#define MG_ABI_TP_BEFORE    208
+#define MG_ABI_TP_AFTER	    216
+#define MG_ABI_SP_BEFORE    224
+#define MG_ABI_SP_AFTER	    232
+#define MG_ABI_FRAME	    240 /* the two words at the callee's incoming sp */
+#define MG_ABI_SP_CALLER    256 /* the trampoline's own sp, restored at its return */
+#define MG_ABI_STACK_OFFSET 264 /* in: sp mod 64 at entry */
+#define MG_ABI_CHECK_VECTOR 268 /* in: the CPU has V: vector state is read and set */
+#define MG_ABI_FRM_BEFORE   272 /* in: frm at entry, which the call must leave */
+#define MG_ABI_FRM_AFTER    280
+#define MG_ABI_FRM_CALLER   288 /* in: the caller's frm, restored after the call */
+#define MG_ABI_VSTART_AFTER 296 /* with check_vector: vstart after the call */
+
+/* What the stack alignment at entry may be (docs/contract.md, R6): the
+ * case's stack_offset is sp mod 64 at entry, a multiple of 16 (the psABI's
+ * Integer Calling Convention: "the stack pointer shall be aligned to a
+ * 128-bit boundary upon procedure entry"; Linux's kernel the same). */
+#define MG_ABI_STACK_STEP	 16
+#define MG_ABI_STACK_STEP_KERNEL 16
+#define MG_ABI_STACK_AT_ENTRY	 "sp mod 64"
+#define MG_ABI_STACK_PROMISE                                                                       \
+	"a multiple of 16 at procedure entry (RISC-V psABI, Integer Calling Convention)"
+#define MG_ABI_STACK_PROMISE_KERNEL MG_ABI_STACK_PROMISE
+
+/* An int argument narrower than XLEN is sign-extended to 64 bits (psABI,
+ * Integer Calling Convention): memset's c arrives so, never with garbage
+ * above bit 31 (call.h). */
+#define MG_ABI_INT_SIGN_EXTENDED 1
+
+/* The canaries: 0x5...5 and the s register's number, 0xf5...f5 and the fs
+ * register's, so that a diagnosis names itself. */
+#define MG_ABI_CANARY_S(n)   (0x5555555555555500 + (n))
+#define MG_ABI_CANARY_FS(n)  (0xf5f5f5f5f5f5f500 + (n))
+#define MG_ABI_CANARY_FRAME0 0xf0f0f0f0f0f0f0f0
+#define MG_ABI_CANARY_FRAME1 0xf1f1f1f1f1f1f1f1
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+struct mg_abi_record {
+	uint64_t saved[MG_ABI_SAVED_COUNT];
+	uint64_t fsaved[MG_ABI_FSAVED_COUNT];
+	uint64_t gp_before, gp_after;
+	uint64_t tp_before, tp_after;
+	uint64_t sp_before, sp_after;
+	uint64_t frame[2];
+	uint64_t sp_caller;
+	uint32_t stack_offset; /* in: the case's, a multiple of 16 below 64 */
+	uint32_t check_vector; /* in: HWCAP's V: vstart is read after the call */
+	uint64_t frm_before;   /* in: the rounding mode at entry */
+	uint64_t frm_after;
+	uint64_t frm_caller; /* in: the caller's, given back after the call */
+	uint64_t vstart_after;
+};
+
+_Static_assert(offsetof(struct mg_abi_record, fsaved) == MG_ABI_FSAVED, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gp_before) == MG_ABI_GP_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, gp_after) == MG_ABI_GP_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, tp_before) == MG_ABI_TP_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, tp_after) == MG_ABI_TP_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, sp_before) == MG_ABI_SP_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, sp_after) == MG_ABI_SP_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, frame) == MG_ABI_FRAME, "layout");
+_Static_assert(offsetof(struct mg_abi_record, sp_caller) == MG_ABI_SP_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, stack_offset) == MG_ABI_STACK_OFFSET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_vector) == MG_ABI_CHECK_VECTOR, "layout");
+_Static_assert(offsetof(struct mg_abi_record, frm_before) == MG_ABI_FRM_BEFORE, "layout");
+_Static_assert(offsetof(struct mg_abi_record, frm_after) == MG_ABI_FRM_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, frm_caller) == MG_ABI_FRM_CALLER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, vstart_after) == MG_ABI_VSTART_AFTER, "layout");
+#endif
+
+#endif

@@ -1,0 +1,106 @@
+# The riscv64 port: cross-built with clang (linked with binutils' ld), run
+# under qemu-riscv64, once per CPU model where the model matters (V or
+# not, and VLEN). Kept small, qemu is slow: the seed variants and the
+# self-tests get one budgeted sweep (--sweep-seconds) under one V model,
+# each psABI rule's self-test one diagnosed case, VLEN a case per model;
+# make verify ARCH=riscv64 runs the whole quick sweep under every model.
+# Sourced by tests/run (uses expect, pass, fail, skip, $MG, $TMP).
+
+# $MG is a command line here (qemu-riscv64 -L ... memgate), split on purpose.
+# shellcheck disable=SC2086
+
+echo "== riscv64"
+if ! arch_wanted riscv64; then
+	:
+elif ! rv_run=$(scripts/arch-probe riscv64); then
+	skip "riscv64 build and checks" "$rv_run"
+elif ! rv_out=$(make -s ARCH=riscv64 all 2>&1); then
+	fail "make ARCH=riscv64 all" "$(tail -n 3 <<<"$rv_out")"
+else
+	pass "make ARCH=riscv64 all"
+	host_mg=$MG
+	rv_model() { echo "rv64,v=true,vlen=$1,vext_spec=v1.0"; }
+	# Word-split on purpose, as tests/run does: the runner, the model, memgate.
+	MG="$rv_run -cpu $(rv_model 256) build/riscv64/memgate"
+	rv_novec="$rv_run -cpu rv64 build/riscv64/memgate"
+
+	# Budgeted sweeps (every length, then what fits): a whole quick sweep
+	# of one variant takes minutes under qemu; make verify runs those.
+	rv_seeds=memcpy_byte,memcpy_word,memcpy_rvv,memmove_byte,memmove_word,memmove_rvv
+	rv_seeds=$rv_seeds,memset_byte,memset_word,memset_rvv
+	expect "riscv64: the seed variants pass a budgeted sweep under V (VLEN 256)" 0 \
+		"^9 variants: 9 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+		$MG verify --variant="$rv_seeds" --sweep-seconds=3 --huge=off --findings="$TMP/findings"
+	expect "riscv64: without V the vector variants are n/a, not run" 0 \
+		"^3 variants: 0 passed, 0 failed as expected, 3 skipped, 0 unexpected$" \
+		$rv_novec verify --variant=memcpy_rvv,memmove_rvv,memset_rvv --huge=off \
+		--findings="$TMP/findings-novec"
+
+	rv_bad=bad_memcpy_clobbers_s1,bad_memcpy_clobbers_fs0,bad_memcpy_moves_sp,bad_memcpy_writes_above_sp
+	rv_bad=$rv_bad,bad_memcpy_changes_gp,bad_memcpy_changes_tp,bad_memcpy_changes_frm
+	rv_bad=$rv_bad,bad_memcpy_leaves_vstart,bad_memcpy_tail_off_by_one,bad_memmove_signed_compare
+	rv_bad=$rv_bad,bad_memset_vlen128,bad_memcpy_assumes_vtype,bad_memcpy_stack_block
+	rv_bad=$rv_bad,memcpy_clobbers_ft0,memcpy_changes_vxrm,memcpy_stack_block
+	# Under the model's name, as make verify runs it: replay lines carry it.
+	MEMGATE_CPU_MODEL=$(rv_model 256) $MG verify --set=selftest --sweep-seconds=3 --timeout-ms=200 \
+		--huge=off --variant="$rv_bad" --findings="$TMP/findings-bad" >"$TMP/rv-bad.out" 2>&1
+	expect "riscv64: every self-test fails as declared, its twins pass (VLEN 256)" 0 \
+		"^16 variants: 3 passed, 13 failed as expected, 0 skipped, 0 unexpected$" \
+		cat "$TMP/rv-bad.out"
+	expect "riscv64: a finding's replay line names its CPU model" 0 \
+		"replay: qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,v=true,vlen=256,vext_spec=v1.0 build/riscv64/memgate run --variant=bad_memcpy_clobbers_s1 " \
+		cat "$TMP/rv-bad.out"
+
+	echo "== riscv64: the psABI's register rules, one diagnosis each"
+	rv_abi() { # rv_abi VARIANT DIAGNOSIS: one case, its abi-violation
+		expect "riscv64: $1 is an abi-violation" 1 "^verdict: abi-violation: $2$" \
+			$MG run --variant="$1" --len=40
+	}
+	rv_abi bad_memcpy_clobbers_s1 "s1 clobbered \(0x5555555555555501 -> 0x0000000000000007\)"
+	rv_abi bad_memcpy_clobbers_fs0 "fs0 clobbered \(0xf5f5f5f5f5f5f500 -> 0x0000000000000007\)"
+	rv_abi bad_memcpy_moves_sp "stack pointer moved by \+16 bytes"
+	rv_abi bad_memcpy_writes_above_sp "the caller.s stack frame above sp was overwritten"
+	rv_abi bad_memcpy_changes_gp "gp changed \(0x[0-9a-f]{16} -> 0x[0-9a-f]{16}\): procedures should not modify gp and tp, because signal handlers may rely upon their values \(RISC-V psABI\)"
+	rv_abi bad_memcpy_changes_tp "tp changed \(0x[0-9a-f]{16} -> 0x0000000000000000\): procedures should not modify gp and tp, .*"
+	rv_abi bad_memcpy_changes_frm "frm \(fcsr.s rounding mode\) changed \(0 -> 1\): fcsr has thread storage duration \(C11 7\.6\), a call leaves its caller.s modes"
+	rv_abi bad_memcpy_leaves_vstart "vstart is 1 on return: procedures may assume it is zero upon return \(RISC-V psABI, Vector Register Convention\)"
+	expect "riscv64: a vector instruction before any vsetvl traps (the call enters with vtype.vill)" 1 \
+		"^verdict: crash: SIGILL \(illegal instruction: a CPU feature missing\?\) at pc mg_riscv64_bad_memcpy_assumes_vtype\+0x4," \
+		$MG run --variant=bad_memcpy_assumes_vtype --len=40
+	expect "riscv64: a routine that assumes sp 64-byte aligned fails at sp mod 64 = 32" 1 \
+		"^verdict: abi-violation: s0 clobbered \(0x5555555555555500 -> 0x[0-9a-f]{16}\); with sp mod 64 = 32 at entry it fails, with 0 it passes: it assumes more alignment of the stack than the ABI promises: a multiple of 16 at procedure entry \(RISC-V psABI, Integer Calling Convention\)$" \
+		$MG run --variant=bad_memcpy_stack_block --len=100 --stack-offset=32
+	expect "riscv64: the finding names the rule (the register)" 1 '"rule":"s1"' \
+		$MG run --variant=bad_memcpy_clobbers_s1 --len=40 --format=jsonl
+	for v in memcpy_clobbers_ft0 memcpy_changes_vxrm; do
+		expect "riscv64: $v uses only what is not preserved" 0 "^verdict: ok$" \
+			$MG run --variant="$v" --len=40
+	done
+	# sh for sb: the fault decoder must call it a write (qemu gives no cause).
+	expect "riscv64: an sh past the end is a write" 1 \
+		"^verdict: out-of-bounds-write: dst, 1 byte past the end \(at dst\+17, len 17\)$" \
+		$MG run --variant=bad_memcpy_tail_off_by_one --len=17 --dst-align=47
+	expect "riscv64: an over-read (compiled C) is a read" 1 \
+		"^verdict: out-of-bounds-read: src, 1 byte past the end \(at src\+17, len 17\)$" \
+		$MG run --variant=bad_memcpy_overread_src --len=17 --src-align=47
+	expect "riscv64: memset's int arrives sign-extended, as the psABI has it" 0 "^verdict: ok$" \
+		$MG run --variant=memset_word --len=40 --value=200
+
+	echo "== riscv64: CPU models (V, VLEN)"
+	expect "riscv64: without V a vector routine is n/a, not run" 0 \
+		"^SKIP \(needs v\): memset_rvv cannot run on this CPU$" \
+		$rv_novec run --variant=memset_rvv --len=40
+	expect "riscv64: the VLEN-128 memset is right at VLEN 128" 0 "^verdict: ok$" \
+		$rv_run -cpu "$(rv_model 128)" build/riscv64/memgate run --variant=bad_memset_vlen128 --len=40
+	for n in 512 1024; do
+		expect "riscv64: the VLEN-128 memset writes past the end at VLEN $n" 1 \
+			"^verdict: out-of-bounds-write: dst, 25 bytes past the end \(at dst\+64, len 40\)" \
+			$rv_run -cpu "$(rv_model $n)" build/riscv64/memgate run --variant=bad_memset_vlen128 --len=40
+		expect "riscv64: memset_rvv is right at VLEN $n" 0 "^verdict: ok$" \
+			$rv_run -cpu "$(rv_model $n)" build/riscv64/memgate run --variant=memset_rvv --len=300
+	done
+	expect "riscv64: the variant table says where V is missing" 0 \
+		"^memcpy_rvv	memcpy	riscv64	mg_riscv64_memcpy_rvv	v	SKIP \(needs v\)	pass$" \
+		$rv_novec list --tsv
+	MG=$host_mg
+fi
