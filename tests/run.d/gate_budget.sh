@@ -57,6 +57,14 @@ fi
 expect "gate: checks left out are left out of the plan" 2 \
 	"^gate: --seconds 1 is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+, valgrind [0-9]+, regressions [0-9]+\), with the sweep at 5% of its cases or more" \
 	scripts/gate --op memcpy --quick --skip=fuzz,huge --no-bench --seconds=1 "$TMP/gbrefused.c"
+# --seconds least, where 1 is refused: the least the plan says holds the
+# same checks here, never refused, and a verdict (a name of its own, so
+# that the counts of gbrefused's results below stay its own).
+sed 's/bytecopy/gbleast/g' tests/gate/bytecopy.c >"$TMP/gbleast.c"
+expect_all "gate: --seconds least takes the least that holds the required checks and gives a verdict" 0 \
+	"^\[gate gbleast[^]]*\] --seconds least is [0-9]+ s: the required checks need that here \(sweep [0-9]+, valgrind [0-9]+, regressions [0-9]+\)" \
+	"^ACCEPTED.*: gbleast " -- \
+	scripts/gate --op memcpy --quick --skip=fuzz,huge --no-bench --no-cache --seconds=least "$TMP/gbleast.c"
 
 if [ "$(uname -m)" = x86_64 ]; then
 	# A fast correct routine (the needs are the plan's, the same for every
