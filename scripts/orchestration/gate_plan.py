@@ -606,8 +606,8 @@ class Planner:
 
         def run():
             try:
-                self.outcome = calibrated(ctx, self.runs, self.fits, ctx.opts["seconds"],
-                                          ctx.opts.get("seconds_given", True), self.cal)
+                early = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+                self.outcome = calibrated(ctx, self.runs, self.fits, ctx.opts["seconds"], early, self.cal)
             except BaseException as e:  # raised again in plan()
                 self.outcome = e
         self.thread = threading.Thread(target=run, name="gate-plan", daemon=True)
@@ -632,11 +632,15 @@ class Planner:
 
 def decide(ctx, runs, fits, plans, missing=()):
     """Refuses a --seconds that cannot hold the required checks (Usage,
-    exit 2), raises a default that cannot, and keeps each run's Plan
-    (ctx.plans) for the budgets of its checks."""
+    exit 2), raises a default that cannot, sets --seconds least to the
+    least that can, and keeps each run's Plan (ctx.plans) for the budgets
+    of its checks."""
     total = ctx.opts["seconds"]
     least = least_total(lambda n: fits(n, plans), total)
-    if not fits(total, plans):
+    if ctx.opts.get("seconds_least"):
+        ctx.opts["seconds"] = ctx.seconds = least
+        ctx.progress(f"--seconds least is {least} s: the required checks need that here ({breakdown(plans)})")
+    elif not fits(total, plans):
         if ctx.opts.get("seconds_given", True):
             per = divided(ctx, runs)
             bound = (f"; a lower bound: {', '.join(missing)} not calibrated yet (what was is kept: run it again "

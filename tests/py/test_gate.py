@@ -34,6 +34,7 @@ class Options(unittest.TestCase):
             ("--op", "memcpy", "--seconds=0", FILE): "--seconds '0' is not a positive whole number",
             ("--op", "memcpy", "--seconds=-5", FILE): "--seconds '-5' is not a positive whole number",
             ("--op", "memcpy", "--seconds=1.5", FILE): "--seconds '1.5' is not a positive whole number",
+            ("--op", "memcpy", "--seconds=Least", FILE): "--seconds 'Least' is not a positive whole number",
             ("--op", "memcpy", "--max-slowdown=0", FILE): "--max-slowdown '0' is not a number above 0",
             ("--op", "memcpy", "--max-slowdown=1.1x", FILE): "--max-slowdown '1.1x' is not a number above 0",
         }

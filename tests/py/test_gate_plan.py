@@ -63,6 +63,25 @@ class Planning(unittest.TestCase):
         self.planned(ctx, [{"sweep": 50, "huge": 30}])
         self.assertEqual(ctx.opts["seconds"], 80)
 
+    def test_least_is_never_refused_and_takes_the_least(self):
+        ctx = self.ctx("--seconds=least")
+        said = []
+        ctx.progress = said.append
+        self.planned(ctx, [{"sweep": 50, "huge": 30}])
+        self.assertEqual((ctx.opts["seconds"], ctx.seconds, ctx.least_seconds), (80, 80, 80))
+        self.assertEqual(said, ["--seconds least is 80 s: the required checks need that here (sweep 50, huge 30)"])
+
+    def test_least_lowers_a_budget_above_it(self):
+        ctx = self.ctx("--seconds=least")
+        self.planned(ctx, [{"sweep": 9, "huge": 8}])
+        self.assertEqual(ctx.opts["seconds"], 17)
+
+    def test_least_counts_the_division_over_cpu_models(self):
+        ctx = self.ctx("--seconds=least")
+        runs = [("max", []), ("cortex-a57", []), ("a64fx", [])]
+        self.planned(ctx, [{"sweep": 10}, {"sweep": 6}, {"sweep": 6}], runs)
+        self.assertEqual(ctx.opts["seconds"], 24)
+
 
 class SweepShare(unittest.TestCase):
     def test_the_floor_costs_the_own_cases_and_a_share_of_the_rest(self):

@@ -27,20 +27,21 @@ else
 		jq -r --slurpfile s "$TMP/ga64.sarif" \
 		'"\(.arch) \(.verdict) \($s[0].version) \($s[0].runs[0].properties.arch)"' \
 		"$TMP/ga64.json"
-	# The arch from the file's directory (tests/bad/aarch64/). --seconds is
-	# divided over the three CPU models (24 s for the first, which runs the
-	# random cases whose finding the replay test below needs; 12 s for each
-	# other, which the plan needs for a quick sweep under qemu).
+	# The arch from the file's directory (tests/bad/aarch64/). --seconds
+	# least: the least total the plan says holds the required checks of the
+	# three CPU models here (the first runs the random cases whose finding
+	# the replay test below needs); a number could be refused on a slower
+	# or busier machine.
 	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
-		scripts/gate --op memcpy --quick --seconds=48 --skip=regressions \
+		scripts/gate --op memcpy --quick --seconds=least --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
 	# The failure-function stub traps with brk (SIGTRAP) on aarch64: the
 	# finding still names the call.
 	expect "gate: an aarch64 routine that calls __chk_fail is rejected, the finding names the call" 1 \
 		"^1\. \[sweep\] crash: called __chk_fail, a failure function that does not return \(cpu max\)" \
-		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=40 --skip=fuzz,huge,regressions --no-bench \
+		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=least --skip=fuzz,huge,regressions --no-bench \
 		tests/gate/calls_chk_fail.c
 	usage_error "gate: an aarch64 svc instruction is refused at build time" \
 		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
@@ -59,7 +60,7 @@ else
 		"^memgate gate: mg_i386_bad_memcpy_tail_off_by_one \(memcpy, i386" \
 		"^[0-9]+\. \[sweep\] out-of-bounds-(read|write): " \
 		"^huge +N/A .*need a 64-bit size_t" "^valgrind +N/A .*the host's build only" -- \
-		scripts/gate --arch=i386 --op memcpy --quick --seconds=20 --skip=regressions,fuzz --no-bench \
+		scripts/gate --arch=i386 --op memcpy --quick --seconds=least --skip=regressions,fuzz --no-bench \
 		--symbol=mg_i386_bad_memcpy_tail_off_by_one tests/bad/i386/bad_memcpy_tail_off_by_one.S
 	usage_error "gate: an i386 int \$0x80 is refused at build time" \
 		"^gate: tests/gate/int80_i386.S makes system calls: int \\\$0x80 at int80_i386\+0x7$" \

@@ -57,6 +57,21 @@ fi
 expect "gate: checks left out are left out of the plan" 2 \
 	"^gate: --seconds 1 is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+, valgrind [0-9]+, regressions [0-9]+\), with the sweep at 5% of its cases or more" \
 	scripts/gate --op memcpy --quick --skip=fuzz,huge --no-bench --seconds=1 "$TMP/gbrefused.c"
+# --seconds least, where 1 is refused: the least the plan says holds the
+# same checks here, never refused, and a verdict (a name of its own, so
+# that the counts of gbrefused's results below stay its own). The least
+# has no room for a machine far busier than planned: then the verdict
+# says which check ran out, as below.
+sed 's/bytecopy/gbleast/g' tests/gate/bytecopy.c >"$TMP/gbleast.c"
+gb_out=$(scripts/gate --op memcpy --quick --skip=fuzz,huge --no-bench --no-cache --seconds=least "$TMP/gbleast.c" 2>&1)
+gb_rc=$? gb_line=$(tail -n 1 <<<"$gb_out")
+gb_took=$(sed -n 's/^\[gate gbleast[^]]*\] --seconds least is \([0-9][0-9]*\) s: the required checks need that here (sweep [0-9][0-9]*, valgrind [0-9][0-9]*, regressions [0-9][0-9]*) .*/\1/p' <<<"$gb_out")
+if [ -n "$gb_took" ] && { { [ "$gb_rc" -eq 0 ] && grep -qE "^ACCEPTED.*: gbleast " <<<"$gb_line"; } ||
+	{ [ "$gb_rc" -eq 2 ] && grep -qE "^COULD NOT JUDGE: gbleast: .*(s more than the [0-9]+ s planned|s past the [0-9]+ s the plan gave it|before the gate's deadline|below the floor of 5%)" <<<"$gb_line"; }; }; then
+	pass "gate: --seconds least takes the least that holds the required checks here ($gb_took s), never refused: a verdict"
+else
+	fail "gate: --seconds least takes the least that holds the required checks here" "exit $gb_rc: $(tail -n 2 <<<"$gb_out")"
+fi
 
 if [ "$(uname -m)" = x86_64 ]; then
 	# A fast correct routine (the needs are the plan's, the same for every
