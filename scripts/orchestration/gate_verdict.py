@@ -57,7 +57,7 @@ def took_text(ctx, seconds):
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
              + f", {ctx.contract} contract"
-             + (f", convention '{ctx.opts['convention']}'" if ctx.opts.get("convention") else "") + "), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
+             + (f", convention '{ctx.opts['convention']}'" if ctx.opts.get("convention") else "") + f"), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
     if ctx.cached:
         lines.append(f"cached: {report.cached_text(ctx.cached)} (the same code, options, memgate and machine; "
                      "--no-cache runs it again)")
