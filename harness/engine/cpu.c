@@ -53,7 +53,8 @@ void mg_cpu_hide(unsigned features)
 
 unsigned mg_cpu_missing(unsigned needs, char *out, unsigned size)
 {
-	unsigned missing = needs & ~mg_cpu_features();
+	/* A speed fact never keeps a variant from running (variant.h). */
+	unsigned missing = needs & ~MG_FEAT_SPEED_ONLY & ~mg_cpu_features();
 
 	if (missing)
 		mg_feature_format(missing, out, size);

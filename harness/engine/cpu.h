@@ -1,4 +1,5 @@
-/* Run-time CPU feature detection: a variant runs only where its features are. */
+/* Run-time CPU feature detection: a variant runs only where its features are
+ * (but the speed-only ones, variant.h). */
 #ifndef MG_CPU_H
 #define MG_CPU_H
 
@@ -35,8 +36,9 @@ int mg_cpu_tbi(void);
 /* Pretends the CPU lacks `features`: checks SKIP reporting on a full machine. */
 void mg_cpu_hide(unsigned features);
 
-/* Which of `needs` this CPU lacks; when some, names them in `out`
- * ("avx512f,erms") for a SKIP line. */
+/* Which of `needs` this CPU lacks, less the speed-only features
+ * (MG_FEAT_SPEED_ONLY: they never keep a variant from running); when some,
+ * names them in `out` ("avx512f,avx512bw") for a SKIP line. */
 unsigned mg_cpu_missing(unsigned needs, char *out, unsigned size);
 
 /* The CPU model this run is under (qemu's -cpu, which the runner names in

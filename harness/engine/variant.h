@@ -117,6 +117,14 @@ enum mg_feature {
 	MG_FEAT_ZBS = 1u << 31,
 };
 
+/* The features that say how fast an instruction is, not whether it runs:
+ * every x86 CPU runs rep movsb and rep stosb, ERMS, FSRM and FSRS only make
+ * them fast. A variant declaring them still says which CPU selects it (its
+ * records and reports name them), but none keeps it from running: it runs,
+ * and is judged, on every CPU (mg_cpu_missing). Not the DC ZVA block sizes:
+ * code assuming one clears the wrong bytes on a CPU with another. */
+#define MG_FEAT_SPEED_ONLY (MG_FEAT_ERMS | MG_FEAT_FSRM | MG_FEAT_FSRS)
+
 typedef void *(*mg_copy_fn)(void *dst, const void *src, size_t n);
 typedef void *(*mg_set_fn)(void *dst, int c, size_t n);
 typedef void (*mg_copy_page_fn)(void *to, void *from);

@@ -106,10 +106,10 @@ class Verdict(unittest.TestCase):
         self.assertEqual(gate.verdict_of([bad, err], [{"check": "sweep"}]), "rejected")
 
     def test_qualifiers(self):
-        results = [Check("sweep", "pass"), Check("valgrind", "n/a", note="needs fsrm, which valgrind hides"),
+        results = [Check("sweep", "pass"), Check("valgrind", "n/a", note="needs rtm, which valgrind hides"),
                    Check("fuzz", "skip", note="--skip"), Check("bench", "skip", note="--no-bench")]
         self.assertEqual(gate.qualifiers(results),
-                         "valgrind n/a: needs fsrm, which valgrind hides; skipped: fuzz, bench")
+                         "valgrind n/a: needs rtm, which valgrind hides; skipped: fuzz, bench")
 
     def test_reasons_grouped(self):
         results = [Check("abi", "error", note="r1"), Check("sweep", "error", note="r1"), Check("fuzz", "error", note="r2")]

@@ -258,6 +258,10 @@ class Rows(unittest.TestCase):
     def test_missing_features_skip_x86_only(self):
         self.assertEqual(zoo.missing_features(unit(requires=["avx", "rtm"]), {"avx", "sse2"}), ["rtm"])
         self.assertEqual(zoo.missing_features(unit(requires=["sve"], arch="aarch64"), {"avx"}), [])
+
+    def test_speed_only_features_never_skip(self):
+        # Every x86 CPU runs rep movsb: erms, fsrm, fsrs only say how fast.
+        self.assertEqual(zoo.missing_features(unit(requires=["erms", "fsrm", "fsrs", "rtm"]), {"sse2"}), ["rtm"])
         opts = {"out": tmpdir(self), "seconds": 1, "emulated_factor": 3, "quick": True, "gate_args": []}
         rows = zoo.gate_unit(unit(requires=["rtm"]), opts, {"avx"})
         self.assertEqual([(r["verdict"], r["reason"]) for r in rows], [("skipped", "SKIP (needs rtm)")] * 2)

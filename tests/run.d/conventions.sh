@@ -36,9 +36,11 @@ expect "both pass their (budgeted) sweep" 0 \
 	"^2 variants: 2 passed, 0 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/conv-verify.out"
 
 # The motivating false alarm: __clear_pages_unrolled called with the C
-# convention stores whatever rax holds (the trampoline's call target).
+# convention stores whatever rax holds (the trampoline's call target): its
+# bytes that are 0 (the top two; the low ones too, with how the build lays
+# the harness out) are right, so the first wrong byte and the count vary.
 expect "with the C convention, clear_pages_unrolled fills the page with rax" 1 \
-	"^verdict: wrong-result: dst\[0\] got 0x[0-9a-f]{2} want 0x00 \(3072 of 4096 bytes wrong\)" \
+	"^verdict: wrong-result: dst\[[0-7]\] got 0x[0-9a-f]{2} want 0x00 \([0-9]+ of 4096 bytes wrong\)" \
 	$MG run --variant=clear_pages_unrolled --len=4096 --convention=c
 expect "the replay line of a case under another convention carries it" 1 \
 	'"replay":\["build/memgate","run","--variant=clear_pages_unrolled","--convention=c",' \
@@ -96,7 +98,7 @@ usage_error "memgate run: a convention must fit the op" "clear_page returns noth
 # The gate, on kernel-style files (tests/gate/conv/), with its shim.
 GATE="scripts/gate --kernel --quick --seconds=20 --skip=huge,fuzz,valgrind,regressions,bench"
 expect "the gate rejects __clear_pages_unrolled's style under the C convention: the false alarm" 1 \
-	"wrong-result: dst\[0\] got 0x[0-9a-f]{2} want 0x00 \(3072 of 4096 bytes wrong\)" \
+	"wrong-result: dst\[[0-7]\] got 0x[0-9a-f]{2} want 0x00 \([0-9]+ of 4096 bytes wrong\)" \
 	$GATE --op clear_page tests/gate/conv/clear_pages_style.S
 expect_all "the gate accepts it with its convention declared, and says so" 0 \
 	"^memgate gate: clear_pages_style \(clear_page, x86_64, kernel contract, convention '$CLEAR'\)" \

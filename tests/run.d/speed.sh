@@ -61,10 +61,10 @@ if [ "$(uname -m)" = x86_64 ]; then
 		'^ +4K +0/0 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]{2} copy_page_(unrolled8|rep_movsq)$'
 	speed_run "speed, memmove" --quick --lengths=64 --variant=memmove_bwd_unrolled,memmove_bytewise
 	speed_has "adds overlapping moves in both directions" '^ +64 +1/3 ovl ' '^ +64 +3/1 ovl '
-	speed_run "speed, a feature hidden" --quick --hide-feature=erms \
-		--variant=memcpy_erms,memcpy_unrolled64
+	speed_run "speed, a feature hidden" --quick --hide-feature=avx2 \
+		--variant=memcpy_avx2,memcpy_unrolled64
 	speed_has "SKIP with the reason, in its column, and no ratio" \
-		'^SKIP memcpy_erms: needs erms$' '^ +8 +0/0 +SKIP +[0-9.]+  -$'
+		'^SKIP memcpy_avx2: needs avx2$' '^ +8 +0/0 +SKIP +[0-9.]+  -$'
 	usage_error "speed: a page operation takes 4096 bytes only" \
 		"^memgate speed: copy_page takes 4096 bytes only; --lengths=8 does not apply$" \
 		"$MG" speed --variant=copy_page_rep_movsq --lengths=8
