@@ -156,7 +156,10 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
     if _interrupted:
         raise Interrupted(_interrupted[0])
     env = dict(os.environ if env is None else env)
-    program = resolve(argv[0], env.get("PATH", os.defpath), cwd)
+    # setpriv would say only in its exit status that the program cannot
+    # run; argv[0] itself is passed on as given (what the child sees, and
+    # what a test's pgrep looks for).
+    resolve(argv[0], env.get("PATH", os.defpath), cwd)
     out = open(stdout, "ab") if isinstance(stdout, str) else stdout
     err = open(stderr, "ab") if isinstance(stderr, str) else stderr
     name = f"{TAG_PREFIX}{os.getpid()}_{next(_TOKENS)}"
@@ -173,7 +176,7 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
         _starting.append(True)
     try:
         child = subprocess.Popen(
-            DIE_WITH_PARENT + [program] + list(argv[1:]),
+            DIE_WITH_PARENT + list(argv),
             stdin=subprocess.DEVNULL,
             stdout=out if out is not None else subprocess.DEVNULL,
             stderr=err if err is not None else subprocess.DEVNULL,

@@ -200,6 +200,15 @@ class Starting(unittest.TestCase):
         os.chmod(os.path.join(d, "hi"), 0o755)
         self.assertEqual(procs.run(["./hi"], cwd=d, timeout=30).returncode, 7)
 
+    def test_the_child_sees_its_argv0_as_given(self):
+        # What a child's command line shows (ps, pgrep) is what the caller wrote.
+        d = tmpdir(self)
+        seen = os.path.join(d, "argv0")
+        code = f"open({seen!r}, 'w').write(open('/proc/self/cmdline').read().split(chr(0))[0])"
+        self.assertEqual(procs.run(["python3", "-c", code], timeout=30).returncode, 0)
+        with open(seen) as f:
+            self.assertEqual(f.read(), "python3")
+
     def test_a_stop_signal_while_a_child_starts_waits_until_it_is_recorded(self):
         real = subprocess.Popen
 
