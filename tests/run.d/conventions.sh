@@ -47,6 +47,13 @@ expect "the replay line of a case under another convention carries it" 1 \
 	$MG run --variant=clear_pages_unrolled --len=4096 --convention=c --format=jsonl
 expect "a C routine passes under a convention that fits it" 0 "^verdict: ok$" \
 	$MG run --variant=clear_page_rep_stosq --len=4096 --convention="args=rdi clobbers=rax,rcx"
+# zero= is an input: a register that enters holding 0 must come back 0
+# unless clobbers= lists it too (copy_page_unrolled8 uses rax as scratch).
+expect "a zero= register the routine changes is an abi-violation" 1 \
+	"^verdict: abi-violation: rax clobbered \(0x0000000000000000 -> 0x[0-9a-f]{16}\), which the declared convention 'args=rdi,rsi zero=rax clobbers=rcx,rdx,r8,r9,r10,r11' does not let it change$" \
+	$MG run --variant=copy_page_unrolled8 --len=4096 --convention='args=rdi,rsi zero=rax clobbers=rcx,rdx,r8,r9,r10,r11'
+expect "the same routine passes once clobbers= lists the zero= register" 0 "^verdict: ok$" \
+	$MG run --variant=copy_page_unrolled8 --len=4096 --convention='args=rdi,rsi zero=rax clobbers=rax,rcx,rdx,r8,r9,r10,r11'
 # Every op: the C convention written out as a convention of its own
 # passes its C routines; a narrower one catches a C scratch register.
 C3='args=rdi,rsi,rdx ret=rax clobbers=rcx,r8,r9,r10,r11'
