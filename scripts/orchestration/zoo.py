@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, cpu_models, isa_features, kernel_shim, procs, records, workspace, zoo_found, zoo_isa
+from . import cli, cpu_models, gate_options, isa_features, kernel_shim, procs, records, workspace, zoo_found, zoo_isa
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = "memgate-zoo/1"
@@ -655,19 +655,18 @@ def build_arches(units, out, jobs=2):
         argv = ["make", "--no-print-directory", f"-j{jobs}", "all"] + ([] if arch == host else [f"ARCH={arch}"])
         result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=3600)
         if result.returncode == 0 and not result.timed_out and arch == host:
-            argv, result = prebuild_fuzz_commons(units, out, jobs, log)
+            argv, result = prebuild_fuzz_commons(units, out, jobs, log, host)
         status[arch] = None if result.returncode == 0 and not result.timed_out else \
             f"could not judge: memgate does not build for {arch} ({shlex.join(argv)}: see {log})"
     return status
 
 
-def prebuild_fuzz_commons(units, out, jobs, log):
+def prebuild_fuzz_commons(units, out, jobs, log, host):
     """What every gate build shares (make gate-shared: the fuzz flavors'
-    objects and the fuzz targets of the units' families), built in
-    parallel: (argv, result). The folder given as GATE names the families
-    only; no gate program is built in it."""
-    families = sorted({"page" if op in ("copy_page", "clear_page") else "memcpy" if op == "mempcpy" else op
-                       for u in units for op, _ in u.entries})
+    objects and the fuzz targets of the host units' families, as the gate
+    names them), built in parallel: (argv, result). The folder given as GATE
+    names the families only; no gate program is built in it."""
+    families = sorted({gate_options.OPS[op][1] for u in units if u.arch == host for op, _ in u.entries})
     where = os.path.join(out, "shared-build")
     os.makedirs(where, exist_ok=True)
     records.write_text(os.path.join(where, "family"), " ".join(families) + "\n")
