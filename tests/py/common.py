@@ -6,6 +6,10 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+# The tools a test starts work in the tree, as under tests/run (which sets
+# the same), wherever the tests were started from: from tests/py they
+# would otherwise make tests/py/memgate-results (workspace.py).
+os.environ.setdefault("MEMGATE_OUT", ROOT)
 
 from orchestration import gate  # noqa: E402
 

@@ -16,6 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+import common  # noqa: E402,F401  (the tools work in the tree: MEMGATE_OUT)
 import fuzz_fakes  # noqa: E402
 from orchestration import records  # noqa: E402
 
