@@ -85,7 +85,9 @@ SPEED_SRC := $(wildcard harness/cli/speed/*.c)
 HARNESS_SRC := $(wildcard $(patsubst %,harness/%/*.c,$(LAYERS))) $(SPEED_SRC) $(ARCH_HARNESS)
 REF_SRC := $(wildcard reference/*.c)
 IMPL_SRC := $(wildcard impls/generic/*.c impls/$(ARCH)/*.c impls/$(ARCH)/*.S)
-BAD_SRC := $(wildcard tests/bad/generic/*.c tests/bad/$(ARCH)/*.c tests/bad/$(ARCH)/*.S)
+# tests/bad/x86/: broken variants written once for x86-64 and i386.
+BAD_SRC := $(wildcard tests/bad/generic/*.c tests/bad/$(ARCH)/*.c tests/bad/$(ARCH)/*.S \
+	$(if $(filter x86,$(ISA)),tests/bad/x86/*.S))
 
 objs = $(patsubst %,$(OBJ)/%.o,$(basename $(1)))
 HARNESS_OBJ := $(call objs,$(HARNESS_SRC))
@@ -205,8 +207,8 @@ $(OBJ)/%.o: %.S
 # ASan, is what watches their accesses. fuzz_empty is a target that does
 # nothing, built the same way, for `make bench-fuzz` to compare against.
 FUZZ_FAMILIES := memcpy memmove memset page usercopy
-# The user copies have variants on x86-64 and aarch64 so far (docs/usercopy.md).
-SEED_DIRS := $(addprefix corpus/,$(filter-out $(if $(filter x86_64 aarch64,$(ARCH)),,usercopy),$(FUZZ_FAMILIES)))
+# The user copies have variants on x86-64, i386 and aarch64 (docs/usercopy.md).
+SEED_DIRS := $(addprefix corpus/,$(filter-out $(if $(filter x86_64 i386 aarch64,$(ARCH)),,usercopy),$(FUZZ_FAMILIES)))
 FUZZ_FLAVORS := libfuzzer libfuzzer-asan afl
 FUZZ_CC_libfuzzer := clang
 FUZZ_CC_libfuzzer-asan := clang

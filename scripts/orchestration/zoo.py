@@ -55,9 +55,8 @@ not be judged, 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP)."""
 
 # The operations the gate knows, by the names routines carry.
 ROUTINE = re.compile(r"^_*(?:pi_)?(memcpy|memmove|mempcpy|memset|copy_page|clear_page)(?:_([A-Za-z0-9_]+))?$")
-# The user copies: arm64's, which take the C convention. x86's clear_user_*
-# (6.1's clear_page_64.S) take registers of their own (docs/usercopy.md,
-# "Not yet"): gated as C they would be false alarms.
+# The user copies by name: arm64's, which take the C convention. x86's
+# are named by KERNEL_USER_COPIES below (their names are not the ops').
 USER_ROUTINE = re.compile(r"^__arch_(copy_from_user|copy_to_user|clear_user)$")
 # Variants of these are not routines of the gate's operations: the checked
 # (_chk, one argument more) and wide (wmemset) ones.
@@ -107,7 +106,7 @@ class Unit:
     """One gate run: a package's object (with the objects it calls) or one
     alternative of a kernel file, with every routine entry point in it."""
 
-    def __init__(self, name, source, arch, inputs, entries, requires=(), flags=(), alternative=""):
+    def __init__(self, name, source, arch, inputs, entries, requires=(), flags=(), alternative="", convention=""):
         self.name = name                # unique, a file name: glibc-x86_64-memmove-erms
         self.source = source            # what and which version: "glibc 2.36-9 libc.a(memmove-erms.o)"
         self.arch = arch
@@ -116,11 +115,12 @@ class Unit:
         self.requires = sorted(set(requires))
         self.flags = list(flags)        # more gate arguments (-I, -D, --cflags)
         self.alternative = alternative  # the kernel CPU it stands for, e.g. "rep_good+erms"
+        self.convention = convention    # the gate's --convention, "" for the C convention
 
     def as_dict(self):
         return {"name": self.name, "source": self.source, "arch": self.arch, "inputs": self.inputs,
                 "entries": [{"op": op, "symbol": s} for op, s in self.entries], "requires": self.requires,
-                "flags": self.flags, "alternative": self.alternative}
+                "flags": self.flags, "alternative": self.alternative, "convention": self.convention}
 
 
 # --- reading archives and objects ----------------------------------------------
@@ -392,6 +392,78 @@ def kernel_units(tree, version, work, notes):
     return units
 
 
+# x86-64's user copies (Linux 6.1). Which routine runs is chosen in C, not
+# in their files: copy_user_generic's alternative_call_2 (uaccess_64.h)
+# calls copy_user_generic_unrolled, _string on X86_FEATURE_REP_GOOD,
+# copy_user_enhanced_fast_string on X86_FEATURE_ERMS (whose own
+# ALTERNATIVE then tests FSRM), each for raw_copy_from_user and
+# raw_copy_to_user; __copy_user_nocache is called from user memory only
+# (__copy_from_user_inatomic_nocache), on every CPU; __clear_user's
+# ALTERNATIVE_3 calls clear_user_original, _rep_good on REP_GOOD and
+# _erms on ERMS without FSRM (with FSRM it is an inline rep stosb, no
+# routine). So each routine is gated under the CPUs it is chosen on: (file,
+# symbol, ops, CPUs, convention). The clear_user_* are called from inline
+# asm ("+c" (size), "+D" (addr), "a" (0), clobber "rdx": docs/conventions.md).
+CLEAR_USER_CONVENTION = "args=rdi,rcx ret=rcx clobbers=rdx zero=rax"
+KERNEL_USER_COPIES = {"x86_64": (
+    ("copy_user_64.S", "copy_user_generic_unrolled", ("copy_from_user", "copy_to_user"), ((),), ""),
+    ("copy_user_64.S", "copy_user_generic_string", ("copy_from_user", "copy_to_user"),
+     (("X86_FEATURE_REP_GOOD",),), ""),
+    ("copy_user_64.S", "copy_user_enhanced_fast_string", ("copy_from_user", "copy_to_user"),
+     (("X86_FEATURE_REP_GOOD", "X86_FEATURE_ERMS"),
+      ("X86_FEATURE_REP_GOOD", "X86_FEATURE_ERMS", "X86_FEATURE_FSRM")), ""),
+    ("copy_user_64.S", "__copy_user_nocache", ("copy_from_user",), ((),), ""),
+    ("clear_page_64.S", "clear_user_original", ("clear_user",), ((),), CLEAR_USER_CONVENTION),
+    ("clear_page_64.S", "clear_user_rep_good", ("clear_user",), (("X86_FEATURE_REP_GOOD",),),
+     CLEAR_USER_CONVENTION),
+    ("clear_page_64.S", "clear_user_erms", ("clear_user",), (("X86_FEATURE_REP_GOOD", "X86_FEATURE_ERMS"),),
+     CLEAR_USER_CONVENTION))}
+KERNEL_USER_FOLDER = {"x86_64": "arch/x86/lib"}
+
+
+def cpu_label(cpu):
+    return "+".join(re.sub(r"^(X86_FEATURE_|ARM64_)", "", x).lower() for x in cpu) or "none"
+
+
+def kernel_user_units(tree, version, work, notes):
+    """One unit per user copy, operation and CPU it is chosen on
+    (KERNEL_USER_COPIES); a symbol the version lacks is a note."""
+    units = []
+    incdir = os.path.join(work, "include")
+    for arch, table in KERNEL_USER_COPIES.items():
+        folder = KERNEL_USER_FOLDER[arch]
+        for f, symbol, ops, cpus, convention in table:
+            path = os.path.join(tree, folder, f)
+            if not os.path.exists(path):
+                notes.append(f"linux {version} {folder}/{f}: not in this version (its {symbol})")
+                continue
+            kernel_shim.stub_includes([path], incdir)
+            seen = set()
+            for cpu in cpus:
+                mask = sum(KERNEL_BITS[x] for x in cpu)
+                obj = os.path.join(work, "obj", arch, f"{f}-{mask}.o")
+                os.makedirs(os.path.dirname(obj), exist_ok=True)
+                assemble(arch, path, incdir, mask, obj)
+                defined, _ = parse_nm(run_text(["nm", "-A", obj]))
+                if not any(kind == "T" and name == symbol for syms in defined.values() for kind, name, _ in syms):
+                    notes.append(f"linux {version} {folder}/{f}: no {symbol} in this version")
+                    break
+                digest = code_hash(arch, obj)
+                if digest in seen:
+                    continue
+                seen.add(digest)
+                label = cpu_label(cpu)
+                for op in ops:
+                    name = f"linux-{arch}-{safe(symbol)}-{safe(label)}" + (f"-{op}" if len(ops) > 1 else "")
+                    units.append(Unit(name, f"linux {version} {folder}/{f}", arch, [path], [(op, symbol)],
+                                      requires=[KERNEL_FEATURES[x] for x in cpu if KERNEL_FEATURES[x]],
+                                      flags=["-I", incdir, "-D", f"ZOO_CPU={mask}", "--cflags",
+                                             f"-include {SHIM}"],
+                                      alternative=label, convention=convention))
+                    units[-1].objects = [obj]
+    return units
+
+
 def discover_kernel(arches, out, notes):
     tarball = kernel_tarball()
     if not tarball:
@@ -401,6 +473,7 @@ def discover_kernel(arches, out, notes):
     version = f"{version} ({package_version('linux-source-' + version)})"
     tree = extract_kernel(tarball, os.path.join(out, "src"))
     units = kernel_units(tree, version, os.path.join(out, "kernel"), notes)
+    units += kernel_user_units(tree, version, os.path.join(out, "kernel"), notes)
     return [u for u in units if u.arch in arches]
 
 
@@ -432,7 +505,7 @@ def discover(sources, arches, out, notes):
 def unit_of(d):
     """A Unit from its as_dict() (and the objects --audit-only reads)."""
     u = Unit(d["name"], d["source"], d["arch"], d["inputs"], [(e["op"], e["symbol"]) for e in d["entries"]],
-             d.get("requires") or (), d.get("flags") or (), d.get("alternative") or "")
+             d.get("requires") or (), d.get("flags") or (), d.get("alternative") or "", d.get("convention") or "")
     if d.get("objects"):
         u.objects = list(d["objects"])
     return u
@@ -478,6 +551,8 @@ def gate_argv(unit, seconds, quick, report, extra):
         argv += ["--requires", ",".join(told)]
     for op, symbol in unit.entries:
         argv += ["--entry", f"{op}={symbol}"]
+    if unit.convention:
+        argv += ["--convention", unit.convention]
     return argv + unit.flags + list(extra) + unit.inputs
 
 
@@ -510,7 +585,7 @@ def status_of(rc, verdict, warnings):
 
 def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), plot=None, report=None, isa=None):
     return {"isa": isa, "requires": list(unit.requires), "source": unit.source, "entry": f"{op}={symbol}", "op": op, "symbol": symbol, "arch": unit.arch,
-            "alternative": unit.alternative, "unit": unit.name, "verdict": status,
+            "alternative": unit.alternative, "convention": unit.convention, "unit": unit.name, "verdict": status,
             "warnings": [str(w) for w in warnings], "reason": reason, "findings": list(findings),
             "seconds": round(seconds, 1), "plot": plot, "report": report,
             # When its gate run started (seconds from the zoo's start) and
@@ -1083,7 +1158,7 @@ def gate_all(argv, run=None):
     if opts["list"]:
         for u in units:
             print(f"{u.name}\t{u.arch}\t{' '.join(f'{op}={s}' for op, s in u.entries)}\t"
-                  f"{','.join(u.requires) or '-'}\t{u.source}")
+                  f"{','.join(u.requires) or '-'}\t{u.source}\t{u.convention or 'c'}")
         for n in notes:
             print(f"zoo: note: {n}", file=sys.stderr)
         return 0

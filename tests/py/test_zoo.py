@@ -170,6 +170,47 @@ class KernelShim(unittest.TestCase):
         self.assertIn("memset_erms", code[3].split("<__memset>:")[1].split("\n\n")[0])
 
 
+# 6.1's clear_page_64.S in miniature: the user clears, one a C function
+# only by name (their convention is __clear_user's inline asm's).
+CLEAR_USER_STYLE = """\
+#include <linux/linkage.h>
+SYM_FUNC_START(clear_user_original)
+	xorl %eax, %eax
+	RET
+SYM_FUNC_END(clear_user_original)
+SYM_FUNC_START(clear_user_erms)
+	jmp clear_user_original
+SYM_FUNC_END(clear_user_erms)
+"""
+
+
+@unittest.skipUnless(os.uname().machine == "x86_64" and shutil.which("gcc") and shutil.which("objdump"),
+                     "needs gcc and objdump on x86-64")
+class KernelUserCopies(unittest.TestCase):
+    def test_each_routine_under_the_cpu_it_is_chosen_on(self):
+        d = tmpdir(self)
+        tree = os.path.join(d, "tree")
+        os.makedirs(os.path.join(tree, "arch/x86/lib"))
+        with open(os.path.join(tree, "arch/x86/lib/clear_page_64.S"), "w") as f:
+            f.write(CLEAR_USER_STYLE)
+        notes = []
+        units = {u.name: u for u in zoo.kernel_user_units(tree, "test", os.path.join(d, "work"), notes)}
+        self.assertEqual(sorted(units), ["linux-x86_64-clear_user_erms-rep_good+erms",
+                                         "linux-x86_64-clear_user_original-none"])
+        erms = units["linux-x86_64-clear_user_erms-rep_good+erms"]
+        self.assertEqual(erms.entries, [("clear_user", "clear_user_erms")])
+        self.assertEqual(erms.requires, ["erms"])
+        self.assertIn("ZOO_CPU=3", erms.flags)
+        self.assertEqual(erms.convention, zoo.CLEAR_USER_CONVENTION)
+        self.assertIn("--convention", zoo.gate_argv(erms, 10, True, "r.json", ()))
+        # The one the file lacks, and the file the tree lacks, are notes.
+        self.assertTrue(any("no clear_user_rep_good" in n for n in notes))
+        self.assertTrue(any("copy_user_64.S: not in this version" in n for n in notes))
+        # The C-convention copies carry none.
+        self.assertNotIn("--convention", zoo.gate_argv(zoo.Unit("u", "s", "x86_64", ["f.S"], [("memcpy", "a")]),
+                                                        10, True, "r.json", ()))
+
+
 def unit(entries=(("memcpy", "a"), ("memmove", "b")), requires=(), arch="x86_64"):
     return zoo.Unit("u", "src 1.0 libc.a(x.o)", arch, ["/x.a(x.o)"], list(entries), requires=requires)
 
@@ -454,7 +495,8 @@ class Found(unittest.TestCase):
         with open(src, "w") as f:
             f.write("\n")
         unit = {"name": "u", "source": "s", "arch": "x86_64", "inputs": [src], "entries": [{"op": "memcpy",
-                "symbol": "m"}], "requires": [], "flags": ["-I", tmp], "alternative": "", "objects": []}
+                "symbol": "m"}], "requires": [], "flags": ["-I", tmp], "alternative": "", "convention": "",
+                "objects": []}
         where = os.path.join(tmp, "discovery.json")
         self.assertTrue(zoo_found.save(where, "k", [unit], ["a note"]))
         self.assertEqual(zoo_found.load(where, "k"), ([unit], ["a note"]))

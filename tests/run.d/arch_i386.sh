@@ -76,5 +76,37 @@ else
 	expect "i386: a write before dst faults as an out-of-bounds write" 1 \
 		"^verdict: out-of-bounds-write: dst, 1 byte before it \(at dst-1\)$" \
 		$MG run --variant=bad_memcpy_write_before_dst --len=17 --dst-align=0 --place=before
+
+	# The user copies (docs/usercopy.md): the x86 exception table, resumed
+	# from the i386 signal context; each rule's broken variant (the code of
+	# tests/bad/x86/, x86-64's, with dwords) fails with its class and
+	# diagnosis, and the correct byte loops resume a fault at each end and
+	# inside.
+	caught bad_copy_from_user_count_off_by_one wrong-count \
+		"returned 11 of n = 17, so 6 bytes copied, but the user buffer faults from byte 5: at most 5 could be$" \
+		--len=17 --fault-at=5
+	caught bad_copy_from_user_quadwords_left wrong-count \
+		"returned 7 of n = 40, so 33 bytes copied, but the user buffer faults from byte 12: at most 12 could be$" \
+		--len=40 --fault-at=12
+	caught bad_copy_to_user_tail_unlisted unhandled-fault \
+		"dst, inside it \(at dst\+9\); the user buffer faulted at pc mg_i386_bad_copy_to_user_tail_unlisted\+0x[0-9a-f]+, which the exception table does not list: the kernel would oops$" \
+		--len=17 --fault-at=9
+	caught bad_copy_from_user_pads_one write-past-count \
+		"dst\[5\] changed 0x[0-9a-f]{2} -> 0x00, past the 5 bytes the count says were copied \(returned 12 of n = 17\)" \
+		--len=17 --fault-at=5
+	caught bad_copy_to_user_reads_past_src kernel-fault \
+		"src, 1 byte past the end \(at src\+16, len 16\); the kernel buffer faulted at pc mg_i386_bad_copy_to_user_reads_past_src\+0x[0-9a-f]+" \
+		--len=16 --src-align=48 --dst-align=0
+	caught bad_copy_from_user_probes_end nothing-copied \
+		"returned n = 17 \(nothing copied\), but the first 5 bytes could be" \
+		--len=17 --fault-at=5
+	for v in copy_from_user_bytes copy_to_user_bytes clear_user_bytes; do
+		for k in 0 13 20; do
+			expect "i386: $v resumes a fault at byte $k of 21" 0 "^verdict: ok$" \
+				$MG run --variant=$v --len=21 --fault-at=$k --dst-align=5 --src-align=5
+		done
+	done
+	expect "i386: the usercopy seeds pass on every correct user copy" 0 "^[0-9]+ passed, 0 failed$" \
+		$i386_run build/i386/replay --each-variant corpus/usercopy
 	MG=$host_mg
 fi

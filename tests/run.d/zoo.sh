@@ -29,7 +29,10 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		$'^linux-aarch64-memcpy\taarch64\tmemcpy=__pi_memcpy memmove=__memmove' \
 		$'^linux-aarch64-copy_page-has_no_hw_prefetch\t' \
 		$'^linux-aarch64-copy_to_user\taarch64\tcopy_to_user=__arch_copy_to_user\t-' \
-		$'^linux-aarch64-clear_user\taarch64\tclear_user=__arch_clear_user\t-' -- \
+		$'^linux-aarch64-clear_user\taarch64\tclear_user=__arch_clear_user\t-' \
+		$'^linux-x86_64-copy_user_generic_unrolled-none-copy_from_user\tx86_64\tcopy_from_user=copy_user_generic_unrolled\t-\t.*\tc$' \
+		$'^linux-x86_64-copy_user_enhanced_fast_string-rep_good\\+erms\\+fsrm-copy_to_user\tx86_64\tcopy_to_user=copy_user_enhanced_fast_string\terms,fsrm\t' \
+		$'^linux-x86_64-clear_user_erms-rep_good\\+erms\tx86_64\tclear_user=clear_user_erms\terms\t.*\targs=rdi,rcx ret=rcx clobbers=rdx zero=rax$' -- \
 		scripts/zoo --list --sources kernel --out "$zoo_out"
 else
 	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"
