@@ -11,6 +11,10 @@ make --no-print-directory -s fuzz-build >/dev/null 2>&1
 # asmdefs.h ENTRY, a C definition, or the name a shared body is built under
 # there, as bad_memcpy_shared_bounce.c's).
 source_of() {
+	local x86=${1#mg_x86_64_}
+	x86=tests/bad/x86/${x86#mg_i386_}.S
+	# Written once for x86-64 and i386, it names its entry by UC_NAME().
+	case $1 in mg_x86_64_* | mg_i386_*) [ -f "$x86" ] && { echo "$x86"; return; } ;; esac
 	grep -rlE "^$1:|[ *]$1\(|ENTRY\($1\)|define [A-Z_]+ +$1\$" impls tests/bad \
 		--include='*.c' --include='*.S' | head -n1
 }
