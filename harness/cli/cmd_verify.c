@@ -16,7 +16,8 @@
 
 static const char help[] =
 	"usage: memgate verify [OPTIONS]\n"
-	"  --profile=quick|full  how much to sweep (default quick)\n"
+	"  --profile=smoke|quick|full  how much to sweep (default quick; smoke:\n"
+	"                        every length, a twentieth of quick's cases)\n"
 	"  --sweep-seconds=S     each variant's sweep within about S seconds (1 to\n"
 	"                        86400): every length, and as many of the other\n"
 	"                        cases as fit (default: no budget, the whole profile)\n"
@@ -191,7 +192,7 @@ int mg_cmd_verify(int argc, char **argv)
 		case O_PROFILE:
 			if (!mg_profile_parse(optarg, &o.profile))
 				mg_usage_error("verify",
-					       "unknown profile '%s' (valid: quick, full)", optarg);
+					       "unknown profile '%s' (valid: smoke, quick, full)", optarg);
 			break;
 		case O_SEED: o.seed = mg_parse_seed("verify", "seed", optarg); break;
 		case O_VARIANT: names = optarg; break;

@@ -33,6 +33,18 @@ void mg_outcome_call(struct mg_outcome *o, unsigned char *dst, unsigned char *sr
 		mg_outcome_run(o, clean_int);
 }
 
+/* A SIGTRAP that reaches the judge is one the stepping did not take: its
+ * si_code says which, for the next look at a rare one. */
+static const char *trap_kind(int code)
+{
+	switch (code) {
+	case TRAP_BRKPT: return " (si_code TRAP_BRKPT: a breakpoint)";
+	case TRAP_TRACE: return " (si_code TRAP_TRACE: a single-step trap outside the stepped call)";
+	case SI_KERNEL: return " (si_code SI_KERNEL: int3, or a trap the kernel raised)";
+	default: return " (a trap of another si_code)";
+	}
+}
+
 static const char *fault_kind(const struct mg_fault *f)
 {
 	if (f->general_protection)
@@ -41,6 +53,7 @@ static const char *fault_kind(const struct mg_fault *f)
 	case SIGILL: return " (illegal instruction: a CPU feature missing?)";
 	case SIGBUS: return " (bus error)";
 	case SIGFPE: return " (arithmetic exception)";
+	case SIGTRAP: return trap_kind(f->code);
 	default: return "";
 	}
 }
@@ -132,7 +145,7 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 	if (f->signo == mg_watchdog_signal())
 		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
 			       o->c->interrupt ? mg_interrupt_timeout_ms(o->c->len)
-					       : mg_timeout_for(o->c->len));
+					       : mg_case_timeout_ms(o->c));
 	else if (owned && f->signo == SIGSEGV && !f->general_protection &&
 		 f->access != MG_ACCESS_UNKNOWN)
 		classify_page_fault(o, out);

@@ -47,6 +47,21 @@ static inline unsigned mg_timeout_for(size_t len)
 	return mg_check_timeout_ms + (unsigned)extra;
 }
 
+/* More threads than cores take turns: on a loaded machine a call in the
+ * threads situation may wait a few time slices of every other runnable
+ * thread. Its watchdog gives it the plain limit once per thread of the
+ * case, and this much more (under a load of 11 on 2 cores, 200 ms timed
+ * out correct routines' workers). A hang is still stopped, a little later. */
+#define MG_TURNS_EXTRA_MS 2000u
+
+/* A case's per-call limit (a stepped call's is mg_interrupt_timeout_ms). */
+static inline unsigned mg_case_timeout_ms(const struct mg_case *c)
+{
+	if (c->threads > 1)
+		return mg_timeout_for(c->len) * c->threads + MG_TURNS_EXTRA_MS;
+	return mg_timeout_for(c->len);
+}
+
 /* Reading the AVX upper state costs about as much as a short case, so it is
  * read on every call of a variant that declares vector features, and on one
  * case in 16 (by seed, so a replay sees the same) of the others; so is the
@@ -110,7 +125,7 @@ static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)
 {
 	const struct mg_case *c = o->c;
 
-	mg_call_begin(mg_timeout_for(c->len));
+	mg_call_begin(mg_case_timeout_ms(c));
 	o->returned = mg_call(c->variant, mg_tagged(o->dst, c->tag), mg_tagged(o->src, mg_src_tag(c)),
 			      c->value, c->len, clean_int, &o->abi);
 	mg_call_end();

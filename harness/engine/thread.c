@@ -342,12 +342,12 @@ void mg_threads_run(struct mg_outcome *o, int clean_int)
 		}
 	mg_outcome_run(o, clean_int);
 	atomic_store(&st.caller_done, 1);
-	finish(mg_timeout_for(o->c->len));
+	finish(mg_case_timeout_ms(o->c));
 }
 
 void mg_threads_abandon(void)
 {
-	finish(mg_timeout_for(st.c->len));
+	finish(mg_case_timeout_ms(st.c));
 }
 
 /* ---- the judge's rule -------------------------------------------------- */
@@ -380,7 +380,7 @@ static void faulted(const struct mg_outcome *o, const struct worker *w, struct m
 
 	if (w->fault.signo == mg_watchdog_signal()) {
 		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
-			       mg_timeout_for(o->c->len));
+			       mg_case_timeout_ms(o->c));
 		return;
 	}
 	mg_outcome_name_address(o, w->fault.pc, pc, sizeof pc);

@@ -8,6 +8,10 @@
  * - memmove: every overlap distance 1..256 both ways, distances around the
  *   length, and d == s;
  * - memset: fill values 0, 1, 0x7f, 0x80, 0xfe, 0xff and ints beyond a byte;
+ * - smoke (the self-tests' correct twins, whose sweeps run under qemu):
+ *   every length of quick, but up to 128 bytes the pairs of the alignments
+ *   in picks, not every pair, and memmove's overlaps (every distance) up
+ *   to 32 bytes: about a twentieth of quick's cases;
  * - each case once against the guard page after and once against the one
  *   before; with separate buffers, once with the source below the
  *   destination and once above it;
@@ -37,7 +41,9 @@ struct emitter {
 
 /* How much of each dimension a profile takes. */
 struct plan {
-	size_t all_pairs_upto; /* every alignment pair up to this length */
+	int all_pairs;	       /* every alignment pair up to all_pairs_upto, */
+	size_t all_pairs_upto; /* or else the picks' pairs up to it */
+	size_t short_reach;    /* picks paired at lengths past it to 1 KiB */
 	const int *big_deltas; /* added to each power of two >= 1 KiB */
 	size_t n_big_deltas;
 	size_t overlap_upto; /* every overlap length up to this */
@@ -48,6 +54,8 @@ struct plan {
 	int midsize;	     /* the lengths of full_midsize too */
 };
 
+/* The alignments that longer lengths take: each side of 8, 16, 32 and 64. */
+static const unsigned picks[] = {0, 1, 7, 8, 15, 16, 31, 32, 33, 63};
 static const int quick_deltas[] = {-1, 0, 1};
 static const int full_deltas[] = {-65, -64, -63, -33, -32, -31, -17, -16, -15, -9, -8,
 				  -7,  -3,  -2,	 -1,  0,   1,	2,   3,	  7,   8,  9,
@@ -58,10 +66,12 @@ static const unsigned full_overlap_aligns[] = {0, 1, 7, 8, 15, 16, 33, 63};
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct plan plans[] = {
-	[MG_PROFILE_QUICK] = {128, quick_deltas, N(quick_deltas), 128, quick_overlap_aligns,
-			      N(quick_overlap_aligns), 0, 8, 0},
-	[MG_PROFILE_FULL] = {256, full_deltas, N(full_deltas), 300, full_overlap_aligns,
+	[MG_PROFILE_QUICK] = {1, 128, N(picks), quick_deltas, N(quick_deltas), 128,
+			      quick_overlap_aligns, N(quick_overlap_aligns), 0, 8, 0},
+	[MG_PROFILE_FULL] = {1, 256, N(picks), full_deltas, N(full_deltas), 300, full_overlap_aligns,
 			     N(full_overlap_aligns), 1, 64, 1},
+	[MG_PROFILE_SMOKE] = {0, 128, 3, quick_deltas, N(quick_deltas), 32, quick_overlap_aligns,
+			      N(quick_overlap_aligns), 0, 2, 0},
 };
 
 static const int memset_values[] = {0, 1, 0x7f, 0x80, 0xfe, 0xff, 0x1ab, -1, -65, 0x7fffff80};
@@ -112,22 +122,37 @@ static void emit_pair(struct emitter *e, struct mg_case *c, unsigned sa, unsigne
 	emit(e, c);
 }
 
+static void emit_all_pairs(struct emitter *e, struct mg_case *c)
+{
+	for (unsigned sa = 0; sa < MG_ALIGN_MOD; sa++)
+		for (unsigned da = 0; da < MG_ALIGN_MOD; da++)
+			emit_pair(e, c, sa, da);
+}
+
+static void emit_pick_pairs(struct emitter *e, struct mg_case *c)
+{
+	for (size_t i = 0; i < N(picks); i++)
+		for (size_t j = 0; j < N(picks); j++)
+			emit_pair(e, c, picks[i], picks[j]);
+}
+
 static void emit_pairs(struct emitter *e, const struct plan *plan, struct mg_case *c)
 {
-	static const unsigned picks[] = {0, 1, 7, 8, 15, 16, 31, 32, 33, 63};
 	unsigned f = flush_align(c->len);
 
-	if (c->len <= plan->all_pairs_upto) {
-		for (unsigned sa = 0; sa < MG_ALIGN_MOD; sa++)
-			for (unsigned da = 0; da < MG_ALIGN_MOD; da++)
-				emit_pair(e, c, sa, da);
+	if (c->len <= plan->all_pairs_upto && plan->all_pairs) {
+		emit_all_pairs(e, c);
 		return;
 	}
 	emit_pair(e, c, f, f);
 	emit_pair(e, c, f, 0);
 	emit_pair(e, c, 0, f);
+	if (c->len <= plan->all_pairs_upto) {
+		emit_pick_pairs(e, c);
+		return;
+	}
 	/* Longer lengths: each pick against a few partners, both ways round. */
-	size_t reach = c->len <= 1024 ? N(picks) : c->len <= (64u << 10) ? 3 : 1;
+	size_t reach = c->len <= 1024 ? plan->short_reach : c->len <= (64u << 10) ? 3 : 1;
 	for (size_t i = 0; i < reach; i++) {
 		emit_pair(e, c, picks[i], picks[i]);
 		emit_pair(e, c, picks[i], picks[N(picks) - 1 - i]);
@@ -137,7 +162,7 @@ static void emit_pairs(struct emitter *e, const struct plan *plan, struct mg_cas
 /* memset has one buffer: which of its alignments a length gets. */
 static int memset_align_wanted(const struct plan *plan, size_t len, unsigned da)
 {
-	if (len <= plan->all_pairs_upto || da == flush_align(len))
+	if ((len <= plan->all_pairs_upto && plan->all_pairs) || da == flush_align(len))
 		return 1;
 	if (len <= 1024)
 		return da % 8 == 0 || da % 8 == 7;
@@ -316,13 +341,23 @@ void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed
 		sweep_overlaps(&e, plan, &c);
 }
 
+static const char *const profile_names[] = {
+	[MG_PROFILE_QUICK] = "quick",
+	[MG_PROFILE_FULL] = "full",
+	[MG_PROFILE_SMOKE] = "smoke",
+};
+
 int mg_profile_parse(const char *name, enum mg_profile *out)
 {
-	if (strcmp(name, "quick") == 0)
-		*out = MG_PROFILE_QUICK;
-	else if (strcmp(name, "full") == 0)
-		*out = MG_PROFILE_FULL;
-	else
-		return 0;
-	return 1;
+	for (size_t i = 0; i < N(profile_names); i++)
+		if (strcmp(name, profile_names[i]) == 0) {
+			*out = (enum mg_profile)i;
+			return 1;
+		}
+	return 0;
+}
+
+const char *mg_profile_name(enum mg_profile profile)
+{
+	return profile_names[profile];
 }

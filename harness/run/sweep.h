@@ -6,7 +6,9 @@
 
 #include <stdint.h>
 
-enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL };
+/* smoke: a deterministic twentieth of quick, for the self-tests' correct
+ * twins, whose sweeps under qemu would otherwise take minutes each. */
+enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL, MG_PROFILE_SMOKE };
 
 /* Feeds `fn` every case of the profile that the variant's contract allows,
  * in a fixed order; case k's fill seed is derived from `seed` and k. */
@@ -23,7 +25,10 @@ static inline struct mg_case mg_situation_case(const struct mg_variant *v, size_
 	return c;
 }
 
-/* Parses "quick" or "full"; returns 0 if it is neither. */
+/* Parses "smoke", "quick" or "full"; returns 0 if it is none of them. */
 int mg_profile_parse(const char *name, enum mg_profile *out);
+
+/* The profile's name, as mg_profile_parse takes it. */
+const char *mg_profile_name(enum mg_profile profile);
 
 #endif

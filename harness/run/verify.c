@@ -79,7 +79,7 @@ static void stage_header(const struct mg_verify_opts *o, const struct mg_variant
 {
 	snprintf(out, size, "== memgate verify run of %s: %s, %s (profile %s, seed %llu)", run_stamp,
 		 v->name, huge ? "lengths of 2 GiB and more" : "sweep and placements",
-		 o->profile == MG_PROFILE_FULL ? "full" : "quick", (unsigned long long)o->seed);
+		 mg_profile_name(o->profile), (unsigned long long)o->seed);
 }
 
 static void stamp_run(void)

@@ -75,8 +75,11 @@ else
 
 	echo "== aarch64: the floating-point environment at entry (A7, C17)"
 	# Each self-test is right in the default environment, as the harness
-	# had it; its twin uses the same freedom and passes.
-	$MG verify --set=selftest --timeout-ms=200 --huge=off --findings="$TMP/findings-fp" \
+	# had it; its twin uses the same freedom and passes. The freedoms of
+	# this section and the next ones are drawn per case, so the smoke
+	# profile meets each of them thousands of times, at every length (a
+	# quick sweep of a twin is a minute of CPU under qemu, smoke's 5 s).
+	$MG verify --set=selftest --profile=smoke --timeout-ms=200 --huge=off --findings="$TMP/findings-fp" \
 		--variant=bad_memcpy_fpsr_qc,memcpy_fpsr_qc,bad_memcpy_frinti_blocks,memcpy_frintn_blocks,bad_memcpy_fz_zero_words,memcpy_fz_own_fpcr \
 		>"$TMP/a64-fp.out" 2>&1
 	expect "aarch64: the fp-environment self-tests fail, their twins pass" 0 \
@@ -113,7 +116,7 @@ else
 	if ! $MG run --variant=memcpy_sve_vla --len=8 --vl=16 >/dev/null 2>&1; then
 		skip "aarch64: SVE vector lengths" "this qemu's default CPU cannot set a 16-byte SVE vector length"
 	else
-		$MG verify --set=selftest --profile=quick --huge=off --findings="$TMP/findings-vl" \
+		$MG verify --set=selftest --profile=smoke --huge=off --findings="$TMP/findings-vl" \
 			--variant=bad_memcpy_sve_vl64,memcpy_sve_vla >"$TMP/a64-vl.out" 2>&1
 		expect "aarch64: the 64-byte-vector SVE copy fails, the length-agnostic one passes" 0 \
 			"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" \
@@ -142,7 +145,7 @@ else
 	fi
 
 	echo "== aarch64: tagged pointers (A14, AK3)"
-	$MG verify --set=selftest --profile=quick --huge=off --findings="$TMP/findings-tag" \
+	$MG verify --set=selftest --profile=smoke --huge=off --findings="$TMP/findings-tag" \
 		--variant=bad_memmove_untags_src,memmove_untags_both >"$TMP/a64-tag.out" 2>&1
 	expect "aarch64: a memmove that untags one pointer fails, its twin passes" 0 \
 		"^2 variants: 1 passed, 1 failed as expected, 0 skipped, 0 unexpected$" cat "$TMP/a64-tag.out"
@@ -172,7 +175,7 @@ else
 		expect "aarch64: the finding names the rule sme-state" 1 '"rule":"sme-state"' \
 			$MG run --variant=bad_memcpy_leaves_streaming --len=40 --format=jsonl
 		expect "aarch64: its twin, smstop before ret, passes its sweep" 0 "^memcpy_smstart_smstop .* PASS " \
-			$MG verify --set=selftest --profile=quick --huge=off --variant=memcpy_smstart_smstop \
+			$MG verify --set=selftest --profile=smoke --huge=off --variant=memcpy_smstart_smstop \
 			--findings="$TMP/findings-sme"
 		expect "aarch64: without SME (cortex-a57) the SME self-test is skipped, not run" 0 \
 			"^SKIP \(needs sme\): bad_memcpy_leaves_streaming cannot run on this CPU$" \
