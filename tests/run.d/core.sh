@@ -172,7 +172,7 @@ usage_error "unknown variant" "unknown variant 'nope' \(valid: memcpy_libc, " $M
 usage_error "unknown option" "unknown option '--bogus' \(valid: --profile, " $MG verify --bogus
 usage_error "bad number" "bad value 'abc' for --len" $MG run --variant=memcpy_libc --len=abc
 usage_error "unknown command" "unknown command 'frob'" $MG frob
-usage_error "unknown profile" "unknown profile 'slow' \(valid: quick, full\)" $MG verify --profile=slow
+usage_error "unknown profile" "unknown profile 'slow' \(valid: smoke, quick, full\)" $MG verify --profile=slow
 usage_error "unknown operation for --op" "unknown operation 'memcopy' for --op \(valid: memcpy, " \
 	$MG verify --op=memcopy
 usage_error "an empty --op" "^memgate verify: --op= names no operation$" $MG verify --op=
