@@ -34,6 +34,18 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		$'^linux-x86_64-copy_user_enhanced_fast_string-rep_good\\+erms\\+fsrm-copy_to_user\tx86_64\tcopy_to_user=copy_user_enhanced_fast_string\terms,fsrm\t' \
 		$'^linux-x86_64-clear_user_erms-rep_good\\+erms\tx86_64\tclear_user=clear_user_erms\terms\t.*\targs=rdi,rcx ret=rcx clobbers=rdx zero=rax$' -- \
 		scripts/zoo --list --sources kernel --out "$zoo_out"
+	# The control of the clear_user rows' convention (issue 25): under the
+	# C convention the count is passed in rsi, while clear_user_original
+	# takes it from rcx (whatever the call left there) and leaves its
+	# result in rcx, not rax: the file the zoo accepts with its convention
+	# is rejected without it.
+	zoo_cu=$(ls build/zoo/src/linux-source-*/arch/x86/lib/clear_page_64.S 2>/dev/null | head -n1)
+	zoo_cu_flags=(--arch x86_64 --quick --skip=fuzz,huge --no-bench --entry clear_user=clear_user_original
+		-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0 --cflags "-include $PWD/zoo/kernel/shim.h")
+	expect "zoo: clear_user_original under the C convention is rejected" 1 \
+		'^1\. \[sweep\] wrong-count: ' scripts/gate "${zoo_cu_flags[@]}" "$zoo_cu"
+	expect "zoo: clear_user_original with its convention is accepted" 0 '^ACCEPTED' \
+		scripts/gate "${zoo_cu_flags[@]}" --convention 'args=rdi,rcx ret=rcx clobbers=rdx zero=rax' "$zoo_cu"
 else
 	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"
 fi
