@@ -90,6 +90,33 @@ def need(seconds):
     return max(1, math.ceil(seconds * MARGIN))
 
 
+def adjusted(plan, rate=1.0, large=1.0, load=1.0):
+    """The plan of the calibration's routine made the submission's
+    (gate_probe): the sweep's figures `rate` times the calibration's, the
+    4 GiB+ check's `large` times, and every need `load` times, but the fuzz
+    engines' own --seconds (a budget of wall time, which a busy machine
+    does not stretch; what the drivers take past it, it does)."""
+    if rate == large == load == 1.0:
+        return plan
+    cal = plan.sweep_cal
+    if cal:
+        cal = dict(cal, own=cal["own"] * rate * load, rest=cal["rest"] * rate * load)
+        if cal.get("huge") is not None:
+            cal["huge"] = cal["huge"] * large * load
+    needs = {}
+    for check, seconds in plan.needs.items():
+        if check == "sweep" and cal:
+            needs[check] = need(sweep_time(cal, FLOOR))
+        elif check == "huge":
+            needs[check] = need(cal["huge"]) if cal and cal.get("huge") is not None \
+                else math.ceil(seconds * large * load)
+        elif check == "fuzz" and plan.fuzz_cal:
+            needs[check] = sum(s for _, s, _ in plan.fuzz_cal) + need(sum(o for _, _, o in plan.fuzz_cal) * load)
+        else:
+            needs[check] = math.ceil(seconds * load)
+    return Plan(needs, cal, plan.fuzz_cal)
+
+
 # --- calibration ------------------------------------------------------------------
 
 def calibration_variant(ctx, op):
@@ -575,8 +602,12 @@ class Planner:
     plan() waits for it and refuses or keeps the budget, abandon() stops
     it (the build failed, or the verdict is cached)."""
 
-    def __init__(self, ctx, runs, split):
+    def __init__(self, ctx, runs, split, probe=None):
         self.ctx, self.runs, self.split = ctx, runs, split
+        # probe(ctx, runs, wants_huge): the submission's gate_probe.Probe,
+        # once it is compiled (gate_probe.measure), or None: the plan is
+        # the calibration's routine's.
+        self.probe = probe
         self.cal = Calibrator(ctx)
         self.thread = None
         self.outcome = None
@@ -627,7 +658,31 @@ class Planner:
         if isinstance(self.outcome, BaseException):
             raise self.outcome
         plans, missing = self.outcome
-        return decide(self.ctx, self.runs, self.fits, plans, missing)
+        ctx = self.ctx
+        given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+        # A --seconds the calibration's routine does not fit is refused at
+        # once: the submission's figures can only be larger.
+        if self.probe is not None and not (given and not self.fits(ctx.opts["seconds"], plans)):
+            plans = self.probed(plans)
+        return decide(ctx, self.runs, self.fits, plans, missing)
+
+    def probed(self, plans):
+        """The plans made the submission's and this machine's now (gate_probe)."""
+        ctx = self.ctx
+
+        def wants_huge(e):
+            return not ctx.skipped("huge") and e["family"] not in ("page", "usercopy") \
+                and (ctx.arch != "i386" or e["op"] == "memmove")
+        probe = self.probe(ctx, self.runs, wants_huge)
+        out = {(i, name): adjusted(p, probe.rate_of(self.runs[i][0], name), probe.large_of(name), probe.load)
+               for (i, name), p in plans.items()}
+        ctx.plan_note = probe.summary(ctx)
+        if ctx.plan_note:
+            ctx.progress(f"the plan, for this submission and this machine now: {ctx.plan_note}")
+        if probe.notes:
+            ctx.progress(f"the plan could not measure {', '.join(probe.notes)}: it counts the calibration's "
+                         "figures for them")
+        return out
 
 
 def decide(ctx, runs, fits, plans, missing=()):
@@ -645,8 +700,9 @@ def decide(ctx, runs, fits, plans, missing=()):
             per = divided(ctx, runs)
             bound = (f"; a lower bound: {', '.join(missing)} not calibrated yet (what was is kept: run it again "
                      f"for the whole figure)") if missing else ""
+            probed = f"; as measured for it here now: {ctx.plan_note}" if getattr(ctx, "plan_note", "") else ""
             die(f"--seconds {total} is too small here: the required checks need at least {least} s "
-                f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more{bound}")
+                f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more{bound}{probed}")
         ctx.opts["seconds"] = ctx.seconds = least
         ctx.progress(f"the default budget is raised to {least} s: the required checks need that here "
                      f"({breakdown(plans)})")

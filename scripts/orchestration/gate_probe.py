@@ -1,0 +1,224 @@
+"""The plan's look at the submission itself, once it is compiled and
+before any check runs (gate_plan.Planner.plan): the calibration measured
+a fast routine of the tree (gate_plan.calibration_variant), on this
+machine as it was then. Three short measurements say how far this
+submission and this machine now differ from that:
+
+- its cases' rate: random cases of the submission and of the calibration's
+  routine for one second each, at once (so that the machine's load falls
+  on both alike), under every CPU model the checks will run under; the
+  calibration's routine's cases over the submission's scales the sweep's
+  need (a routine qemu emulates slowly runs a tenth of the cases);
+- its large moves: memgate speed of both at 16 MiB, every placement the
+  bench has (separate buffers, each direction of overlap): what the
+  submission's moves take over the routine's scales the 4 GiB+ check's
+  need (a backward move done with `std; rep movsq` takes six times
+  longer);
+- the machine's load: the share of a core that a busy program gets now;
+  below LOADED_SHARE (what a program gets with two gates at once on 2
+  cores, the condition the calibration's CPU times are planned for) every
+  need grows by the ratio.
+
+Each factor is at least 1 (the calibration's routine is fast, and the
+checks' own work does not shrink with a faster routine); a measurement
+that fails counts 1 (the check itself then says what is wrong), and so
+does a submission whose random cases found something (it is rejected on
+its findings, never refused for being slow)."""
+
+import concurrent.futures
+import math
+import os
+import sys
+import tempfile
+
+from . import gate_build, gate_plan, records
+
+# A program's share of a core with two gates at once on 2 cores: the two
+# programs of each gate's memgate verify (the sweep and the 4 GiB+ check)
+# and this one, three on two cores. The calibration's CPU times are the
+# wall times of that; a busier machine stretches them by LOADED_SHARE
+# over what a program gets.
+LOADED_SHARE = 2 / 3
+# How long the busy program measures the load, and each random run.
+LOAD_SECONDS = 0.5
+RATE_SECONDS = 1
+# The placement the 4 GiB+ check is like: large buffers, every direction.
+LARGE_MOVE = "16M"
+# A probe program that runs past this (qemu on a far busier machine) is a
+# failed measurement: it counts 1.
+PROBE_TIMEOUT = 30
+
+
+class Probe:
+    """What was measured: per (CPU model, entry name) the rate factor, per
+    entry name the large-move factor, and the load factor; `notes` says
+    what failed."""
+
+    def __init__(self):
+        self.rate, self.large, self.load, self.share, self.notes = {}, {}, 1.0, None, []
+
+    def rate_of(self, model, name):
+        return self.rate.get((model, name), 1.0)
+
+    def large_of(self, name):
+        return self.large.get(name, 1.0)
+
+    def summary(self, ctx):
+        """One line of what the plan counts beyond the calibration, or ''."""
+        parts = []
+        for e in ctx.entries:
+            base = gate_plan.calibration_variant(ctx, e["op"])
+            rate = max([v for (_, n), v in self.rate.items() if n == e["name"]] or [1.0])
+            if rate > 1:
+                parts.append(f"{e['name']}'s cases run {rate:g}x slower than {base}'s")
+            if self.large_of(e["name"]) > 1:
+                parts.append(f"its {LARGE_MOVE} moves {self.large_of(e['name']):g}x slower")
+        if self.load > 1:
+            parts.append(f"a program gets {self.share:.0%} of a core now, so every need is "
+                         f"{self.load:g}x its CPU time")
+        return "; ".join(parts)
+
+
+def factor(more, less):
+    """How many times longer the submission's work takes, as `more` over
+    `less` (the routine's cases over the submission's in the same time, or
+    the submission's time over the routine's for the same moves): at least
+    1, to one decimal, rounded up."""
+    if not more or not less or more <= less:
+        return 1.0
+    return math.ceil(more / less * 10) / 10
+
+
+def load_factor(share):
+    """The needs' stretch at a program's `share` of a core (LOADED_SHARE
+    or more: 1), to one decimal, rounded up."""
+    if share <= 0 or share >= LOADED_SHARE:
+        return 1.0
+    return math.ceil(LOADED_SHARE / share * 10) / 10
+
+
+def large_moves(tsv, name, base):
+    """(submission's, routine's) summed time over the rows of memgate
+    speed's data file, or None when it is not whole."""
+    sums = {name: 0.0, base: 0.0}
+    try:
+        with open(tsv, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    if not lines or not lines[-1].startswith("# end:"):
+        return None
+    for line in lines:
+        cols = line.split("\t")
+        if line.startswith("#") or len(cols) < 6 or cols[0] not in sums:
+            continue
+        try:
+            sums[cols[0]] += float(cols[5])
+        except ValueError:
+            return None
+    return (sums[name], sums[base]) if sums[name] > 0 and sums[base] > 0 else None
+
+
+def random_cases(path):
+    """(cases, clean) of one random run's records: clean when it ended
+    complete and found nothing."""
+    recs = gate_plan.records_of(path)
+    summary = next((r for r in recs if r.get("record") == "summary"), None)
+    if summary is None:
+        return 0, False
+    return summary.get("cases") or 0, summary.get("complete") is True and not summary.get("failed")
+
+
+def run_random(ctx, variant, model, tmp, tag):
+    env = dict(ctx.env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(ctx.env)
+    out = os.path.join(tmp, f"random-{tag}.jsonl")
+    _, _, result = gate_plan.timed(ctx.runner + [f"{ctx.W}/random", f"--variant={variant}",
+                                                 f"--seconds={RATE_SECONDS}", f"--findings={tmp}/found-{tag}",
+                                                 "--format=jsonl"], env, out, PROBE_TIMEOUT)
+    cases, clean = random_cases(out)
+    return cases, clean and result.returncode == 0 and not result.timed_out
+
+
+def run_speed(ctx, name, base, tmp):
+    tsv = os.path.join(tmp, f"speed-{name}.tsv")
+    rounds = "1" if ctx.emulated else "3"
+    _, _, result = gate_plan.timed(ctx.runner + [f"{ctx.W}/memgate", "speed", f"--variant={name},{base}",
+                                                 f"--lengths={LARGE_MOVE}", f"--rounds={rounds}", f"--data={tsv}"],
+                                   ctx.env, os.path.join(tmp, f"speed-{name}.txt"), PROBE_TIMEOUT)
+    return large_moves(tsv, name, base) if result.returncode == 0 and not result.timed_out else None
+
+
+def busy_share(tmp):
+    """The share of a core a busy program gets now (its CPU time over its
+    wall time), or None."""
+    loop = f"import time\nt = time.monotonic()\nwhile time.monotonic() - t < {LOAD_SECONDS}:\n    pass\n"
+    try:
+        cpu, wall, result = gate_plan.timed([sys.executable, "-c", loop], dict(os.environ),
+                                            os.path.join(tmp, "busy.txt"), PROBE_TIMEOUT)
+    except OSError:
+        return None
+    return cpu / wall if result.returncode == 0 and wall > 0 else None
+
+
+def build_programs(ctx):
+    """The submission's memgate and random, ahead of the rest of its build
+    (gate_build.build links the others; make keeps these)."""
+    log = os.path.join(ctx.W, "build.log")
+    with gate_build.Lock():
+        return gate_build.make(ctx, [f"{ctx.W}/memgate", f"{ctx.W}/random"], log, gate_build.gate_vars(ctx))
+
+
+def measure(ctx, runs, wants_huge):
+    """The Probe of the submission in ctx.W: rates under each CPU model of
+    `runs`, large moves of the entries wants_huge(entry) names, the load."""
+    probe = Probe()
+    try:
+        built = build_programs(ctx)
+    except OSError:
+        built = False
+    if not built:
+        probe.notes.append("the submission's programs did not build for the plan's probe")
+        return probe
+    models = list(dict.fromkeys(m for m, _ in runs))
+    with tempfile.TemporaryDirectory(prefix="memgate-probe-") as tmp:
+        jobs = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2 * len(models) * len(ctx.entries) + 1) as pool:
+            for e in ctx.entries:
+                base = gate_plan.calibration_variant(ctx, e["op"])
+                if base is None:
+                    continue
+                for m, model in enumerate(models):
+                    for who, variant in (("sub", e["name"]), ("base", base)):
+                        tag = f"{e['name']}-{m}-{who}"
+                        jobs[(model, e["name"], who)] = pool.submit(run_random, ctx, variant, model, tmp, tag)
+                if wants_huge(e):
+                    jobs[("speed", e["name"])] = pool.submit(run_speed, ctx, e["name"], base, tmp)
+            got = {k: _result(f) for k, f in jobs.items()}
+        for (kind, name, *who) in [k for k in got if k[0] != "speed"]:
+            if who != ["sub"]:
+                continue
+            mine, base = got[(kind, name, "sub")], got[(kind, name, "base")]
+            if mine and base and mine[1] and base[1]:
+                probe.rate[(kind, name)] = factor(base[0], mine[0])
+            else:
+                probe.notes.append(f"{name}'s case rate" + (f" under {kind}" if kind else ""))
+        for key in [k for k in got if k[0] == "speed"]:
+            moves = got[key]
+            if moves:
+                probe.large[key[1]] = factor(moves[0], moves[1])
+            else:
+                probe.notes.append(f"{key[1]}'s large moves")
+        # After the others: the load of this gate's own probes is not the machine's.
+        share = busy_share(tmp)
+    if share is None:
+        probe.notes.append("the machine's load")
+    else:
+        probe.share, probe.load = share, load_factor(share)
+    return probe
+
+
+def _result(future):
+    try:
+        return future.result()
+    except (OSError, records.CouldNotJudge):
+        return None
