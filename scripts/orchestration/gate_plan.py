@@ -47,10 +47,11 @@ class Plan:
     """One entry point's needs in one run of the checks: {check: seconds},
     and what the sweep's calibration measured (sweep_time)."""
 
-    def __init__(self, needs, sweep_cal, fuzz_cal):
+    def __init__(self, needs, sweep_cal, fuzz_cal, bench_cal=None):
         self.needs = needs
         self.sweep_cal = sweep_cal
         self.fuzz_cal = fuzz_cal  # [(engine, least --seconds, seconds past it)]
+        self.bench_cal = bench_cal  # (seconds of the incumbents' speed run, how many they are)
 
     def total(self):
         return sum(self.needs.values())
@@ -110,11 +111,13 @@ def adjusted(plan, rate=1.0, large=1.0, load=1.0):
         elif check == "huge":
             needs[check] = need(cal["huge"]) if cal and cal.get("huge") is not None \
                 else math.ceil(seconds * large * load)
+        elif check == "bench" and plan.bench_cal:
+            needs[check] = need(bench_time(plan.bench_cal, large) * load)
         elif check == "fuzz" and plan.fuzz_cal:
             needs[check] = sum(s for _, s, _ in plan.fuzz_cal) + need(sum(o for _, _, o in plan.fuzz_cal) * load)
         else:
             needs[check] = math.ceil(seconds * load)
-    return Plan(needs, cal, plan.fuzz_cal)
+    return Plan(needs, cal, plan.fuzz_cal, plan.bench_cal)
 
 
 # --- calibration ------------------------------------------------------------------
@@ -505,8 +508,18 @@ def needs_of(ctx, cal, entry, primary, model):
         got = cal.get(("bench", op),
                       lambda tmp, cancel, _, a=argv: measure_replay(ctx, a + [f"--data={tmp}/speed.tsv"], tmp, cancel),
                       memgate)
-        needs["bench"] = need(got) if got is not None else FALLBACK["bench"]
-    return Plan(needs, sweep, fuzz)
+        # The gate's bench times the submission too: one variant more, as
+        # fast as the incumbents' average until the probe says (adjusted).
+        bench = (got, len(incumbents)) if got is not None and incumbents else None
+        needs["bench"] = need(bench_time(bench)) if bench else FALLBACK["bench"]
+    return Plan(needs, sweep, fuzz, bench)
+
+
+def bench_time(bench, large=1.0):
+    """The bench's time: the incumbents' as measured and the submission's,
+    `large` times an incumbent's average."""
+    seconds, count = bench
+    return seconds * (count + large) / count
 
 
 # --- the budget -------------------------------------------------------------------
