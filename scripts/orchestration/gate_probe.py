@@ -10,7 +10,7 @@ submission and this machine now differ from that:
   calibration's routine's cases over the submission's scales the sweep's
   need (a routine qemu emulates slowly runs a tenth of the cases);
 - its large moves: memgate speed of both at 16 MiB, every placement the
-  bench has (separate buffers, each direction of overlap): what the
+  bench has (separate buffers, each direction of overlap), the hot rows: what the
   submission's moves take over the routine's scales the 4 GiB+ check's
   need (a backward move done with `std; rep movsq` takes six times
   longer);
@@ -67,7 +67,7 @@ class Probe:
         """One line of what the plan counts beyond the calibration, or ''."""
         parts = []
         for e in ctx.entries:
-            base = gate_plan.calibration_variant(ctx, e["op"])
+            base = gate_plan.calibration_variant(ctx, e["op"]) or "the calibration's routine"
             rate = max([v for (_, n), v in self.rate.items() if n == e["name"]] or [1.0])
             if rate > 1:
                 parts.append(f"{e['name']}'s cases run {rate:g}x slower than {base}'s")
@@ -110,7 +110,10 @@ def large_moves(tsv, name, base):
         return None
     for line in lines:
         cols = line.split("\t")
-        if line.startswith("#") or len(cols) < 6 or cols[0] not in sums:
+        # The hot rows: at 16 MiB the cache holds little of them either
+        # way, and the cold rows' flush between calls is noise here (the
+        # same row 6 to 14 ms in two runs at a load of 5).
+        if line.startswith("#") or len(cols) < 6 or cols[0] not in sums or cols[1] != "hot":
             continue
         try:
             sums[cols[0]] += float(cols[5])
