@@ -501,6 +501,7 @@ def needs_of(ctx, cal, entry, primary, model):
         got = cal.get(("regressions", family, model), lambda tmp, cancel, _, a=argv: measure_replay(ctx, a, tmp, cancel),
                       identity(replay, f"corpus/regressions/{family}"))
         needs["regressions"] = need(got) if got is not None else FALLBACK["regressions"]
+    bench = None
     if primary and ctx.bench and not ctx.skipped("bench") and not ctx.emulated:
         incumbents = [r[0] for r in ctx.table if len(r) >= 7 and r[1] == op and r[5] == "runs"
                       and r[6] == "pass" and r[0] in ctx.main_set]
