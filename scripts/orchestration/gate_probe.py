@@ -5,10 +5,10 @@ machine as it was then. Three short measurements say how far this
 submission and this machine now differ from that:
 
 - its cases' rate: random cases of the submission and of the calibration's
-  routine for one second each, at once (so that the machine's load falls
-  on both alike), under every CPU model the checks will run under; the
-  calibration's routine's cases over the submission's scales the sweep's
-  need (a routine qemu emulates slowly runs a tenth of the cases);
+  routine for one second each, at once, under every CPU model the checks
+  will run under, counted per CPU second (MIN_CPU); the calibration's
+  routine's rate over the submission's scales the sweep's need (a
+  routine qemu emulates slowly runs a tenth of the cases);
 - its large moves: memgate speed of both at 16 MiB, every placement the
   bench has (separate buffers, each direction of overlap), the hot rows: what the
   submission's moves take over the routine's scales the 4 GiB+ check's
@@ -44,6 +44,12 @@ LOAD_SECONDS = 0.5
 RATE_SECONDS = 1
 # The placement the 4 GiB+ check is like: large buffers, every direction.
 LARGE_MOVE = "16M"
+# The random runs' rate is cases per CPU second (their own and their
+# children's), not per wall second: on a busy machine one of two runs
+# started at once can wait most of its second for a core (a byte loop
+# measured 133x slower than the C library at a load of 12, 3x at 5). A
+# run that got less CPU than this measured nothing.
+MIN_CPU = 0.05
 # A probe program that runs past this (qemu on a far busier machine) is a
 # failed measurement: it counts 1.
 PROBE_TIMEOUT = 30
@@ -135,11 +141,11 @@ def random_cases(path):
 def run_random(ctx, variant, model, tmp, tag):
     env = dict(ctx.env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(ctx.env)
     out = os.path.join(tmp, f"random-{tag}.jsonl")
-    _, _, result = gate_plan.timed(ctx.runner + [f"{ctx.W}/random", f"--variant={variant}",
-                                                 f"--seconds={RATE_SECONDS}", f"--findings={tmp}/found-{tag}",
-                                                 "--format=jsonl"], env, out, PROBE_TIMEOUT)
+    cpu, _, result = gate_plan.timed(ctx.runner + [f"{ctx.W}/random", f"--variant={variant}",
+                                                   f"--seconds={RATE_SECONDS}", f"--findings={tmp}/found-{tag}",
+                                                   "--format=jsonl"], env, out, PROBE_TIMEOUT)
     cases, clean = random_cases(out)
-    return cases, clean and result.returncode == 0 and not result.timed_out
+    return cases / cpu if cpu >= MIN_CPU else 0, clean and result.returncode == 0 and not result.timed_out
 
 
 def run_speed(ctx, name, base, tmp):
@@ -204,7 +210,8 @@ def measure(ctx, runs, wants_huge):
         if who != "sub":
             continue
         base = rates[(model, name, "base")]
-        if got and base and got[1] and base[1]:
+        # No case of the submission's (or too little CPU) is no rate: not measured.
+        if got and base and got[1] and base[1] and got[0] > 0 and base[0] > 0:
             probe.rate[(model, name)] = factor(base[0], got[0])
         else:
             probe.notes.append(f"{name}'s case rate" + (f" under {model}" if model else ""))
