@@ -9,7 +9,7 @@ submission and this machine now differ from that:
   will run under, counted per CPU second (MIN_CPU); the calibration's
   routine's rate over the submission's scales the sweep's need (a
   routine qemu emulates slowly runs a tenth of the cases);
-- its large moves: memgate speed of both at 16 MiB, every placement the
+- its large moves: memgate speed of both at 4 MiB, every placement the
   bench has (separate buffers, each direction of overlap), the hot rows: what the
   submission's moves take over the routine's scales the 4 GiB+ check's
   need (a backward move done with `std; rep movsq` takes six times
@@ -43,7 +43,15 @@ LOADED_SHARE = 2 / 3
 LOAD_SECONDS = 0.5
 RATE_SECONDS = 1
 # The placement the 4 GiB+ check is like: large buffers, every direction.
-LARGE_MOVE = "16M"
+LARGE_MOVE = "4M"
+# Best of this many rounds per figure (under qemu, where each costs more,
+# LARGE_ROUNDS_EMULATED): at 16 MiB and 3 rounds the same routine's sum
+# came out 1.0x, 1.8x, 2.7x and 4.2x the C library's at a load of 5 to 7
+# (a move of milliseconds shares its core with other programs, and the
+# cold rows flush the cache); at 4 MiB and 5 rounds 2.0x three times in
+# three at a load of 7.6, in a second.
+LARGE_ROUNDS = 5
+LARGE_ROUNDS_EMULATED = 2
 # The random runs' rate is cases per CPU second (their own and their
 # children's), not per wall second: on a busy machine one of two runs
 # started at once can wait most of its second for a core (a byte loop
@@ -116,9 +124,8 @@ def large_moves(tsv, name, base):
         return None
     for line in lines:
         cols = line.split("\t")
-        # The hot rows: at 16 MiB the cache holds little of them either
-        # way, and the cold rows' flush between calls is noise here (the
-        # same row 6 to 14 ms in two runs at a load of 5).
+        # The hot rows: the cold rows' flush between calls is noise here
+        # (the same 16 MiB row 6 to 14 ms in two runs at a load of 5).
         if line.startswith("#") or len(cols) < 6 or cols[0] not in sums or cols[1] != "hot":
             continue
         try:
@@ -150,7 +157,7 @@ def run_random(ctx, variant, model, tmp, tag):
 
 def run_speed(ctx, name, base, tmp):
     tsv = os.path.join(tmp, f"speed-{name}.tsv")
-    rounds = "1" if ctx.emulated else "3"
+    rounds = str(LARGE_ROUNDS_EMULATED if ctx.emulated else LARGE_ROUNDS)
     _, _, result = gate_plan.timed(ctx.runner + [f"{ctx.W}/memgate", "speed", f"--variant={name},{base}",
                                                  f"--lengths={LARGE_MOVE}", f"--rounds={rounds}", f"--data={tsv}"],
                                    ctx.env, os.path.join(tmp, f"speed-{name}.txt"), PROBE_TIMEOUT)

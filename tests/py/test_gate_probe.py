@@ -118,7 +118,7 @@ class Refusing(unittest.TestCase):
             self.planner(ctx, self.probe(rate=4.0, large=5.0)).plan()
         self.assertRegex(str(e.exception), r"^--seconds 40 is too small here: the required checks need at least "
                                            r"[0-9]+ s \(sweep [0-9]+, huge 25, .*; as measured for it here now: "
-                                           r"bytecopy's cases run 4x slower than the calibration's routine's; its 16M moves 5x slower$")
+                                           r"bytecopy's cases run 4x slower than the calibration's routine's; its 4M moves 5x slower$")
 
     def test_a_busy_machine_is_named_in_the_refusal(self):
         ctx = self.ctx("--seconds=40")

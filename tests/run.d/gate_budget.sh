@@ -113,7 +113,7 @@ fi
 if [ "$(uname -m)" = x86_64 ]; then
 	# The plan measures the submission itself (gate_probe): a byte loop at
 	# the least the calibration's routine needs is refused before any
-	# check runs, for its 16 MiB moves (the 4 GiB+ check) slower than the
+	# check runs, for its 4 MiB moves (the 4 GiB+ check) slower than the
 	# C library's, and the refusal says what was measured. (Before, it ran
 	# and its 4 GiB+ check took the fuzzing's time: could not judge at
 	# the end.)
@@ -130,7 +130,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 		gb_cal=$gb_new
 	done
 	if [ -n "$gb_cal" ] && [ "$gb_rc" -eq 2 ] && [ "$(grep -cv '^\[gate ' <<<"$gb_out")" -eq 1 ] &&
-		grep -qE "^gate: --seconds $gb_cal is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+, huge [0-9]+, .*; as measured for it here now: (.*; )?its 16M moves [0-9.]+x slower" <<<"$gb_out" &&
+		grep -qE "^gate: --seconds $gb_cal is too small here: the required checks need at least [0-9]+ s \(sweep [0-9]+, huge [0-9]+, .*; as measured for it here now: (.*; )?its 4M moves [0-9.]+x slower" <<<"$gb_out" &&
 		[ "$(gb_results gbrefused)" -eq 0 ]; then
 		pass "gate: a byte loop at the least the calibration's routine needs ($gb_cal s) is refused for what its own moves take, in $gb_took s, nothing left behind"
 	else
