@@ -150,7 +150,7 @@ OVERRUN_SLACK = 1.0
 
 
 def overran(ctx, results, took):
-    """'checks 48 s of --seconds 40: bench 23 s of the 18 planned' when a
+    """'checks 48 s of 40 s: bench 23 s of the 18 planned' when a
     run's checks took longer than its share, naming each check that ran
     past its plan (the sweep by its own stage's time), or ''."""
     if ctx.plan is None or took <= ctx.share + OVERRUN_SLACK:
