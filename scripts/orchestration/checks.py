@@ -358,6 +358,7 @@ def run_verify(ctx):
     ctx.progress(f"ABI checks, {profile} sweep" + (" and lengths of 16 MiB to 1 GiB and of 2 GiB and more" if huge != "off" else "")
                  + (f", under {ctx.emulated}" if ctx.emulated else ""))
     out_path = os.path.join(ctx.R, "verify.jsonl")
+    ctx.verify_took = {}
     try:
         err = os.path.join(ctx.R, "verify.log")
         result = launch(ctx, argv, out_path, err, "memgate verify")
@@ -365,6 +366,9 @@ def run_verify(ctx):
         ran_to_end(result, "memgate verify", planned)
         recs = read_complete(result, "memgate verify", out_path, err)
         checks, findings, warnings = judge_verify(ctx, recs, result.seconds, profile, huge_wanted)
+        # What each stage took, for a later check that finds the time gone (overran).
+        ctx.verify_took = {r["stage"]: r.get("seconds") or 0 for r in recs
+                           if r.get("record") == "variant" and r.get("variant") == ctx.name}
         # Exit 2 with an error record is judged above, check by check.
         if result.returncode not in (0, 1) and not records.of_kind(recs, "error"):
             reason = f"memgate verify exited with status {result.returncode}"
@@ -585,6 +589,16 @@ def engine_seconds(ctx, engines, budget):
     return {e: base[e] + spare // len(engines) for e in engines}
 
 
+def overran(ctx):
+    """' (huge 21 s of the 7 planned)': the stages of memgate verify that
+    ran past what the plan gave them, or ''."""
+    took = getattr(ctx, "verify_took", {})
+    planned = {"sweep": ctx.sweep_budget(), "huge": ctx.plan.needs.get("huge", 0)}
+    over = [f"{stage} {took[stage]:.0f} s of the {planned[stage]} planned" for stage in ("sweep", "huge")
+            if stage in took and planned[stage] and took[stage] > planned[stage] + 0.5]
+    return f" ({', '.join(over)})" if over else ""
+
+
 def run_fuzz(ctx):
     if ctx.skipped("fuzz"):
         return Check("fuzz", "skip", note="--skip"), []
@@ -596,7 +610,7 @@ def run_fuzz(ctx):
             before = ctx.share - ctx.deadline.remaining() if ctx.deadline else 0
             planned = ctx.verify_planned()
             late = (f": the checks before it took {before:.0f} s, {before - planned:.0f} s more than the "
-                    f"{planned} s planned" if before > planned else "")
+                    f"{planned} s planned{overran(ctx)}" if before > planned else "")
         return cannot("fuzz", f"no time was left for fuzzing within --seconds ({max(budget, 0)} s left, "
                       f"{least} s needed here){late}"), []
     start = procs.time.monotonic()

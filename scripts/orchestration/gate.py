@@ -15,7 +15,7 @@ started stopped, the results folder marked PARTIAL, no verdict."""
 import os
 import shutil
 
-from . import cli, gate_cache, gate_plan, gate_prebuilt, records, workspace
+from . import cli, gate_cache, gate_plan, gate_prebuilt, gate_probe, records, workspace
 from .checks import Check
 from .gate_build import check_rules, compile_submission, contract_macro, keep_sources, make_results, prepare
 from .gate_context import Context, setup_arch
@@ -74,8 +74,8 @@ def gate(argv, run=None):
                 return reuse(ctx, hit)
     prepare(ctx, opts)
     # The plan calibrates (when this machine has not yet) while the
-    # submission compiles.
-    planner = gate_plan.Planner(ctx, runs, splitter(ctx, runs)).start()
+    # submission compiles; then it measures the submission itself.
+    planner = gate_plan.Planner(ctx, runs, splitter(ctx, runs), probe=gate_probe.measure).start()
     try:
         # What does not build, or breaks a build-time rule, is told first
         # (one line); then the cache, keyed by the compiled code; then the

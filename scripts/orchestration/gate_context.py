@@ -71,6 +71,7 @@ class Context:
         self.contract = entry["contract"]
         self.binding = entry.get("binding", "global")
         self.name, self.R = entry["name"], entry["R"]
+        self.overran = entry.get("overran", "")  # gate_runs.overran: past its budget, and which check
         self.speed_plot = None
 
     # how much is left, and where we are

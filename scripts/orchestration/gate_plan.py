@@ -47,10 +47,11 @@ class Plan:
     """One entry point's needs in one run of the checks: {check: seconds},
     and what the sweep's calibration measured (sweep_time)."""
 
-    def __init__(self, needs, sweep_cal, fuzz_cal):
+    def __init__(self, needs, sweep_cal, fuzz_cal, bench_cal=None):
         self.needs = needs
         self.sweep_cal = sweep_cal
         self.fuzz_cal = fuzz_cal  # [(engine, least --seconds, seconds past it)]
+        self.bench_cal = bench_cal  # (seconds of the incumbents' speed run, how many they are)
 
     def total(self):
         return sum(self.needs.values())
@@ -88,6 +89,35 @@ def share_at(cal, seconds):
 def need(seconds):
     """A measured time as a planned one: MARGIN times it, whole seconds."""
     return max(1, math.ceil(seconds * MARGIN))
+
+
+def adjusted(plan, rate=1.0, large=1.0, load=1.0):
+    """The plan of the calibration's routine made the submission's
+    (gate_probe): the sweep's figures `rate` times the calibration's, the
+    4 GiB+ check's `large` times, and every need `load` times, but the fuzz
+    engines' own --seconds (a budget of wall time, which a busy machine
+    does not stretch; what the drivers take past it, it does)."""
+    if rate == large == load == 1.0:
+        return plan
+    cal = plan.sweep_cal
+    if cal:
+        cal = dict(cal, own=cal["own"] * rate * load, rest=cal["rest"] * rate * load)
+        if cal.get("huge") is not None:
+            cal["huge"] = cal["huge"] * large * load
+    needs = {}
+    for check, seconds in plan.needs.items():
+        if check == "sweep" and cal:
+            needs[check] = need(sweep_time(cal, FLOOR))
+        elif check == "huge":
+            needs[check] = need(cal["huge"]) if cal and cal.get("huge") is not None \
+                else math.ceil(seconds * large * load)
+        elif check == "bench" and plan.bench_cal:
+            needs[check] = need(bench_time(plan.bench_cal, large) * load)
+        elif check == "fuzz" and plan.fuzz_cal:
+            needs[check] = sum(s for _, s, _ in plan.fuzz_cal) + need(sum(o for _, _, o in plan.fuzz_cal) * load)
+        else:
+            needs[check] = math.ceil(seconds * load)
+    return Plan(needs, cal, plan.fuzz_cal, plan.bench_cal)
 
 
 # --- calibration ------------------------------------------------------------------
@@ -471,6 +501,7 @@ def needs_of(ctx, cal, entry, primary, model):
         got = cal.get(("regressions", family, model), lambda tmp, cancel, _, a=argv: measure_replay(ctx, a, tmp, cancel),
                       identity(replay, f"corpus/regressions/{family}"))
         needs["regressions"] = need(got) if got is not None else FALLBACK["regressions"]
+    bench = None
     if primary and ctx.bench and not ctx.skipped("bench") and not ctx.emulated:
         incumbents = [r[0] for r in ctx.table if len(r) >= 7 and r[1] == op and r[5] == "runs"
                       and r[6] == "pass" and r[0] in ctx.main_set]
@@ -478,8 +509,18 @@ def needs_of(ctx, cal, entry, primary, model):
         got = cal.get(("bench", op),
                       lambda tmp, cancel, _, a=argv: measure_replay(ctx, a + [f"--data={tmp}/speed.tsv"], tmp, cancel),
                       memgate)
-        needs["bench"] = need(got) if got is not None else FALLBACK["bench"]
-    return Plan(needs, sweep, fuzz)
+        # The gate's bench times the submission too: one variant more, as
+        # fast as the incumbents' average until the probe says (adjusted).
+        bench = (got, len(incumbents)) if got is not None and incumbents else None
+        needs["bench"] = need(bench_time(bench)) if bench else FALLBACK["bench"]
+    return Plan(needs, sweep, fuzz, bench)
+
+
+def bench_time(bench, large=1.0):
+    """The bench's time: the incumbents' as measured and the submission's,
+    `large` times an incumbent's average."""
+    seconds, count = bench
+    return seconds * (count + large) / count
 
 
 # --- the budget -------------------------------------------------------------------
@@ -575,8 +616,12 @@ class Planner:
     plan() waits for it and refuses or keeps the budget, abandon() stops
     it (the build failed, or the verdict is cached)."""
 
-    def __init__(self, ctx, runs, split):
+    def __init__(self, ctx, runs, split, probe=None):
         self.ctx, self.runs, self.split = ctx, runs, split
+        # probe(ctx, runs, wants_huge): the submission's gate_probe.Probe,
+        # once it is compiled (gate_probe.measure), or None: the plan is
+        # the calibration's routine's.
+        self.probe = probe
         self.cal = Calibrator(ctx)
         self.thread = None
         self.outcome = None
@@ -627,7 +672,31 @@ class Planner:
         if isinstance(self.outcome, BaseException):
             raise self.outcome
         plans, missing = self.outcome
-        return decide(self.ctx, self.runs, self.fits, plans, missing)
+        ctx = self.ctx
+        given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+        # A --seconds the calibration's routine does not fit is refused at
+        # once: the submission's figures can only be larger.
+        if self.probe is not None and not (given and not self.fits(ctx.opts["seconds"], plans)):
+            plans = self.probed(plans)
+        return decide(ctx, self.runs, self.fits, plans, missing)
+
+    def probed(self, plans):
+        """The plans made the submission's and this machine's now (gate_probe)."""
+        ctx = self.ctx
+
+        def wants_huge(e):
+            return not ctx.skipped("huge") and e["family"] not in ("page", "usercopy") \
+                and (ctx.arch != "i386" or e["op"] == "memmove")
+        probe = self.probe(ctx, self.runs, wants_huge)
+        out = {(i, name): adjusted(p, probe.rate_of(self.runs[i][0], name), probe.large_of(name), probe.load)
+               for (i, name), p in plans.items()}
+        ctx.plan_note = probe.summary(ctx)
+        if ctx.plan_note:
+            ctx.progress(f"the plan, for this submission and this machine now: {ctx.plan_note}")
+        if probe.notes:
+            ctx.progress(f"the plan could not measure {', '.join(probe.notes)}: it counts the calibration's "
+                         "figures for them")
+        return out
 
 
 def decide(ctx, runs, fits, plans, missing=()):
@@ -645,8 +714,9 @@ def decide(ctx, runs, fits, plans, missing=()):
             per = divided(ctx, runs)
             bound = (f"; a lower bound: {', '.join(missing)} not calibrated yet (what was is kept: run it again "
                      f"for the whole figure)") if missing else ""
+            probed = f"; as measured for it here now: {ctx.plan_note}" if getattr(ctx, "plan_note", "") else ""
             die(f"--seconds {total} is too small here: the required checks need at least {least} s "
-                f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more{bound}")
+                f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more{bound}{probed}")
         ctx.opts["seconds"] = ctx.seconds = least
         ctx.progress(f"the default budget is raised to {least} s: the required checks need that here "
                      f"({breakdown(plans)})")

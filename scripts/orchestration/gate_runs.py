@@ -145,6 +145,29 @@ def enter_run(ctx, model, externs, runs, base_env, top_results):
         os.makedirs(ctx.R, exist_ok=True)
 
 
+# Past its share of --seconds by more than this, a run's verdict says so.
+OVERRUN_SLACK = 1.0
+
+
+def overran(ctx, results, took):
+    """'checks 48 s of 40 s: bench 23 s of the 18 planned' when a
+    run's checks took longer than its share, naming each check that ran
+    past its plan (the sweep by its own stage's time), or ''."""
+    if ctx.plan is None or took <= ctx.share + OVERRUN_SLACK:
+        return ""
+    stages = getattr(ctx, "verify_took", {})
+    planned = dict(ctx.plan.needs, sweep=ctx.sweep_budget())
+    over = []
+    for c in results:
+        if c.name not in planned or c.name == "fuzz" or c.status in ("skip", "n/a"):
+            continue
+        seconds = stages.get(c.name, c.seconds) if c.name in ("sweep", "huge") else c.seconds
+        if seconds > planned[c.name] + OVERRUN_SLACK:
+            over.append(f"{c.name} {seconds:.0f} s of the {planned[c.name]} planned")
+    where = f", {ctx.label}" if ctx.label else ""
+    return f"checks {took:.0f} s of {ctx.share} s{where}" + (f": {', '.join(over)}" if over else "")
+
+
 def new_build_dir(ctx):
     parent = os.path.dirname(ctx.W)
     ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
@@ -212,6 +235,9 @@ def run_all(ctx, runs, opts):
             results += found_results
             findings += found
             warnings += warned
+            over = overran(ctx, found_results, time.monotonic() - t)
+            if over:
+                entry["overran"] = "; ".join(filter(None, (entry.get("overran"), over)))
             per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
     ctx.env, ctx.seconds, ctx.quick, ctx.primary = base_env, opts["seconds"], quick, True
     ctx.label, ctx.cpu_model = "", ""

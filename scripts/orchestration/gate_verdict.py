@@ -51,7 +51,8 @@ def percent(share):
 
 def took_text(ctx, seconds):
     """The time on a verdict line, and where a reused verdict came from."""
-    return f"{seconds:.1f} s" + (f"; cached: {report.cached_text(ctx.cached)}" if ctx.cached else "")
+    return (f"{seconds:.1f} s" + (f"; {ctx.overran}" if getattr(ctx, "overran", "") else "")
+            + (f"; cached: {report.cached_text(ctx.cached)}" if ctx.cached else ""))
 
 
 def table(ctx, results):
