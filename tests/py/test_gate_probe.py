@@ -141,6 +141,24 @@ class Refusing(unittest.TestCase):
         with self.assertRaises(gate.Usage):
             planner.plan()
 
+    def test_a_budget_even_the_largest_factors_fit_is_kept_without_probing(self):
+        ctx = self.ctx("--seconds=2000")
+
+        def never(*_):
+            raise AssertionError("probed a budget no measurement could refuse")
+        planner = self.planner(ctx, None)
+        planner.probe = never
+        self.assertEqual(planner.plan()[(0, "bytecopy")].needs, calibrated_plan().needs)
+
+    def test_under_qemu_an_ample_budget_is_probed_still(self):
+        ctx = self.ctx("--seconds=2000")
+        ctx.emulated = "qemu-aarch64"
+        probed = []
+        planner = self.planner(ctx, None)
+        planner.probe = lambda *a: probed.append(1) or self.probe()
+        planner.plan()
+        self.assertEqual(probed, [1])
+
 
 class Overran(unittest.TestCase):
     def test_a_run_past_its_share_names_the_check_past_its_plan(self):
