@@ -660,7 +660,8 @@ class Planner:
 
         def run():
             try:
-                early = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+                early = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least") \
+                    and not ctx.opts.get("seconds_raise")
                 self.outcome = calibrated(ctx, self.runs, self.fits, ctx.opts["seconds"], early, self.cal)
             except BaseException as e:  # raised again in plan()
                 self.outcome = e
@@ -682,7 +683,8 @@ class Planner:
             raise self.outcome
         plans, missing = self.outcome
         ctx = self.ctx
-        given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+        given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least") \
+            and not ctx.opts.get("seconds_raise")
         # A --seconds the calibration's routine does not fit is refused at
         # once: the submission's figures can only be larger. One it fits
         # even at the most the probe has measured natively is kept without
@@ -730,7 +732,7 @@ def decide(ctx, runs, fits, plans, missing=()):
         ctx.opts["seconds"] = ctx.seconds = least
         ctx.progress(f"--seconds least is {least} s: the required checks need that here ({breakdown(plans)})")
     elif not fits(total, plans):
-        if ctx.opts.get("seconds_given", True):
+        if ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_raise"):
             per = divided(ctx, runs)
             bound = (f"; a lower bound: {', '.join(missing)} not calibrated yet (what was is kept: run it again "
                      f"for the whole figure)") if missing else ""
@@ -738,7 +740,9 @@ def decide(ctx, runs, fits, plans, missing=()):
             die(f"--seconds {total} is too small here: the required checks need at least {least} s "
                 f"({breakdown(plans)}{per}), with the sweep at {FLOOR:.0%} of its cases or more{bound}{probed}")
         ctx.opts["seconds"] = ctx.seconds = least
-        ctx.progress(f"the default budget is raised to {least} s: the required checks need that here "
+        ctx.raised_from = total
+        budget = f"--seconds {total}+" if ctx.opts.get("seconds_raise") else "the default budget"
+        ctx.progress(f"{budget} is raised to {least} s: the required checks need that here "
                      f"({breakdown(plans)})")
     ctx.plans = plans
     ctx.least_seconds = least

@@ -119,7 +119,9 @@ def share_of(ctx, model, externs, runs):
                    "which runs every check, 1 for each other)")
     if len(ctx.entries) > 1:
         how.append(f"{len(ctx.entries)} entry points")
+    raised = getattr(ctx, "raised_from", None) if ctx.opts.get("seconds_raise") else None
     budget = (f"--seconds least, {total} s" if ctx.opts.get("seconds_least") else
+              f"--seconds {raised}+, {total} s" if raised is not None else
               f"--seconds {total}" if given else f"the default {total} s")
     return seconds, (f"{seconds} s of {budget}, divided over " + ", ".join(how)) if how else ""
 

@@ -540,7 +540,10 @@ def gate_features():
 
 
 def gate_argv(unit, seconds, quick, report, extra):
-    argv = [os.path.join(ROOT, "scripts", "gate"), "--arch", unit.arch, "--seconds", str(seconds),
+    # N+: a row whose required checks need more here than its budget is
+    # given what they need (the gate's progress line says so), not refused:
+    # musl's memmove at 40 s needed 59.
+    argv = [os.path.join(ROOT, "scripts", "gate"), "--arch", unit.arch, "--seconds", f"{seconds}+",
             "--report", report]
     if quick:
         argv.append("--quick")

@@ -316,7 +316,7 @@ class Rows(unittest.TestCase):
         u = zoo.Unit("k", "linux", "x86_64", ["/t/memset_64.S"], [("memset", "__memset")], requires=["erms"],
                      flags=["-I", "/inc", "-D", "ZOO_CPU=2", "--cflags", "-include /s.h"])
         argv = zoo.gate_argv(u, 30, True, "/r.json", ["--no-bench"])
-        self.assertEqual(argv[1:], ["--arch", "x86_64", "--seconds", "30", "--report", "/r.json", "--quick",
+        self.assertEqual(argv[1:], ["--arch", "x86_64", "--seconds", "30+", "--report", "/r.json", "--quick",
                                     "--requires", "erms", "--entry", "memset=__memset", "-I", "/inc", "-D",
                                     "ZOO_CPU=2", "--cflags", "-include /s.h", "--no-bench", "/t/memset_64.S"])
 

@@ -26,6 +26,15 @@ if [ "$gb_rc" -eq 2 ] && [ -n "$gb_least" ] && [ "$gb_least" -gt 2 ]; then
 else
 	fail "gate: --seconds 2 is refused with the least that works here" "exit $gb_rc: $(tail -n 2 <<<"$gb_out")"
 fi
+# N+ takes what the required checks need when N cannot hold them (the
+# zoo's rows): the same budget raised, not refused, and said so.
+sed 's/bytecopy/gbraised/g' tests/gate/bytecopy.c >"$TMP/gbraised.c"
+expect_all "gate: --seconds 2+ is raised to what the checks need, and judged" 0 \
+	'^\[gate gbraised\] --seconds 2\+ is raised to [0-9]+ s: the required checks need that here \(' \
+	'^ACCEPTED( \(.*\))?: gbraised passed' -- \
+	scripts/gate --op memcpy --quick --skip=fuzz,huge --no-bench --seconds=2+ "$TMP/gbraised.c"
+usage_error "gate: --seconds 2x is one line" "^gate: --seconds '2x' is not a positive whole number$" \
+	scripts/gate --op memcpy --seconds=2x "$TMP/gbrefused.c"
 # Again: what the first measured is kept, so the figure is the same or
 # (more of it measured) larger.
 gb_out=$(scripts/gate --op memcpy --seconds=2 "$TMP/gbrefused.c" 2>&1)
