@@ -495,7 +495,7 @@ def plans_of(ctx, runs, cal=None):
     # it is the one calibrated, so a plan of three models measures once.
     first = runs[0][0]
     for index, (_, externs) in enumerate(runs):
-        primary = built != externs
+        primary = built != externs and getattr(externs, "full", True)  # gate_runs.run_all's rule
         built = externs
         for entry in ctx.entries:
             plans[(index, entry["name"])] = needs_of(ctx, cal, entry, primary, first)
@@ -584,6 +584,7 @@ class Planner:
         # plan is asked for: a build error or a broken rule stays one line.
         self.held, self.guard = [], threading.Lock()
         self.cal.say = self.say
+        self.runs_changed = False
 
     def say(self, stage):
         with self.guard:
@@ -627,6 +628,10 @@ class Planner:
         if isinstance(self.outcome, BaseException):
             raise self.outcome
         plans, missing = self.outcome
+        if self.runs_changed:
+            # The runs were chosen after the build (gate_tunables): planned
+            # again from what the calibration measured.
+            plans = plans_of(self.ctx, self.runs, self.cal)
         return decide(self.ctx, self.runs, self.fits, plans, missing)
 
 

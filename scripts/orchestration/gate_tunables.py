@@ -1,0 +1,112 @@
+"""The numbers a submission reads: the data symbols it loads from (found
+from its relocations), and the value sets it runs under. For glibc's x86-64
+tuning variables the sets come from the producer model (glibc_x86) of the
+release --glibc-version names: a covering subset of what that release
+hands the routine on the table's machines and tunables, then the boundary
+values no producer gives. A failure under a produced set is a finding that
+names its machine; one under a boundary set only is the warning
+fragile-tunable (docs/tunables.md)."""
+
+import os
+
+from . import glibc_x86, submission
+from .gate_build import gate_cc
+
+# The produced sets run at most (the first runs every check, the others the
+# quick sweep and the regressions), and the budget's parts of the first.
+MOST_PRODUCED = 6
+FULL_WEIGHT = 4
+
+
+def read_symbols(ctx):
+    """The data symbols the gate supplies (glibc's x86 variables, --extern
+    names) that the merged submission's relocations refer to, sorted."""
+    merged = os.path.join(ctx.W, "plain.parts", "merged.o")
+    cc = gate_cc(ctx)
+    tools = submission.usable(submission.binutils(cc), merged)
+    supplied = set(submission.DEFAULT_NAMES) | {n for n, _ in ctx.opts["extern"]}
+    return sorted(supplied & submission.relocated(tools, merged))
+
+
+def model_runs(ctx, reads):
+    """(value sets, why not) for the glibc variables of `reads`: the sets to
+    run, or [] with the reason the model does not choose the runs."""
+    glibc = [n for n in reads if n in submission.DEFAULT_NAMES and n not in {e for e, _ in ctx.opts["extern"]}]
+    if not glibc:
+        return [], "it reads none of glibc's x86 tuning variables"
+    if ctx.arch != "x86_64":
+        return [], f"the producer model is glibc's x86-64 one, and this routine is for {ctx.arch}"
+    if len(ctx.opts["extern_sets"]) > 1:
+        return [], "--extern value lists choose the runs"
+    version = ctx.opts.get("glibc_version")
+    if not version:
+        return [], "no glibc 2.33-2.41 is installed here and --glibc-version names none"
+    minor = glibc_x86.parse_version(version)
+    runs, produced, rest = glibc_x86.plan(minor, glibc, MOST_PRODUCED)
+    given = list(ctx.opts["extern"])
+    for index, s in enumerate(runs):
+        s.extend(given)
+        s.full = index == 0
+        s.weight = FULL_WEIGHT if index == 0 else 1
+    ctx.tunables = {"glibc_version": version, "reads": reads, "model": glibc,
+                    "sets": [described(s, True) for s in runs],
+                    "not_run": [described(s, False) for s in rest],
+                    "produced": len(produced)}
+    return runs, ""
+
+
+def described(s, ran):
+    return {"run": s.label, "kind": s.kind, "ran": ran, "producers": s.producers,
+            "values": {n: v for n, v in s}}
+
+
+def choose_runs(ctx, runs):
+    """Replaces the runs (in place: the plan and its splitter hold the list)
+    with the model's value sets when it applies; records what the routine
+    reads either way (ctx.tunables)."""
+    reads = read_symbols(ctx)
+    ctx.tunables = {"reads": reads, "glibc_version": ctx.opts.get("glibc_version")}
+    sets, why = model_runs(ctx, reads)
+    if not sets:
+        ctx.tunables["model"] = []
+        ctx.tunables["why_not"] = why
+        return False
+    runs[:] = [("", s) for s in sets]
+    return True
+
+
+def fragile(findings, externs):
+    """The findings of a boundary run as warnings fragile-tunable, one per
+    check: the value, what no producer gives, the first diagnosis and its
+    replay."""
+    out, seen = [], set()
+    values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in externs)
+    for f in findings:
+        if f["check"] in seen:
+            continue
+        seen.add(f["check"])
+        out.append({"check": f["check"], "name": "fragile-tunable", "values": {n: v for n, v in externs},
+                    "text": f"fails with {values}, a boundary value no modelled producer gives "
+                            f"(the next producer change can): {f['kind']}: {f['detail']}"
+                            + (f"; repro: {f['repro']}" if f.get("repro") else "")})
+    return out
+
+
+def lines(ctx):
+    """What the table shows of the data symbols: what the routine reads,
+    and the values of each run."""
+    t = getattr(ctx, "tunables", None)
+    if not t or not t.get("reads"):
+        return []
+    out = ["data symbols read (from its relocations): " + ", ".join(t["reads"])]
+    if not t.get("model"):
+        if t.get("why_not") and t["why_not"] != "it reads none of glibc's x86 tuning variables":
+            out.append(f"glibc producer model n/a: {t['why_not']}")
+        return out
+    out.append(f"glibc {t['glibc_version']}'s producer model: {t['produced']} distinct value sets on the "
+               f"machines and tunables of docs/tunables.md; {sum(1 for s in t['sets'] if s['kind'] == 'produced')} "
+               f"run (covering the rest), {sum(1 for s in t['sets'] if s['kind'] == 'boundary')} boundary sets")
+    for s in t["sets"]:
+        values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items())
+        out.append(f"  {s['run']}: {values}")
+    return out
