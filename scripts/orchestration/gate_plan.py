@@ -630,8 +630,8 @@ class Planner:
         plans, missing = self.outcome
         if self.runs_changed:
             # The runs were chosen after the build (gate_tunables): planned
-            # again from what the calibration measured.
-            plans = plans_of(self.ctx, self.runs, self.cal)
+            # again, calibrating what their checks need and was not measured.
+            plans, missing = calibrated(self.ctx, self.runs, self.fits, self.ctx.opts["seconds"], False, self.cal)
         return decide(self.ctx, self.runs, self.fits, plans, missing)
 
 

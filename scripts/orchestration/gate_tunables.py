@@ -25,7 +25,7 @@ def read_symbols(ctx):
     cc = gate_cc(ctx)
     tools = submission.usable(submission.binutils(cc), merged)
     supplied = set(submission.DEFAULT_NAMES) | {n for n, _ in ctx.opts["extern"]}
-    return sorted(supplied & submission.relocated(tools, merged))
+    return sorted(supplied & submission.data_reads(tools, merged))
 
 
 def model_runs(ctx, reads):
@@ -76,15 +76,11 @@ def choose_runs(ctx, runs):
 
 
 def fragile(findings, externs):
-    """The findings of a boundary run as warnings fragile-tunable, one per
-    check: the value, what no producer gives, the first diagnosis and its
+    """The findings of a boundary run as one warning fragile-tunable: the value, what no producer gives, the first diagnosis and its
     replay."""
-    out, seen = [], set()
     values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in externs)
-    for f in findings:
-        if f["check"] in seen:
-            continue
-        seen.add(f["check"])
+    out = []
+    for f in findings[:1]:  # the first diagnosis says it; the run's folder keeps every one
         out.append({"check": f["check"], "name": "fragile-tunable", "values": {n: v for n, v in externs},
                     "text": f"fails with {values}, a boundary value no modelled producer gives "
                             f"(the next producer change can): {f['kind']}: {f['detail']}"

@@ -368,15 +368,31 @@ def _value_class(v):
 
 
 def cover(sets, names, most):
-    """A covering subset of `sets`, at most `most` of them, first the first
-    (the table's base machine): greedily the set that adds the most value
-    classes not yet covered. Returns (chosen, the rest)."""
+    """A covering subset of `sets`, at most `most` of them but for those it
+    must keep: first the first (the table's base machine), then any that
+    is a boundary set (every variable at 0, 1 or an extreme: a producer
+    gives it, so a failure there is a finding), then those with each
+    variable's least and greatest value (where a routine's assumption
+    breaks first), then greedily the set that adds the most value classes
+    not yet covered, small values first. Returns (chosen, the rest)."""
     if not sets:
         return [], []
-    chosen, covered = [sets[0]], set(targets(sets[0], names))
-    rest = list(sets[1:])
+    chosen = [sets[0]]
+    bounds = {tuple((n, b) for n in names) for b in BOUNDARIES}
+    chosen += [s for s in sets if tuple(s) in bounds and s not in chosen]
+    for n in names:
+        for pick in (min, max):
+            s = pick(sets, key=lambda s: dict(s)[n])
+            if s not in chosen and len(chosen) < most:
+                chosen.append(s)
+    covered = set().union(*(targets(s, names) for s in chosen))
+    rest = [s for s in sets if s not in chosen]
+
+    def gain(s):
+        new = targets(s, names) - covered
+        return (sum(1 for _, c in new if isinstance(c, int)), len(new))
     while rest and len(chosen) < most:
-        best = max(rest, key=lambda s: len(targets(s, names) - covered))
+        best = max(rest, key=gain)
         if not targets(best, names) - covered:
             break
         chosen.append(best)

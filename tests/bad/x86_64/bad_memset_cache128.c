@@ -7,8 +7,22 @@
  * under the values of the glibc release --glibc-version names
  * (docs/tunables.md). */
 #include <stddef.h>
+#include <stdint.h>
 
 extern long __x86_shared_cache_size;
+
+typedef uint64_t __attribute__((may_alias, aligned(1))) word;
+
+static void fill(unsigned char *d, int c, size_t n)
+{
+	uint64_t w = 0x0101010101010101ull * (unsigned char)c;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		*(word *)(d + i) = w;
+	for (; i < n; i++)
+		d[i] = (unsigned char)c;
+}
 
 void *mg_x86_64_bad_memset_cache128(void *dst, int c, size_t n)
 {
@@ -17,10 +31,8 @@ void *mg_x86_64_bad_memset_cache128(void *dst, int c, size_t n)
 	size_t pieces = n / piece;
 	size_t i = 0;
 
-	for (size_t k = 0; k < pieces; k++)
-		for (size_t j = 0; j < piece; j++)
-			d[i++] = (unsigned char)c;
-	for (; i < n; i++)
-		d[i] = (unsigned char)c;
+	for (size_t k = 0; k < pieces; k++, i += piece)
+		fill(d + i, c, piece);
+	fill(d + i, c, n - i);
 	return dst;
 }
