@@ -408,14 +408,29 @@ def validate(opts):
 
 
 def glibc_version(text):
-    """--glibc-version V as '2.NN', else the installed glibc's (None where
-    there is none, or it is outside the model: the model is not used)."""
+    """--glibc-version V as the model names it ('2.36', '2.36-deb12'), else
+    the installed glibc's (None where there is none the model knows: then
+    the model is not used, and the table says why)."""
     if text is not None:
         try:
-            return f"2.{glibc_x86.parse_version(text)}"
+            return glibc_x86.parse_version(text).name
         except ValueError as e:
             die(f"--glibc-version: {e}")
     try:
-        return f"2.{glibc_x86.parse_version(os.confstr('CS_GNU_LIBC_VERSION'))}"
-    except (ValueError, OSError):
+        return glibc_x86.parse_version(installed_glibc()).name
+    except ValueError:
         return None
+
+
+def installed_glibc():
+    """The installed glibc's version: Debian's package version where dpkg
+    knows it (its branch carries later fixes: glibc_x86.DEBIAN12), else
+    what the C library says of itself."""
+    try:
+        own = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError):
+        own = ""
+    rc, out = submission.capture(["dpkg-query", "-W", "-f=${Version}", "libc6"], timeout=30)
+    package = out.strip() if rc == 0 else ""
+    upstream = re.search(r"\d+\.\d+", own)
+    return package if package and upstream and package.startswith(upstream.group(0)) else own

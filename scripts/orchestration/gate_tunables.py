@@ -41,8 +41,7 @@ def model_runs(ctx, reads):
     version = ctx.opts.get("glibc_version")
     if not version:
         return [], "no glibc 2.33-2.41 is installed here and --glibc-version names none"
-    minor = glibc_x86.parse_version(version)
-    runs, produced, rest = glibc_x86.plan(minor, glibc, MOST_PRODUCED)
+    runs, produced, rest = glibc_x86.plan(glibc_x86.parse_version(version), glibc, MOST_PRODUCED)
     given = list(ctx.opts["extern"])
     for index, s in enumerate(runs):
         s.extend(given)

@@ -25,9 +25,47 @@ RAW = ("__x86_raw_data_cache_size", "__x86_raw_data_cache_size_half", "__x86_raw
        "__x86_raw_shared_cache_size_half")
 
 
+class Release:
+    """A glibc as the model knows it: a release tag (2.MINOR) and the fixes
+    a distribution's branch carries of later releases (`backports`, the
+    names of FIXES)."""
+
+    def __init__(self, minor, backports=(), name=None):
+        self.minor, self.backports = minor, frozenset(backports)
+        self.name = name or f"2.{minor}"
+
+    def since(self, minor, fix):
+        """Has it the behaviour of 2.MINOR on, named `fix` in FIXES?"""
+        return self.minor >= minor or fix in self.backports
+
+    def __eq__(self, other):
+        return isinstance(other, Release) and (self.minor, self.backports) == (other.minor, other.backports)
+
+    def __hash__(self):
+        return hash((self.minor, self.backports))
+
+    def __repr__(self):
+        return self.name
+
+
+# The later fixes a branch may carry, by the release that has them.
+FIXES = {"nt-bounds": "48b74865c6 (2.37): the non-temporal threshold clamped to 0x4040 .. SIZE_MAX >> 4",
+         "nt-quarter": "af992e7abd, 8b9a0af8ca, 47f7472178 (2.38): a quarter of the L3, at least 3/4 of a thread's share",
+         "per-thread-scope": "084fb31bc2 (2.39): the thread's share divided on every path",
+         "amd-per-thread": "release/2.36's own: AMD's thread share from the old thread count",
+         "nt-divisor": "180897c161 (2.38): the divisor CPU-specific (8 on Haswell, 2 on Sapphire Rapids)",
+         "nt-64mib": "ed2f9dc942 (2.38): 64 MiB when the threshold comes out below 0x4040",
+         "wide-movsb": "61c3450db9 (2.41): the rep movsb threshold an unsigned long"}
+# Debian 12's glibc 2.36 is the release/2.36 branch, which carries these
+# (git log release/2.36/master -- sysdeps/x86/dl-cacheinfo.h).
+DEBIAN12 = Release(36, ("nt-bounds", "nt-quarter", "per-thread-scope", "amd-per-thread", "wide-movsb"),
+                   "2.36-deb12")
+
+
 def variables(version):
     """The data symbols glibc 2.VERSION's x86-64 libc defines for its string
     routines (every one a `long`, but `__x86_string_control`, an `int`)."""
+    version = release(version).minor
     names = list(COMMON)
     if version == 33:
         names += RAW           # dropped in 2.34
@@ -39,12 +77,22 @@ def variables(version):
 
 
 def parse_version(text):
-    """'2.36' (or 'glibc 2.36', '2.36.1') -> 36; ValueError naming the
-    modelled range otherwise."""
-    m = re.search(r"(\d+)\.(\d+)", text or "")
+    """'2.36' (or 'glibc 2.36', '2.36.1') -> Release(36); '2.36-deb12' or
+    what Debian 12's ldd says ('Debian GLIBC 2.36-9+deb12u14') -> DEBIAN12;
+    ValueError naming the modelled range otherwise."""
+    text = text or ""
+    if re.search(r"2\.36-deb12|deb12u", text):
+        return DEBIAN12
+    m = re.search(r"(\d+)\.(\d+)", text)
     if not m or m.group(1) != "2" or int(m.group(2)) not in VERSIONS:
-        raise ValueError(f"glibc version '{text}': the model knows 2.{VERSIONS[0]} to 2.{VERSIONS[-1]}")
-    return int(m.group(2))
+        raise ValueError(f"glibc version '{text}': the model knows 2.{VERSIONS[0]} to 2.{VERSIONS[-1]} "
+                         f"and {DEBIAN12.name} (Debian 12's)")
+    return Release(int(m.group(2)))
+
+
+def release(version):
+    """A Release of a Release or of a tag's minor number."""
+    return version if isinstance(version, Release) else Release(version)
 
 
 class Machine:
@@ -114,33 +162,39 @@ def _div(a, b):
     return q if (a >= 0) == (b > 0) else -q
 
 
-def _caches(version, m):
+def _caches(rel, m):
     """(data, core, shared, shared_per_thread) as dl_init_cacheinfo has them
     before its thresholds: the vendor paths and get_common_cache_info."""
     data, core = m.l1d, m.l2
     if m.vendor == "amd":
-        return (data, core) + _amd_shared(version, m)
-    return (data, core) + _intel_shared(version, m)
+        return (data, core) + _amd_shared(rel, m)
+    return (data, core) + _intel_shared(rel, m)
 
 
-def _amd_shared(version, m):
+def _amd_shared(rel, m):
     if m.l3 <= 0:
         return m.l2, m.l2                 # no L3: the L2 is all there is
-    if version <= 37:
+    if "amd-per-thread" in rel.backports:
+        # The whole L3 (plus the exclusive L2 before Zen); the thread's
+        # share from the old rule.
+        per = m.l3 // m.threads_l3 if m.threads_l3 > 0 else m.l3
+        per = per * m.ccx_threads if m.zen else per + m.l2
+        return (m.l3 if m.zen else m.l3 + m.l2), per
+    if not rel.since(38, "nt-quarter"):
         # The L3 divided among the package's threads, then (Zen) times the
         # threads of one core complex, else plus the exclusive L2.
         shared = m.l3 // m.threads_l3 if m.threads_l3 > 0 else m.l3
         shared = shared * m.ccx_threads if m.zen else shared + m.l2
         return shared, shared
-    shared = m.l3 if (version == 38 or m.zen) else m.l3 + m.l2
+    shared = m.l3 if (rel.minor == 38 or m.zen) else m.l3 + m.l2
     return shared, shared                 # 2.38 on: per thread is the whole
 
 
-def _intel_shared(version, m):
+def _intel_shared(rel, m):
     shared, threads, per_l2 = m.l3, m.threads_l3, m.threads_l2
     if shared <= 0:
         shared, threads = m.l2, m.threads_l2
-    if version <= 37:
+    if not rel.since(38, "nt-quarter"):
         if shared > 0 and threads > 0:
             shared //= threads
         if not m.inclusive:
@@ -149,7 +203,7 @@ def _intel_shared(version, m):
     per_thread = shared
     # 2.38 divided the per-thread share only when leaf 4 gave no thread
     # count (084fb31bc2, 2.39, fixed the scope); the model's machines give one.
-    if version >= 39 and per_thread > 0 and threads > 0:
+    if rel.since(39, "per-thread-scope") and per_thread > 0 and threads > 0:
         per_thread //= threads
     if not m.inclusive:
         per_thread += m.l2 // per_l2 if per_l2 > 0 else m.l2
@@ -157,20 +211,21 @@ def _intel_shared(version, m):
     return shared, per_thread
 
 
-def _non_temporal(version, m, shared, per_thread):
+def _non_temporal(rel, m, shared, per_thread):
     """The non-temporal threshold before the tunables."""
-    if version <= 37:
+    if not rel.since(38, "nt-quarter"):
         nt = shared * 3 // 4
-        if version == 37:                 # 48b74865c6: clamped into the bounds
+        if rel.since(37, "nt-bounds"):    # 48b74865c6: clamped into the bounds
             nt = min(max(nt, MIN_NT), MAX_NT)
         return nt
-    nt = shared // m.nt_divisor
+    nt = shared // (m.nt_divisor if rel.since(38, "nt-divisor") else 4)
     low = per_thread * 3 // 4
     nt = max(nt, low)
-    if not m.erms and not (version >= 40 and m.vendor == "zhaoxin"):
+    if not m.erms and not (rel.minor >= 40 and m.vendor == "zhaoxin"):
         nt = low
     if nt < MIN_NT:
-        nt = NT_FALLBACK                  # ed2f9dc942: no cache info
+        # ed2f9dc942: 64 MiB when the cache info is missing; before, the bound.
+        nt = NT_FALLBACK if rel.since(38, "nt-64mib") else MIN_NT
     elif nt > MAX_NT:
         nt = MAX_NT
     return nt
@@ -190,21 +245,23 @@ def produce(version, m, tunables=None):
     that glibc 2.VERSION's x86-64 start-up code stores for machine `m`
     with GLIBC_TUNABLES `tunables` ({'x86_non_temporal_threshold': N, ...})."""
     t = dict(tunables or {})
-    data, core, shared, per_thread = _caches(version, m)
-    nt = _non_temporal(version, m, shared, per_thread)
+    rel = release(version)
+    version = rel.minor
+    data, core, shared, per_thread = _caches(rel, m)
+    nt = _non_temporal(rel, m, shared, per_thread)
     movsb, movsb_min = _rep_movsb(version, m)
     memset_nt = SIZE_MAX
     if version >= 40 and not m.avoid_nt_memset and (version >= 41 or m.vendor in ("intel", "amd")):
         memset_nt = nt
     if version >= 40 and m.vendor == "amd":
         movsb = nt                        # 0c0d39fe4a: Zen's rep movsb is slow
-    if version <= 40:
+    if not rel.since(41, "wide-movsb"):
         movsb &= 0xFFFFFFFF               # an unsigned int until 61c3450db9 (2.41)
     stosb = 2048
     # 2.34-2.35 set the stop threshold before the tunables (0355915514).
     stop_early = core if m.vendor == "amd" else nt
     data, shared, nt, memset_nt, movsb, stosb = _apply_tunables(
-        version, t, data, shared, nt, memset_nt, movsb, movsb_min, stosb, m)
+        rel, t, data, shared, nt, memset_nt, movsb, movsb_min, stosb, m)
     if version <= 35:
         stop = stop_early
     elif version <= 39:
@@ -214,7 +271,7 @@ def produce(version, m, tunables=None):
     return _stored(version, data, shared, nt, memset_nt, movsb, stosb, stop)
 
 
-def _apply_tunables(version, t, data, shared, nt, memset_nt, movsb, movsb_min, stosb, m):
+def _apply_tunables(rel, t, data, shared, nt, memset_nt, movsb, movsb_min, stosb, m):
     """The GLIBC_TUNABLES settings, as each release takes them (a `long`
     compared with its bounds)."""
     def get(name):
@@ -226,17 +283,18 @@ def _apply_tunables(version, t, data, shared, nt, memset_nt, movsb, movsb_min, s
     if v:
         shared = v
     v = get("x86_non_temporal_threshold")
-    if v is not None and (v != 0 if version <= 36 else MIN_NT < v <= MAX_NT):
+    if v is not None and (MIN_NT < v <= MAX_NT if rel.since(37, "nt-bounds") else v != 0):
         nt = v & U64
     v = get("x86_memset_non_temporal_threshold")
-    if version >= 40 and v is not None and MIN_NT < v <= MAX_NT:
+    if rel.minor >= 40 and v is not None and MIN_NT < v <= MAX_NT:
         memset_nt = v
     v = get("x86_rep_movsb_threshold")
-    if v is not None and ((v & U64) > movsb_min if version >= 41 else v > movsb_min):
-        movsb = v & (U64 if version >= 41 else 0xFFFFFFFF)
+    wide = rel.since(41, "wide-movsb")
+    if v is not None and ((v & U64) > movsb_min if wide else v > movsb_min):
+        movsb = v & (U64 if wide else 0xFFFFFFFF)
     if "x86_rep_stosb_threshold" in t:
         stosb = t["x86_rep_stosb_threshold"] & U64
-    elif version >= 40 and m.vendor == "amd":
+    elif rel.minor >= 40 and m.vendor == "amd":
         stosb = SIZE_MAX                  # Zen3+: the vector loop beats rep stosb
     return data, shared, nt, memset_nt, movsb, stosb
 
@@ -280,7 +338,7 @@ def tunable_extremes(version, name, base=None):
     """The smallest and largest settings of tunable `name` that change what
     glibc 2.VERSION stores on machine `base` (none: the tunable does not
     exist there or is ignored)."""
-    if name == "x86_memset_non_temporal_threshold" and version < 40:
+    if name == "x86_memset_non_temporal_threshold" and release(version).minor < 40:
         return []
     base = base or MACHINES[0]
     plain = produce(version, base)

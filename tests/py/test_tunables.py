@@ -67,6 +67,28 @@ class Formulas(unittest.TestCase):
                     self.assertTrue(0 <= value <= g.U64, (v, m.name, name))
 
 
+class Debian12(unittest.TestCase):
+    # Debian 12's 2.36 is the release/2.36 branch: the 2.37 bounds, the
+    # 2.38 quarter of the L3 and the 2.41 widening, not the 64 MiB fallback.
+    def test_bounds_without_the_64mib_fallback(self):
+        self.assertEqual(g.produce(g.DEBIAN12, ZERO)[NT], g.MIN_NT)
+        self.assertEqual(g.produce(g.DEBIAN12, SKX, {"x86_non_temporal_threshold": 1})[NT],
+                         g.produce(g.DEBIAN12, SKX)[NT])
+        for m in g.MACHINES:
+            self.assertGreaterEqual(g.produce(g.DEBIAN12, m)[NT], g.MIN_NT, m.name)
+
+    def test_a_machine_like_this_one(self):
+        # A 2-vCPU guest of a 480 MiB-L3 host with a 2 MiB non-inclusive L2
+        # and FSRM: what Debian 12's ld.so --list-diagnostics showed here.
+        guest = g.Machine("guest", "", "intel", 48 << 10, 2 << 20, 480 << 20, threads_l2=1, threads_l3=2,
+                          inclusive=False, fsrm=True, vec=64)
+        got = g.produce(g.DEBIAN12, guest)
+        self.assertEqual(got[NT], 0xb580000)
+        self.assertEqual(got["__x86_shared_cache_size"], 0x1e200000)
+        self.assertEqual(got["__x86_rep_movsb_threshold"], 0x840)
+        self.assertEqual(got["__x86_rep_movsb_stop_threshold"], 0xb580000)
+
+
 class Tunables(unittest.TestCase):
     def test_non_temporal_tunable_range(self):
         self.assertEqual(g.tunable_extremes(36, "x86_non_temporal_threshold"), [1, g.SIZE_MAX])
@@ -107,8 +129,10 @@ class Sets(unittest.TestCase):
         self.assertNotIn([("__x86_shared_cache_size", 0)], [s for s in runs34 if s.kind == "boundary"])
 
     def test_version_text(self):
-        self.assertEqual(g.parse_version("2.36"), 36)
-        self.assertEqual(g.parse_version("ldd (Debian GLIBC 2.36-9+deb12u14) 2.36"), 36)
+        self.assertEqual(g.parse_version("2.36"), g.Release(36))
+        self.assertEqual(g.parse_version("glibc 2.41").name, "2.41")
+        self.assertIs(g.parse_version("2.36-9+deb12u14"), g.DEBIAN12)
+        self.assertIs(g.parse_version("2.36-deb12"), g.DEBIAN12)
         with self.assertRaises(ValueError):
             g.parse_version("2.32")
         with self.assertRaises(ValueError):
