@@ -92,6 +92,7 @@ def gate(argv, run=None):
             shutil.rmtree(ctx.W, ignore_errors=True)
             return reuse(ctx, hit)
         planner.plan()
+        gate_tunables.left_out(ctx)
     except Usage:
         # Nothing was judged: no build or results are kept.
         planner.abandon()

@@ -615,6 +615,21 @@ class Planner:
         self.thread.start()
         return self
 
+    def within_budget(self, plans):
+        """A --seconds given that cannot hold every value set keeps the
+        budget: the last sets (the cover's order: boundary sets first, then
+        the produced ones it chose last) are left out, never the first,
+        each named with the reason (ctx.left_out)."""
+        ctx = self.ctx
+        given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+        ctx.left_out = []
+        while given and len(self.runs) > 1 and not self.fits(ctx.opts["seconds"], plans):
+            kinds = [getattr(e, "kind", "") for _, e in self.runs]
+            index = max(i for i, k in enumerate(kinds) if k == "boundary") if "boundary" in kinds[1:] else len(kinds) - 1
+            ctx.left_out.append(self.runs.pop(index)[1])
+            plans = plans_of(ctx, self.runs, self.cal)
+        return plans
+
     def abandon(self):
         self.cal.cancel.set()
         if self.thread is not None:
@@ -632,6 +647,7 @@ class Planner:
             # The runs were chosen after the build (gate_tunables): planned
             # again, calibrating what their checks need and was not measured.
             plans, missing = calibrated(self.ctx, self.runs, self.fits, self.ctx.opts["seconds"], False, self.cal)
+            plans = self.within_budget(plans)
         return decide(self.ctx, self.runs, self.fits, plans, missing)
 
 

@@ -15,7 +15,7 @@ from .gate_build import gate_cc
 # The produced sets run at most (the first runs every check, the others the
 # quick sweep and the regressions), and the budget's parts of the first.
 MOST_PRODUCED = 6
-FULL_WEIGHT = 4
+FULL_WEIGHT = 8
 
 
 def read_symbols(ctx):
@@ -74,6 +74,18 @@ def choose_runs(ctx, runs):
     return True
 
 
+def left_out(ctx):
+    """The value sets the plan left out to keep --seconds, into
+    ctx.tunables (gate_plan.Planner.within_budget)."""
+    t = getattr(ctx, "tunables", None)
+    dropped = getattr(ctx, "left_out", [])
+    if not t or not dropped:
+        return
+    labels = {s.label for s in dropped}
+    t["sets"] = [s for s in t["sets"] if s["run"] not in labels]
+    t["not_run"] += [dict(described(s, False), why="--seconds holds no more value sets") for s in dropped]
+
+
 def fragile(findings, externs):
     """The findings of a boundary run as one warning fragile-tunable: the value, what no producer gives, the first diagnosis and its
     replay."""
@@ -104,4 +116,8 @@ def lines(ctx):
     for s in t["sets"]:
         values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items())
         out.append(f"  {s['run']}: {values}")
+    budget = [s for s in t["not_run"] if s.get("why")]
+    if budget:
+        out.append(f"not run, --seconds {ctx.opts['seconds']} holds no more value sets (give more for them): "
+                   + "; ".join(s["run"] for s in budget))
     return out
