@@ -1,6 +1,10 @@
 """glibc's x86-64 tuning variables by release (glibc_x86): the formulas'
 facts that shipped bugs came from, the tunables' bounds, the value sets
 and their cover, the version option."""
+import os
+import shutil
+import subprocess
+import tempfile
 import unittest
 
 from common import ROOT  # noqa: F401  (the orchestration package on sys.path)
@@ -141,3 +145,59 @@ class Sets(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GateRuns(unittest.TestCase):
+    """How the gate uses the sets: their labels, their parts of --seconds,
+    a boundary run's findings as warnings, and what a routine reads."""
+
+    def sets(self):
+        runs, _, _ = g.plan(g.Release(34), ["__x86_shared_cache_size"])
+        for i, s in enumerate(runs):
+            s.full, s.weight = i == 0, (8 if i == 0 else 1)
+        return [("", s) for s in runs]
+
+    def test_labels_name_the_producers(self):
+        from orchestration import gate_runs
+        runs = self.sets()
+        labels = [gate_runs.label_of("", e, runs) for _, e in runs]
+        self.assertTrue(any(label.startswith("qemu-tcg") for label in labels))
+        self.assertIn("boundary 1", labels)
+
+    def test_the_first_set_has_eight_parts_and_the_total_is_kept(self):
+        from orchestration import gate_runs
+        runs = self.sets()
+        parts = 8 + len(runs) - 1
+        shares = [gate_runs.split(parts * 10, True, "", e, runs, 1)[0] for _, e in runs]
+        self.assertEqual(shares[0], 80)
+        self.assertEqual(set(shares[1:]), {10})
+        self.assertLessEqual(sum(shares), parts * 10)
+
+    def test_a_boundary_finding_is_a_warning(self):
+        from orchestration import gate_runs
+        from orchestration.checks import Check
+        boundary = [e for _, e in self.sets() if e.kind == "boundary"][0]
+        results = [Check("sweep", "fail", 5, 0.1, "quick profile")]
+        found = [{"check": "sweep", "kind": "crash", "detail": "SIGFPE", "repro": "scripts/repro x", "signature": "s"}]
+        results, found, warned = gate_runs.boundary_only(results, found, [], boundary)
+        self.assertEqual(found, [])
+        self.assertEqual(results[0].status, "pass")
+        self.assertEqual([w["name"] for w in warned], ["fragile-tunable"])
+        self.assertIn("__x86_shared_cache_size=", warned[0]["text"])
+
+
+@unittest.skipUnless(shutil.which("cc") and shutil.which("objdump"), "needs cc and binutils")
+class Reads(unittest.TestCase):
+    def test_reads_are_code_relocations_not_debug_info(self):
+        from orchestration import submission
+        d = tempfile.mkdtemp(prefix="mg-py-")
+        src = os.path.join(d, "r.c")
+        with open(src, "w") as f:
+            f.write("long __x86_shared_cache_size = 1, __x86_data_cache_size = 2;\n"
+                    "long f(void) { return __x86_shared_cache_size; }\n")
+        obj = os.path.join(d, "r.o")
+        subprocess.run(["cc", "-g", "-O2", "-c", "-o", obj, src], check=True)
+        tools = {"objdump": "objdump"}
+        self.assertIn("__x86_data_cache_size", submission.relocated(tools, obj))  # debug info names it
+        self.assertIn("__x86_shared_cache_size", submission.data_reads(tools, obj))
+        self.assertNotIn("__x86_data_cache_size", submission.data_reads(tools, obj))
