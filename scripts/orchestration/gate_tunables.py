@@ -59,6 +59,22 @@ def described(s, ran):
             "values": {n: v for n, v in s}}
 
 
+def fixed_sets(runs, reads):
+    """The values of what the routine reads in each run the model does not
+    choose: --extern's, else the gate's fixed glibc defaults."""
+    from .gate_runs import label_of  # gate_runs uses this module
+    defaults = dict(submission.GLIBC_X86_DEFAULTS)
+    out = []
+    for model, externs in runs:
+        given = dict(externs)
+        values = {n: given.get(n, defaults.get(n)) for n in reads}
+        label = label_of(model, externs, runs) or "the run"
+        if values and label not in [s["run"] for s in out]:
+            out.append({"run": label, "kind": "given" if given else "default", "ran": True, "producers": [],
+                        "values": values})
+    return out
+
+
 def choose_runs(ctx, runs):
     """Replaces the runs (in place: the plan and its splitter hold the list)
     with the model's value sets when it applies; records what the routine
@@ -67,8 +83,7 @@ def choose_runs(ctx, runs):
     ctx.tunables = {"reads": reads, "glibc_version": ctx.opts.get("glibc_version")}
     sets, why = model_runs(ctx, reads)
     if not sets:
-        ctx.tunables["model"] = []
-        ctx.tunables["why_not"] = why
+        ctx.tunables.update(model=[], why_not=why, sets=fixed_sets(runs, reads), not_run=[])
         return False
     runs[:] = [("", s) for s in sets]
     return True
@@ -109,6 +124,8 @@ def lines(ctx):
     if not t.get("model"):
         if t.get("why_not") and t["why_not"] != "it reads none of glibc's x86 tuning variables":
             out.append(f"glibc producer model n/a: {t['why_not']}")
+        for s in t.get("sets", []):
+            out.append(f"  {s['run']}: " + ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items()))
         return out
     out.append(f"glibc {t['glibc_version']}'s producer model: {t['produced']} distinct value sets on the "
                f"machines and tunables of docs/tunables.md; {sum(1 for s in t['sets'] if s['kind'] == 'produced')} "

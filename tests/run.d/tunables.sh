@@ -8,7 +8,8 @@
 # - a memcpy needing a non-temporal threshold of 16448 is rejected only
 #   where a release and machine give less (2.36's, not 2.38's or Debian
 #   12's);
-# - gate.json lists what it reads and the values of every run.
+# - gate.json lists what it reads and the values of every run; the table
+#   lists an --extern datum read with its value per run.
 # About three and a half minutes (five gates of ten value sets each, the sweep quick).
 # Sourced by tests/run (uses expect, expect_all, usage_error, caught, skip, $MG, $TMP).
 
@@ -54,6 +55,11 @@ for tu_v in 2.38 2.36-deb12; do
 		tu_gate --op memcpy --glibc-version "$tu_v" --symbol mg_x86_64_bad_memcpy_nt16448 \
 		tests/bad/x86_64/bad_memcpy_nt16448.c
 done
+expect_all "gate: an --extern datum read is listed with its value in each run" 0 \
+	"^data symbols read \(from its relocations\): copy_threshold$" \
+	"^  copy_threshold=16: copy_threshold=16$" "^  copy_threshold=0x100000: copy_threshold=0x100000$" -- \
+	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
+	--extern copy_threshold=16,0x100000 tests/gate/extern_threshold.c
 usage_error "gate: a glibc the model does not know is bad usage" \
 	"^gate: --glibc-version: glibc version '2.32': the model knows 2.33 to 2.41 and 2.36-deb12" \
 	scripts/gate --op memset --glibc-version 2.32 tests/bad/x86_64/bad_memset_cache128.c
