@@ -31,9 +31,11 @@ def read_symbols(ctx):
 def model_runs(ctx, reads):
     """(value sets, why not) for the glibc variables of `reads`: the sets to
     run, or [] with the reason the model does not choose the runs."""
-    glibc = [n for n in reads if n in submission.DEFAULT_NAMES and n not in {e for e, _ in ctx.opts["extern"]}]
+    given = {e for e, _ in ctx.opts["extern"]}
+    glibc = [n for n in reads if n in submission.DEFAULT_NAMES and n not in given]
     if not glibc:
-        return [], "it reads none of glibc's x86 tuning variables"
+        return [], ("--extern gives every glibc variable it reads" if given & set(reads) & submission.DEFAULT_NAMES
+                    else "it reads none of glibc's x86 tuning variables")
     if ctx.arch != "x86_64":
         return [], f"the producer model is glibc's x86-64 one, and this routine is for {ctx.arch}"
     if len(ctx.opts["extern_sets"]) > 1:
