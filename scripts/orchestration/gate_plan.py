@@ -616,14 +616,22 @@ class Planner:
         return self
 
     def within_budget(self, plans):
-        """A --seconds given that cannot hold every value set keeps the
-        budget: the last sets (the cover's order: boundary sets first, then
+        """A --seconds given that cannot hold every value set (the plan, or
+        MIN_FURTHER_SECONDS per further set and entry) keeps the budget:
+        the last sets (the cover's order: boundary sets first, then
         the produced ones it chose last) are left out, never the first,
         each named with the reason (ctx.left_out)."""
+        from .gate_tunables import MIN_FURTHER_SECONDS
         ctx = self.ctx
         given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
         ctx.left_out = []
-        while given and len(self.runs) > 1 and not self.fits(ctx.opts["seconds"], plans):
+
+        def starved():
+            # A further set's part below what its quick sweep and situations
+            # take on a busy machine: it could only end as could not judge.
+            model, externs = self.runs[-1]
+            return self.split(ctx.opts["seconds"], model, externs) < MIN_FURTHER_SECONDS
+        while given and len(self.runs) > 1 and (not self.fits(ctx.opts["seconds"], plans) or starved()):
             kinds = [getattr(e, "kind", "") for _, e in self.runs]
             index = max(i for i, k in enumerate(kinds) if k == "boundary") if "boundary" in kinds[1:] else len(kinds) - 1
             ctx.left_out.append(self.runs.pop(index)[1])

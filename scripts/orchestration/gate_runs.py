@@ -89,7 +89,7 @@ def label_of(model, externs, runs):
 # and the 4 GiB+ check): the default run checks as much as
 # before under the first model.
 PRIMARY_MODEL_WEIGHT = 2
-FULL_WEIGHT_TEXT = "the first, which runs every check, has 8 parts, each other 1"
+FULL_WEIGHT_TEXT = "the first, which runs every check, has 4 parts, each other 1"
 
 
 def split(total, given, model, externs, runs, entries):

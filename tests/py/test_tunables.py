@@ -154,7 +154,7 @@ class GateRuns(unittest.TestCase):
     def sets(self):
         runs, _, _ = g.plan(g.Release(34), ["__x86_shared_cache_size"])
         for i, s in enumerate(runs):
-            s.full, s.weight = i == 0, (8 if i == 0 else 1)
+            s.full, s.weight = i == 0, (4 if i == 0 else 1)
         return [("", s) for s in runs]
 
     def test_labels_name_the_producers(self):
@@ -164,12 +164,12 @@ class GateRuns(unittest.TestCase):
         self.assertTrue(any(label.startswith("qemu-tcg") for label in labels))
         self.assertIn("boundary 1", labels)
 
-    def test_the_first_set_has_eight_parts_and_the_total_is_kept(self):
+    def test_the_first_set_has_four_parts_and_the_total_is_kept(self):
         from orchestration import gate_runs
         runs = self.sets()
-        parts = 8 + len(runs) - 1
+        parts = 4 + len(runs) - 1
         shares = [gate_runs.split(parts * 10, True, "", e, runs, 1)[0] for _, e in runs]
-        self.assertEqual(shares[0], 80)
+        self.assertEqual(shares[0], 40)
         self.assertEqual(set(shares[1:]), {10})
         self.assertLessEqual(sum(shares), parts * 10)
 
