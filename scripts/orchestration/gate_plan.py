@@ -418,7 +418,8 @@ def needs_of(ctx, cal, entry, primary, model):
     if variant is None:
         die(f"the plan has no correct {op} of the tree to calibrate with (see {ctx.B}/memgate list)")
     profile = "quick" if ctx.quick or not primary else "full"
-    huge_applies = family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
+    huge_applies = (family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
+                    and not getattr(ctx, "huge_elsewhere", ""))
     huge = "off" if ctx.skipped("huge") or not huge_applies else ("oracle" if ctx.emulated else "on")
     memgate = identity(f"{ctx.B}/memgate")
     needs = {}
@@ -497,8 +498,11 @@ def plans_of(ctx, runs, cal=None):
     for index, (_, externs) in enumerate(runs):
         primary = built != externs and getattr(externs, "full", True)  # gate_runs.run_all's rule
         built = externs
+        from .gate_runs import further_set
+        ctx.huge_elsewhere = further_set(externs)
         for entry in ctx.entries:
             plans[(index, entry["name"])] = needs_of(ctx, cal, entry, primary, first)
+        ctx.huge_elsewhere = ""
     return plans
 
 
