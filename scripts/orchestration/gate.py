@@ -15,7 +15,7 @@ started stopped, the results folder marked PARTIAL, no verdict."""
 import os
 import shutil
 
-from . import cli, gate_cache, gate_plan, gate_prebuilt, gate_probe, records, workspace
+from . import cli, gate_cache, gate_plan, gate_prebuilt, gate_probe, gate_tunables, records, workspace
 from .checks import Check
 from .gate_build import check_rules, compile_submission, contract_macro, keep_sources, make_results, prepare
 from .gate_context import Context, setup_arch
@@ -82,6 +82,8 @@ def gate(argv, run=None):
         # plan refuses a budget too small.
         compile_submission(ctx, opts["files"])
         check_rules(ctx, opts["files"])
+        # The data symbols it reads decide its value sets (the glibc model).
+        planner.runs_changed = gate_tunables.choose_runs(ctx, runs)
         code = gate_cache.code_hash(ctx)
         key = gate_cache.verdict_key(ctx, code)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
@@ -90,6 +92,7 @@ def gate(argv, run=None):
             shutil.rmtree(ctx.W, ignore_errors=True)
             return reuse(ctx, hit)
         planner.plan()
+        gate_tunables.left_out(ctx)
     except Usage:
         # Nothing was judged: no build or results are kept.
         planner.abandon()

@@ -136,10 +136,16 @@ class Context:
         return check in self.skip
 
     def huge_applies(self):
-        """i386 has the overlapping memmove of 2 GiB and more alone (one mapping)."""
+        """i386 has the overlapping memmove of 2 GiB and more alone (one
+        mapping); a further value set of the glibc model leaves it to the
+        first (huge_elsewhere says so)."""
+        if getattr(self, "huge_elsewhere", ""):
+            return False
         return self.family not in ("page", "usercopy") and (self.arch != "i386" or self.op == "memmove")
 
     def huge_na_reason(self):
+        if getattr(self, "huge_elsewhere", ""):
+            return self.huge_elsewhere
         if self.family == "page":
             return "page routines take one page"
         if self.family == "usercopy":

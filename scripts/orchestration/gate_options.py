@@ -7,7 +7,7 @@ import re
 import sys
 import tempfile
 
-from . import cli, isa_features, kernel_shim, submission
+from . import cli, glibc_x86, isa_features, kernel_shim, submission
 
 USAGE = """\
 scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
@@ -15,7 +15,7 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--src-align N] [--dst-align N] [--len-multiple N]
              [--requires FEATURE,...] [--returns dst|void|uncopied] [--contract kernel|user]
              [--convention 'args=REG,... [ret=REG] [clobbers=REG,...] [zero=REG,...]']
-             [--extern NAME=VALUE[,VALUE...]]...
+             [--extern NAME=VALUE[,VALUE...]]... [--glibc-version V]
              [--seconds N|N+|least] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
              [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
@@ -45,6 +45,11 @@ entry and one overall verdict.
 a buffer byte (the aligned-over-read warning) a failure.
 --extern NAME=V1,V2,... runs every check once per value (a build each),
 with a verdict per value and one overall verdict.
+--glibc-version V (2.33 to 2.41; default: the installed glibc's) is the
+release whose start-up code sets glibc's x86-64 tuning variables: a
+routine reading them runs under the value sets that release hands it on
+the machines of docs/tunables.md, each named by its machine, and at their
+boundary values (a failure only there is the warning fragile-tunable).
 --kernel builds a file of a Linux tree (arch/x86/lib, arch/arm64/lib, 6.1
 to the 6.19 era) through memgate's kernel shim, zoo/kernel/shim.h: an
 empty stand-in for each header it includes, the shim for the kernel's
@@ -81,7 +86,7 @@ SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out",
-                 "--convention")
+                 "--convention", "--glibc-version")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-27, aarch64's CPU facts at 8-12.
@@ -404,4 +409,34 @@ def validate(opts):
         die(f"--extern: {len(sets)} combinations of values (at most 16)")
     opts["extern_sets"] = sets
     opts["extern"] = sets[0]
+    opts["glibc_version"] = glibc_version(opts.get("glibc_version"))
     return opts
+
+
+def glibc_version(text):
+    """--glibc-version V as the model names it ('2.36', '2.36-deb12'), else
+    the installed glibc's (None where there is none the model knows: then
+    the model is not used, and the table says why)."""
+    if text is not None:
+        try:
+            return glibc_x86.parse_version(text).name
+        except ValueError as e:
+            die(f"--glibc-version: {e}")
+    try:
+        return glibc_x86.parse_version(installed_glibc()).name
+    except ValueError:
+        return None
+
+
+def installed_glibc():
+    """The installed glibc's version: Debian's package version where dpkg
+    knows it (its branch carries later fixes: glibc_x86.DEBIAN12), else
+    what the C library says of itself."""
+    try:
+        own = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError):
+        own = ""
+    rc, out = submission.capture(["dpkg-query", "-W", "-f=${Version}", "libc6"], timeout=30)
+    package = out.strip() if rc == 0 else ""
+    upstream = re.search(r"\d+\.\d+", own)
+    return package if package and upstream and package.startswith(upstream.group(0)) else own

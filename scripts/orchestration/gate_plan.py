@@ -457,7 +457,8 @@ def needs_of(ctx, cal, entry, primary, model):
     if variant is None:
         die(f"the plan has no correct {op} of the tree to calibrate with (see {ctx.B}/memgate list)")
     profile = "quick" if ctx.quick or not primary else "full"
-    huge_applies = family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
+    huge_applies = (family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
+                    and not getattr(ctx, "huge_elsewhere", ""))
     huge = "off" if ctx.skipped("huge") or not huge_applies else ("oracle" if ctx.emulated else "on")
     memgate = identity(f"{ctx.B}/memgate")
     needs = {}
@@ -545,10 +546,13 @@ def plans_of(ctx, runs, cal=None):
     # it is the one calibrated, so a plan of three models measures once.
     first = runs[0][0]
     for index, (_, externs) in enumerate(runs):
-        primary = built != externs
+        primary = built != externs and getattr(externs, "full", True)  # gate_runs.run_all's rule
         built = externs
+        from .gate_runs import further_set
+        ctx.huge_elsewhere = further_set(externs)
         for entry in ctx.entries:
             plans[(index, entry["name"])] = needs_of(ctx, cal, entry, primary, first)
+        ctx.huge_elsewhere = ""
     return plans
 
 
@@ -638,6 +642,7 @@ class Planner:
         # plan is asked for: a build error or a broken rule stays one line.
         self.held, self.guard = [], threading.Lock()
         self.cal.say = self.say
+        self.runs_changed = False
 
     def say(self, stage):
         with self.guard:
@@ -669,6 +674,29 @@ class Planner:
         self.thread.start()
         return self
 
+    def within_budget(self, plans):
+        """A --seconds given that cannot hold every value set (the plan, or
+        MIN_FURTHER_SECONDS per further set and entry) keeps the budget:
+        the last sets (the cover's order: boundary sets first, then
+        the produced ones it chose last) are left out, never the first,
+        each named with the reason (ctx.left_out)."""
+        from .gate_tunables import MIN_FURTHER_SECONDS
+        ctx = self.ctx
+        given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least")
+        ctx.left_out = []
+
+        def starved():
+            # A further set's part below what its quick sweep and situations
+            # take on a busy machine: it could only end as could not judge.
+            model, externs = self.runs[-1]
+            return self.split(ctx.opts["seconds"], model, externs) < MIN_FURTHER_SECONDS
+        while given and len(self.runs) > 1 and (not self.fits(ctx.opts["seconds"], plans) or starved()):
+            kinds = [getattr(e, "kind", "") for _, e in self.runs]
+            index = max(i for i, k in enumerate(kinds) if k == "boundary") if "boundary" in kinds[1:] else len(kinds) - 1
+            ctx.left_out.append(self.runs.pop(index)[1])
+            plans = plans_of(ctx, self.runs, self.cal)
+        return plans
+
     def abandon(self):
         self.cal.cancel.set()
         if self.thread is not None:
@@ -683,6 +711,11 @@ class Planner:
             raise self.outcome
         plans, missing = self.outcome
         ctx = self.ctx
+        if self.runs_changed:
+            # The runs were chosen after the build (gate_tunables): planned
+            # again, calibrating what their checks need and was not measured.
+            plans, missing = calibrated(ctx, self.runs, self.fits, ctx.opts["seconds"], False, self.cal)
+            plans = self.within_budget(plans)
         given = ctx.opts.get("seconds_given", True) and not ctx.opts.get("seconds_least") \
             and not ctx.opts.get("seconds_raise")
         # A --seconds the calibration's routine does not fit is refused at

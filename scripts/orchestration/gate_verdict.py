@@ -4,7 +4,7 @@ and findings it prints; gate.json and the reports, each read back."""
 import os
 import sys
 
-from . import gate_isa, records, report, submission, workspace
+from . import gate_isa, gate_tunables, records, report, submission, workspace
 from .records import CouldNotJudge
 
 # --- verdict, table, reports ---------------------------------------------------
@@ -127,6 +127,8 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
         doc["submitted"] = ctx.opts["submitted"]
     if getattr(ctx, "isa", None):
         doc["isa"] = ctx.isa
+    if getattr(ctx, "tunables", None) and ctx.tunables.get("reads"):
+        doc["data_symbols"] = ctx.tunables  # docs/tunables.md
     if ctx.cached:
         doc["cached"] = dict(ctx.cached)
     return doc
@@ -164,6 +166,8 @@ def show(ctx, results, findings, warnings):
     """The entry's table, speed, warnings and findings."""
     print()
     print(table(ctx, results))
+    for line in gate_tunables.lines(ctx):
+        print(line)
     minimal = gate_isa.minimal_line(ctx)
     if minimal:
         print(minimal)

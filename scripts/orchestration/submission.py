@@ -277,6 +277,30 @@ def relocated(tools, obj):
     return names
 
 
+# Sections whose relocations are no use of the datum by the routine: debug
+# information and unwind tables name every variable they describe.
+NOT_USES = re.compile(r"^\.(rela?\.)?(debug|eh_frame|comment|note|stab|gnu_debug)")
+
+
+def data_reads(tools, obj):
+    """The symbols a relocation of `obj`'s code or data refers to (the
+    routine loads from or points at them), without debug information's and
+    unwind tables' relocations."""
+    rc, out = capture([tools["objdump"], "-r", obj], timeout=120)
+    if rc != 0:
+        raise BuildProblem(f"objdump cannot read the relocations of {obj}: {out.strip()[-200:]}")
+    names, counted = set(), True
+    for line in out.splitlines():
+        head = re.match(r"^RELOCATION RECORDS FOR \[([^\]]+)\]", line)
+        if head:
+            counted = not NOT_USES.match(head.group(1))
+            continue
+        m = re.match(r"^[0-9a-f]+\s+\S+\s+([^+\-\s]+)", line)
+        if m and counted:
+            names.add(m.group(1))
+    return names
+
+
 def system_calls(tools, obj):
     """The system-call instructions in `obj`, each as 'insn at symbol+0xOFF'."""
     rc, out = capture([tools["objdump"], "-d", obj], timeout=120)

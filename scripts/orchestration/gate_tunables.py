@@ -1,0 +1,150 @@
+"""The numbers a submission reads: the data symbols it loads from (found
+from its relocations), and the value sets it runs under. For glibc's x86-64
+tuning variables the sets come from the producer model (glibc_x86) of the
+release --glibc-version names: a covering subset of what that release
+hands the routine on the table's machines and tunables, then the boundary
+values no producer gives. A failure under a produced set is a finding that
+names its machine; one under a boundary set only is the warning
+fragile-tunable (docs/tunables.md)."""
+
+import os
+
+from . import glibc_x86, submission
+from .gate_build import gate_cc
+
+# The produced sets run at most (the first runs every check, the others the
+# quick sweep and the regressions), and the budget's parts of the first.
+MOST_PRODUCED = 6
+FULL_WEIGHT = 4
+# A further set's least part of --seconds per entry point: its quick sweep
+# after the situations (interrupts, threads: 3 s of a 3 s part at a load
+# of 9 here, leaving the sweep 0.1% of its cases).
+MIN_FURTHER_SECONDS = 6
+
+
+def read_symbols(ctx):
+    """The data symbols the gate supplies (glibc's x86 variables, --extern
+    names) that the merged submission's relocations refer to, sorted."""
+    merged = os.path.join(ctx.W, "plain.parts", "merged.o")
+    cc = gate_cc(ctx)
+    tools = submission.usable(submission.binutils(cc), merged)
+    supplied = set(submission.DEFAULT_NAMES) | {n for n, _ in ctx.opts["extern"]}
+    return sorted(supplied & submission.data_reads(tools, merged))
+
+
+def model_runs(ctx, reads):
+    """(value sets, why not) for the glibc variables of `reads`: the sets to
+    run, or [] with the reason the model does not choose the runs."""
+    given = {e for e, _ in ctx.opts["extern"]}
+    glibc = [n for n in reads if n in submission.DEFAULT_NAMES and n not in given]
+    if not glibc:
+        return [], ("--extern gives every glibc variable it reads" if given & set(reads) & submission.DEFAULT_NAMES
+                    else "it reads none of glibc's x86 tuning variables")
+    if ctx.arch != "x86_64":
+        return [], f"the producer model is glibc's x86-64 one, and this routine is for {ctx.arch}"
+    if len(ctx.opts["extern_sets"]) > 1:
+        return [], "--extern value lists choose the runs"
+    version = ctx.opts.get("glibc_version")
+    if not version:
+        return [], "no glibc 2.33-2.41 is installed here and --glibc-version names none"
+    runs, produced, rest = glibc_x86.plan(glibc_x86.parse_version(version), glibc, MOST_PRODUCED)
+    given = list(ctx.opts["extern"])
+    for index, s in enumerate(runs):
+        s.extend(given)
+        s.full = index == 0
+        s.weight = FULL_WEIGHT if index == 0 else 1
+    ran = set().union(*(glibc_x86.targets(s, glibc) for s in runs if s.kind == "produced"))
+    ctx.tunables = {"glibc_version": version, "reads": reads, "model": glibc,
+                    "sets": [described(s, True) for s in runs],
+                    "not_run": [dict(described(s, False), covered=glibc_x86.targets(s, glibc) <= ran) for s in rest],
+                    "produced": len(produced)}
+    return runs, ""
+
+
+def described(s, ran):
+    return {"run": s.label, "kind": s.kind, "ran": ran, "producers": s.producers,
+            "values": {n: v for n, v in s}}
+
+
+def fixed_sets(runs, reads):
+    """The values of what the routine reads in each run the model does not
+    choose: --extern's, else the gate's fixed glibc defaults."""
+    from .gate_runs import label_of  # gate_runs uses this module
+    defaults = dict(submission.GLIBC_X86_DEFAULTS)
+    out = []
+    for model, externs in runs:
+        given = dict(externs)
+        values = {n: given.get(n, defaults.get(n)) for n in reads}
+        label = label_of(model, externs, runs) or "the run"
+        if values and label not in [s["run"] for s in out]:
+            out.append({"run": label, "kind": "given" if given else "default", "ran": True, "producers": [],
+                        "values": values})
+    return out
+
+
+def choose_runs(ctx, runs):
+    """Replaces the runs (in place: the plan and its splitter hold the list)
+    with the model's value sets when it applies; records what the routine
+    reads either way (ctx.tunables)."""
+    reads = read_symbols(ctx)
+    ctx.tunables = {"reads": reads, "glibc_version": ctx.opts.get("glibc_version")}
+    sets, why = model_runs(ctx, reads)
+    if not sets:
+        ctx.tunables.update(model=[], why_not=why, sets=fixed_sets(runs, reads), not_run=[])
+        return False
+    runs[:] = [("", s) for s in sets]
+    return True
+
+
+def left_out(ctx):
+    """The value sets the plan left out to keep --seconds, into
+    ctx.tunables (gate_plan.Planner.within_budget)."""
+    t = getattr(ctx, "tunables", None)
+    dropped = getattr(ctx, "left_out", [])
+    if not t or not dropped:
+        return
+    labels = {s.label for s in dropped}
+    t["sets"] = [s for s in t["sets"] if s["run"] not in labels]
+    t["not_run"] += [dict(described(s, False), why="--seconds holds no more value sets") for s in dropped]
+
+
+def fragile(findings, externs):
+    """The findings of a boundary run as one warning fragile-tunable: the value, what no producer gives, the first diagnosis and its
+    replay."""
+    values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in externs)
+    out = []
+    for f in findings[:1]:  # the first diagnosis says it; the run's folder keeps every one
+        out.append({"check": f["check"], "name": "fragile-tunable", "values": {n: v for n, v in externs},
+                    "text": f"fails with {values}, a boundary value no modelled producer gives "
+                            f"(the next producer change can): {f['kind']}: {f['detail']}"
+                            + (f"; repro: {f['repro']}" if f.get("repro") else "")})
+    return out
+
+
+def lines(ctx):
+    """What the table shows of the data symbols: what the routine reads,
+    and the values of each run."""
+    t = getattr(ctx, "tunables", None)
+    if not t or not t.get("reads"):
+        return []
+    out = ["data symbols read (from its relocations): " + ", ".join(t["reads"])]
+    if not t.get("model"):
+        if t.get("why_not") and t["why_not"] != "it reads none of glibc's x86 tuning variables":
+            out.append(f"glibc producer model n/a: {t['why_not']}")
+        for s in t.get("sets", []):
+            out.append(f"  {s['run']}: " + ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items()))
+        return out
+    covered = sum(1 for s in t["not_run"] if s.get("covered"))
+    out.append(f"glibc {t['glibc_version']}'s producer model: {t['produced']} distinct value sets on the "
+               f"machines and tunables of docs/tunables.md; {sum(1 for s in t['sets'] if s['kind'] == 'produced')} "
+               f"run, {sum(1 for s in t['not_run'] if s['kind'] == 'produced')} not run ({covered} of them "
+               f"with no value class the run ones lack), {sum(1 for s in t['sets'] if s['kind'] == 'boundary')} "
+               "boundary sets")
+    for s in t["sets"]:
+        values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items())
+        out.append(f"  {s['run']}: {values}")
+    budget = [s for s in t["not_run"] if s.get("why")]
+    if budget:
+        out.append(f"not run, --seconds {ctx.opts['seconds']} holds no more value sets (give more for them): "
+                   + "; ".join(s["run"] for s in budget))
+    return out
