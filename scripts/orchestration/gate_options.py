@@ -83,14 +83,15 @@ VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--
                  "--convention")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
-# x86 at 0-7 and 16-27, aarch64's CPU facts at 8-12.
+# x86 at 0-7 and 16-27, aarch64's at 8-13, riscv64's at 28-31.
 FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
                 "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12, "sme": 13,
                 "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
-                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26, "fsrs": 27}
+                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26, "fsrs": 27,
+                "v": 28, "zba": 29, "zbb": 30, "zbs": 31}
 # And every feature the ISA audit can name (isa_features): those without a
 # harness bit are tested by the gate itself (gate_isa.runner_cannot).
-FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.X86 + isa_features.AARCH64 if f not in FEATURE_BITS)
+FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.ALL if f not in FEATURE_BITS)
 # "fpu" is no CPU feature but the kernel contract's declaration.
 DECLARATIONS = ("fpu",)
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),

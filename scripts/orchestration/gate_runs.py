@@ -50,12 +50,13 @@ def run_checks(ctx, primary=True):
 def plan_runs(ctx):
     """[(cpu model or "", extern values)], one per run of the checks; None
     when the routine needs CPU facts no model here has."""
-    facts = cpu_models.facts_of(ctx.requires)
-    if facts and ctx.arch != "aarch64":
-        die(f"--requires {','.join(facts)}: aarch64 CPU facts, and this routine is for {ctx.arch}")
+    foreign = cpu_models.foreign_facts(ctx.requires, ctx.arch)
+    if foreign:
+        owner = cpu_models.arch_of_fact(foreign[0])
+        die(f"--requires {','.join(foreign)}: {owner} CPU facts, and this routine is for {ctx.arch}")
     models = [""]
-    if ctx.arch == "aarch64" and ctx.emulated:
-        models = cpu_models.models_for(ctx.requires)
+    if ctx.arch in cpu_models.MODELS and ctx.emulated:
+        models = cpu_models.models_for(ctx.requires, ctx.arch)
         if not models:
             return None
     return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
@@ -63,7 +64,7 @@ def plan_runs(ctx):
 
 def cannot_run_anywhere(ctx):
     """Nothing could be checked, so never accepted: exit 2."""
-    print(f"SKIP ({cpu_models.none_has(ctx.requires)}): {ctx.symbol} was not run")
+    print(f"SKIP ({cpu_models.none_has(ctx.requires, ctx.arch)}): {ctx.symbol} was not run")
     return 2
 
 
