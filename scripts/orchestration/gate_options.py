@@ -73,6 +73,9 @@ unless it says --requires fpu. --requires
 also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
 code runs under every qemu -cpu model that has them (max, cortex-a57,
 a64fx), with a verdict per model, and is a SKIP when none has them.
+riscv64 code is built for RV64GC and the extensions --requires names
+(v, zba, zbb, zbs), and runs under V at VLEN 128 and under RV64GC, or,
+when it requires v, under V at VLEN 128, 256, 512 and 1024.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
