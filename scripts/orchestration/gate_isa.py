@@ -6,7 +6,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 import os
 
 from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit
-from .gate_options import FEATURE_BITS
+from .gate_options import DECLARATIONS, FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
 # arch's qemu model), under valgrind.
@@ -24,7 +24,7 @@ def audit_check(ctx):
     Capstone is missing, the object cannot be read, or some bytes could not
     be decoded (ctx.isa_uses then holds what was seen)."""
     ctx.isa, ctx.isa_uses = None, []
-    declared = [f for f in ctx.requires if f not in ("fpu",)]
+    declared = [f for f in ctx.requires if f not in DECLARATIONS]
     ctx.progress("the ISA audit (Capstone)")
     t = checks.procs.time.monotonic()
     try:

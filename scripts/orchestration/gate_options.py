@@ -95,8 +95,10 @@ FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512b
 # And every feature the ISA audit can name (isa_features): those without a
 # harness bit are tested by the gate itself (gate_isa.runner_cannot).
 FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.ALL if f not in FEATURE_BITS)
-# "fpu" is no CPU feature but the kernel contract's declaration.
-DECLARATIONS = ("fpu",)
+# "fpu" is no CPU feature but the kernel contract's declaration;
+# "misaligned_fast" says the routine is for a riscv64 CPU whose misaligned
+# loads and stores are fast (the misaligned check: misaligned.py).
+DECLARATIONS = ("fpu", "misaligned_fast")
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page"),
        "copy_from_user": ("COPY_FROM_USER", "usercopy"), "copy_to_user": ("COPY_TO_USER", "usercopy"),

@@ -100,7 +100,7 @@ else
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: ACCEPTED" \
 		"^isa +N/A .*no RISC-V decoder" "^ACCEPTED .*: my_rvv passed" -- \
 		scripts/gate --arch=riscv64 --op memset --requires v --quick --skip=huge,fuzz,regressions --no-bench \
-		--seconds=40 --report="$TMP/garvv.json" "$TMP/my_rvv.S"
+		--seconds=60 --report="$TMP/garvv.json" "$TMP/my_rvv.S"
 	# It requires v: RV64GC, which has none, does not run it.
 	expect "gate: a riscv64 routine that requires v runs under the four VLENs only" 0 \
 		'^riscv64 \["cpu rv64,v=true,vlen=1024,vext_spec=v1.0","cpu rv64,v=true,vlen=128,vext_spec=v1.0","cpu rv64,v=true,vlen=256,vext_spec=v1.0","cpu rv64,v=true,vlen=512,vext_spec=v1.0"\]$' \
@@ -119,7 +119,7 @@ else
 	expect_all "gate: a riscv64 C routine is built for RV64GC and accepted under VLEN 128 and RV64GC" 0 \
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
 		"^  cpu rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false: ACCEPTED" "^ACCEPTED .*: bytecopy passed" -- \
-		scripts/gate --arch=riscv64 --op memcpy --quick --seconds=16 --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --quick --seconds=30 --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/bytecopy.c
 	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
 		"^1\. \[sweep\] crash: SIGILL .* at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
@@ -131,6 +131,29 @@ else
 	usage_error "gate: a riscv64 ecall is refused at build time" \
 		"^gate: tests/gate/ecall_riscv64.S makes system calls: ecall at ecall_riscv64\+0x6$" \
 		scripts/gate --arch=riscv64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/ecall_riscv64.S
+	# Misaligned loads and stores, as qemu's plugin sees them in the sweep.
+	mis=tests/gate/misaligned/words_any_alignment.S
+	rv_quick=(--arch=riscv64 --op memcpy --quick --seconds=30 --skip=huge,fuzz,regressions --no-bench)
+	expect_all "gate: a riscv64 word loop that ignores alignment is rejected under the kernel contract" 1 \
+		"^misaligned +FAIL .*2 instructions made misaligned accesses" \
+		"^1\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load at 0x[0-9a-f]+ \(address % 8 = [1-7]\) by mg_gate_words_any_alignment\+0x8: kernel and firmware code must not" \
+		"^2\. \[misaligned\] misaligned-access: misaligned access: a 8-byte store .* by mg_gate_words_any_alignment\+0xc:" -- \
+		scripts/gate "${rv_quick[@]}" --contract=kernel --report="$TMP/gamis.json" "$mis"
+	expect "gate: the replay of a misaligned access shows it again" 0 \
+		'"symbol":"mg_gate_words_any_alignment","address":"0x[0-9a-f]+","width":8,"access":"load"' \
+		bash -c "eval \"\$(jq -r '.findings[0].repro' $TMP/gamis.json)\""
+	expect_all "gate: under the user contract the same word loop is accepted with a warning" 0 \
+		"^warning \[misaligned\] misaligned-access: 2 instructions made misaligned accesses, first a 8-byte load" \
+		"^ACCEPTED \(.*2 warnings: misaligned-access, misaligned-access\): words_any_alignment" -- \
+		scripts/gate "${rv_quick[@]}" "$mis"
+	expect_all "gate: --requires misaligned_fast allows them, even in kernel code" 0 \
+		"^misaligned +PASS .*2 instructions made misaligned accesses, which --requires misaligned_fast allows" \
+		"^ACCEPTED .*: words_any_alignment passed" -- \
+		scripts/gate "${rv_quick[@]}" --contract=kernel --requires=misaligned_fast "$mis"
+	sed 's/mg_riscv64_memcpy_word/my_word/g' impls/riscv64/memcpy_word.S >"$TMP/my_word.S"
+	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \
+		"^misaligned +PASS .*no misaligned load or store in the sweep" "^ACCEPTED .*: my_word passed" -- \
+		scripts/gate "${rv_quick[@]}" --contract=kernel "$TMP/my_word.S"
 	usage_error "gate: an aarch64 fact is refused for a riscv64 routine" \
 		"^gate: --requires sve: aarch64 CPU facts, and this routine is for riscv64$" \
 		scripts/gate --arch=riscv64 --op memcpy --requires sve --quick tests/gate/bytecopy.c
