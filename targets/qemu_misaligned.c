@@ -34,15 +34,16 @@ struct qemu_plugin_insn;
 enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_CB_RW_REGS };
 enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_R = 1, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_MEM_RW };
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
-					  void *userdata);
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+					  uint64_t vaddr, void *userdata);
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
-				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw, void *userdata);
+				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+				      void *userdata);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 uint64_t qemu_plugin_start_code(void);
@@ -109,10 +110,12 @@ static void report(const struct insn *it, uint64_t addr, unsigned width, bool st
 {
 	char line[512];
 	int n = snprintf(line, sizeof line,
-			 "{\"record\":\"misaligned\",\"pc\":\"0x%llx\",\"start_code\":\"0x%llx\",\"symbol\":\"%s\","
+			 "{\"record\":\"misaligned\",\"pc\":\"0x%llx\",\"start_code\":\"0x%llx\","
+			 "\"symbol\":\"%s\","
 			 "\"address\":\"0x%llx\",\"width\":%u,\"access\":\"%s\",\"pid\":%ld}\n",
-			 (unsigned long long)it->pc, (unsigned long long)qemu_plugin_start_code(), it->symbol,
-			 (unsigned long long)addr, width, store ? "store" : "load", (long)getpid());
+			 (unsigned long long)it->pc, (unsigned long long)qemu_plugin_start_code(),
+			 it->symbol, (unsigned long long)addr, width, store ? "store" : "load",
+			 (long)getpid());
 	int fd = open(out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (n <= 0 || (size_t)n >= sizeof line || fd < 0 || write(fd, line, (size_t)n) != n)
 		fprintf(stderr, "qemu_misaligned: cannot write %s\n", out_path);
@@ -150,15 +153,12 @@ static bool only_bytes(const struct qemu_plugin_insn *insn)
 	memcpy(&word, qemu_plugin_insn_data(insn), sizeof word);
 	unsigned opcode = word & 0x7f, width = (word >> 12) & 7, mop = (word >> 26) & 3;
 	switch (opcode) {
-	case 0x03: /* LOAD: lb, lbu */
-		return width == 0 || width == 4;
-	case 0x23: /* STORE: sb */
-		return width == 0;
+	case 0x03: /* LOAD: lb, lbu */ return width == 0 || width == 4;
+	case 0x23: /* STORE: sb */ return width == 0;
 	case 0x07: /* LOAD-FP and STORE-FP: width 0 is a vector access of */
 	case 0x27: /* 8-bit elements (scalar FP widths are 1 to 4) */
 		return width == 0 && (mop == 0 || mop == 2);
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -173,13 +173,13 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		struct insn *it = insn_at(qemu_plugin_insn_vaddr(insn), symbol);
 		if (it)
-			qemu_plugin_register_vcpu_mem_cb(insn, on_access, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-							 it);
+			qemu_plugin_register_vcpu_mem_cb(insn, on_access, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, it);
 	}
 }
 
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const void *info, int argc,
-							      char **argv)
+__attribute__((visibility("default"))) int
+qemu_plugin_install(qemu_plugin_id_t id, const void *info, int argc, char **argv)
 {
 	(void)info;
 	for (int i = 0; i < argc; i++) {
@@ -189,7 +189,9 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		} else if (strncmp(argv[i], "sym=", 4) == 0 && n_watched < MAX_SYMBOLS) {
 			watched[n_watched++] = strdup(argv[i] + 4);
 		} else {
-			fprintf(stderr, "qemu_misaligned: unknown or one too many argument '%s' (out=PATH, sym=NAME)\n",
+			fprintf(stderr,
+				"qemu_misaligned: unknown or one too many argument '%s' (out=PATH, "
+				"sym=NAME)\n",
 				argv[i]);
 			return -1;
 		}

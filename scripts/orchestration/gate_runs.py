@@ -65,6 +65,8 @@ def plan_runs(ctx):
     if foreign:
         owner = cpu_models.arch_of_fact(foreign[0])
         die(f"--requires {','.join(foreign)}: {owner} CPU facts, and this routine is for {ctx.arch}")
+    if misaligned.DECLARATION in ctx.requires and ctx.arch != "riscv64":
+        die(f"--requires {misaligned.DECLARATION}: riscv64's declaration, and this routine is for {ctx.arch}")
     models = [""]
     if ctx.arch in cpu_models.MODELS and ctx.emulated:
         models = cpu_models.models_for(ctx.requires, ctx.arch)

@@ -100,8 +100,7 @@ class Watch:
         except (OSError, ValueError, elf_code.BadObject) as e:
             return cannot("misaligned", f"the plugin's report {self.log}: {e}"), [], []
         seen = [dict(r, at=where.name(r)) for r in seen]
-        repro = replay_text(ctx, argv)
-        return verdict(ctx, seen, sweep, repro)
+        return verdict(ctx, seen, sweep, replay_text(ctx, argv, self.symbols), self.symbols)
 
 
 def read_log(path):
@@ -154,11 +153,11 @@ def first_code_segment(raw):
     raise ValueError("no executable segment")
 
 
-def replay_text(ctx, argv):
+def replay_text(ctx, argv, symbols):
     """The command that shows them again: the same memgate verify under
     the plugin, then its report."""
     out = os.path.join(ctx.R, "misaligned-replay.jsonl")
-    env = ["QEMU_PLUGIN=" + plugin_value(ctx, out, code_symbols(ctx))]
+    env = ["QEMU_PLUGIN=" + plugin_value(ctx, out, symbols)]
     argv = [a for a in argv if not a.startswith(("--findings=", "--format="))]
     return f"{shlex.join(env + argv)} >/dev/null; cat {shlex.quote(out)}"
 
@@ -168,15 +167,18 @@ def describe(r):
     return f"a {r['width']}-byte {kind} at {r['address']} (address % {r['width']} = {int(r['address'], 16) % r['width']}) by {r['at']}"
 
 
-def verdict(ctx, seen, sweep, repro):
+def verdict(ctx, seen, sweep, repro, symbols):
+    """(Check, findings, warnings) of what the plugin saw (`seen`, each
+    record with its `at`) in the functions `symbols`, after `sweep`."""
     declared = DECLARATION in ctx.requires
     kernel = ctx.contract == "kernel"
     count = f"{len(seen)} instruction{'s' if len(seen) != 1 else ''}"
     if not seen:
         if sweep.status == "fail":
             return na("misaligned", "the sweep found something first"), [], []
+        some = symbols[:3] + ([f"{len(symbols) - 3} more"] if len(symbols) > 3 else [])
         return Check("misaligned", "pass", sweep.cases, 0, "no misaligned load or store in the sweep, "
-                     f"watched by qemu's plugin in {', '.join(shorten(ctx))}"), [], []
+                     f"watched by qemu's plugin in {', '.join(some)}"), [], []
     if declared:
         return Check("misaligned", "pass", sweep.cases, 0, f"{count} made misaligned accesses, which "
                      f"--requires {DECLARATION} allows (first: {describe(seen[0])})"), [], []
@@ -196,8 +198,3 @@ def verdict(ctx, seen, sweep, repro):
                "text": f"{count} made misaligned accesses, first {describe(seen[0])}: {why}; repro: {repro}"}
     return Check("misaligned", "pass", sweep.cases, 0, f"{count} made misaligned accesses (a warning: the user "
                  "contract)"), [], [warning]
-
-
-def shorten(ctx):
-    names = code_symbols(ctx)
-    return names[:3] + ([f"{len(names) - 3} more"] if len(names) > 3 else [])

@@ -154,6 +154,9 @@ else
 	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \
 		"^misaligned +PASS .*no misaligned load or store in the sweep" "^ACCEPTED .*: my_word passed" -- \
 		scripts/gate "${rv_quick[@]}" --contract=kernel "$TMP/my_word.S"
+	usage_error "gate: riscv64's misaligned_fast is refused for an x86-64 routine" \
+		"^gate: --requires misaligned_fast: riscv64's declaration, and this routine is for x86_64$" \
+		scripts/gate --arch=x86_64 --op memcpy --requires misaligned_fast --quick tests/gate/bytecopy.c
 	usage_error "gate: an aarch64 fact is refused for a riscv64 routine" \
 		"^gate: --requires sve: aarch64 CPU facts, and this routine is for riscv64$" \
 		scripts/gate --arch=riscv64 --op memcpy --requires sve --quick tests/gate/bytecopy.c
