@@ -75,7 +75,10 @@ code runs under every qemu -cpu model that has them (max, cortex-a57,
 a64fx), with a verdict per model, and is a SKIP when none has them.
 riscv64 code is built for RV64GC and the extensions --requires names
 (v, zba, zbb, zbs), and runs under V at VLEN 128 and under RV64GC, or,
-when it requires v, under V at VLEN 128, 256, 512 and 1024.
+when it requires v, under V at VLEN 128, 256, 512 and 1024. Each
+misaligned load or store it makes (qemu's plugin watches the sweep) is a
+finding under the kernel contract and a warning under the user contract;
+--requires misaligned_fast says it is for a CPU where they are fast.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
