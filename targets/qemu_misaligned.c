@@ -71,6 +71,19 @@ struct insn {
 static struct insn *table[BUCKETS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A fork (the guest's fork is qemu's) copies the table: the lock is held
+ * across it, so the child never starts with it taken by a thread it does
+ * not have. */
+static void lock_table(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void unlock_table(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
 static bool is_watched(const char *symbol)
 {
 	if (n_watched == 0)
@@ -209,6 +222,10 @@ qemu_plugin_install(qemu_plugin_id_t id, const void *info, int argc, char **argv
 		return -1;
 	}
 	close(fd);
+	if (pthread_atfork(lock_table, unlock_table, unlock_table) != 0) {
+		fprintf(stderr, "qemu_misaligned: pthread_atfork failed\n");
+		return -1;
+	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	return 0;
 }
