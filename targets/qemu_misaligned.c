@@ -52,7 +52,7 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
-#define MAX_SYMBOLS 64
+#define MAX_SYMBOLS 1024
 
 static const char *out_path;
 static char *watched[MAX_SYMBOLS];

@@ -19,6 +19,7 @@ from .checks import Check, cannot, na
 PLUGIN = "qemu-misaligned.so"
 DECLARATION = "misaligned_fast"
 LOG = "misaligned.jsonl"
+MAX_SYMBOLS = 1024  # as targets/qemu_misaligned.c takes them
 PT_LOAD, PF_X = 1, 1
 
 
@@ -70,8 +71,9 @@ class Watch:
         except elf_code.BadObject as e:
             self.problem = str(e)
             return
-        if not self.symbols:
-            self.problem = f"no function symbol in {ctx.W}/plain.o for the plugin to watch"
+        if not self.symbols or len(self.symbols) > MAX_SYMBOLS:
+            self.problem = (f"{len(self.symbols)} function symbols in {ctx.W}/plain.o: the plugin watches "
+                            f"1 to {MAX_SYMBOLS}")
             return
         try:
             os.unlink(self.log)  # a result only of this run's verify
