@@ -119,8 +119,19 @@ TEST_JSON := $(BUILD)/test-json
 # The standalone reproducer's fixed part (targets/standalone.c) with a
 # sample case: built with -Werror, run by the tests.
 TEST_STANDALONE := $(BUILD)/test-standalone
+# riscv64 under qemu-user: the plugin that reports misaligned loads and
+# stores (targets/qemu_misaligned.c), a host object qemu loads, built with
+# the host's compiler whatever ARCH is.
+HOST_CC ?= cc
+ifeq ($(ARCH)-$(filter riscv64,$(HOST_ARCH)),riscv64-)
+QEMU_MISALIGNED := $(BUILD)/qemu-misaligned.so
+endif
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
-	$(TEST_JSON) $(TEST_STANDALONE)
+	$(TEST_JSON) $(TEST_STANDALONE) $(QEMU_MISALIGNED)
+
+$(BUILD)/qemu-misaligned.so: targets/qemu_misaligned.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=c11 -O2 -g -D_GNU_SOURCE $(WARN) -shared -fPIC -pthread -o $@ $<
 
 # --emit-c writes targets/standalone.c's sections: emit_c.c includes them as
 # strings, which scripts/c-sections cuts out of it.

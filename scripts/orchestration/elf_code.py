@@ -1,7 +1,7 @@
 """The code of an ELF object, as the ISA audit reads it: its executable
 sections, its symbols, and which bytes of each section are code. Standard
-library only (struct); relocatable objects and executables of x86-64, i386
-and aarch64, little-endian.
+library only (struct); relocatable objects and executables of x86-64, i386,
+aarch64 and riscv64, little-endian.
 
 Data in a code section is not code: on aarch64 the mapping symbols ($d,
 $x; AAELF64 "Mapping symbols") say where literal pools and jump tables
@@ -9,7 +9,7 @@ are, on every arch a sized STT_OBJECT symbol in a code section marks data."""
 
 import struct
 
-MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64"}
+MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64", 243: "riscv64"}
 SHF_EXECINSTR = 0x4
 SHT_NOBITS = 8
 SHT_SYMTAB = 2
@@ -58,7 +58,7 @@ class Object:
         self.wide = raw[4] == 2
         machine = struct.unpack_from("<H", raw, 18)[0]
         if machine not in MACHINES:
-            raise BadObject(f"{path}: ELF machine {machine}, not x86-64, i386 or aarch64")
+            raise BadObject(f"{path}: ELF machine {machine}, not x86-64, i386, aarch64 or riscv64")
         self.arch = MACHINES[machine]
         try:
             self.sections = self._sections()

@@ -108,9 +108,9 @@ def gate(argv, run=None):
     if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", [])):
         # The next gate of the same inputs asks the cache without building.
         gate_prebuilt.record(ctx, code, compiled)
-    if status == 0:
-        # No finding names these builds in a repro command: they go, so
-        # that accepted runs do not pile up a build each.
+    if status == 0 and not any(w.get("repro") for outcome in outcomes for w in outcome[3]):
+        # No finding or warning names these builds in a repro command:
+        # they go, so that accepted runs do not pile up a build each.
         for w in ctx.builds:
             shutil.rmtree(w, ignore_errors=True)
     return status

@@ -224,10 +224,23 @@ def write_build_files(ctx):
     arch = ctx.host if ctx.arch == "generic" else ctx.arch
     kernel = any(e["contract"] == "kernel" for e in ctx.entries)
     no_fpu = kernel and "fpu" not in ctx.requires and arch in ("x86_64", "aarch64")
-    files["contract-cflags"] = "-mgeneral-regs-only\n" if no_fpu else "\n"
+    flags = ["-mgeneral-regs-only"] if no_fpu else []
+    if arch == "riscv64":
+        flags.append(riscv_march(ctx.requires))
+    files["contract-cflags"] = " ".join(flags) + "\n"
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
             f.write(text)
+
+
+def riscv_march(requires):
+    """riscv64 code is built for RV64GC and what it declares (--requires
+    v, zba, zbb, zbs), so that the compiler vectorises a C routine only
+    where its author said V is there, and an assembly routine that uses
+    an extension it does not declare is told so by the assembler. One
+    that turns it on itself (.option arch) dies under the RV64GC model."""
+    extensions = [f for f in ("v", "zba", "zbb", "zbs") if f in requires]
+    return "-march=rv64gc" + "".join(("" if f == "v" else "_") + f for f in extensions)
 
 
 def kernel_flags(ctx):

@@ -165,6 +165,8 @@ class Context:
             return ("x19-x29, d8-d15, sp, nothing written above sp, FPCR, the entry flags on a sample"
                     + (", x18 (kernel)" if kernel else "")
                     + (", no FP/SIMD state (kernel)" if kernel and "fpu" not in self.requires else ""))
+        if arch == "riscv64":
+            return "s0-s11, fs0-fs11, sp, nothing written above sp, gp, tp, frm, vstart (with V)"
         return ("callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
                 + sampled + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
 
@@ -215,11 +217,11 @@ def setup_arch(ctx, opts):
     if not arch:
         arch = ctx.host
         first = "/" + opts["files"][0]
-        for a in ("x86_64", "i386", "aarch64", "generic"):
+        for a in ("x86_64", "i386", "aarch64", "riscv64", "generic"):
             if f"/impls/{a}/" in first or f"/tests/bad/{a}/" in first:
                 arch = a
-    if arch not in ("x86_64", "i386", "aarch64", "generic"):
-        die(f"unknown arch '{arch}' (valid: x86_64, i386, aarch64, generic)")
+    if arch not in ("x86_64", "i386", "aarch64", "riscv64", "generic"):
+        die(f"unknown arch '{arch}' (valid: x86_64, i386, aarch64, riscv64, generic)")
     ctx.arch = arch
     check_convention(opts, ctx.host if arch == "generic" else arch)
     if arch not in (ctx.host, "generic"):

@@ -6,7 +6,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 import os
 
 from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit
-from .gate_options import FEATURE_BITS
+from .gate_options import DECLARATIONS, FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
 # arch's qemu model), under valgrind.
@@ -24,11 +24,13 @@ def audit_check(ctx):
     Capstone is missing, the object cannot be read, or some bytes could not
     be decoded (ctx.isa_uses then holds what was seen)."""
     ctx.isa, ctx.isa_uses = None, []
-    declared = [f for f in ctx.requires if f not in ("fpu",)]
+    declared = [f for f in ctx.requires if f not in DECLARATIONS]
     ctx.progress("the ISA audit (Capstone)")
     t = checks.procs.time.monotonic()
     try:
         result = isa_audit.audit(merged_object(ctx), ctx.foreign or ctx.host)
+    except isa_audit.NoDecoder as e:
+        return checks.na("isa", str(e)), []
     except isa_audit.CannotAudit as e:
         return checks.cannot("isa", str(e)), []
     seconds = checks.procs.time.monotonic() - t
@@ -131,14 +133,14 @@ def runner_cannot(ctx, model):
     model, or this CPU), or "": the features it uses that they lack."""
     # What the code uses, and what it declares that the harness has no
     # CPUID bit for (it skips a routine only for the bits it knows).
-    unbitted = [f for f in ctx.requires if f not in FEATURE_BITS and f in isa_features.X86 + isa_features.AARCH64]
+    unbitted = [f for f in ctx.requires if f not in FEATURE_BITS and f in isa_features.ALL]
     uses = [f for f in dict.fromkeys(list(getattr(ctx, "isa_uses", [])) + unbitted)
             if f not in isa_features.BASELINE.get(ctx.arch, ())]
     if not uses:
         return ""
     if ctx.emulated:
-        have = dict(cpu_models.MODELS).get(model or "max")
-        lacking = [f for f in uses if f in cpu_models.FACTS and (have is None or f not in have)]
+        have = cpu_models.model_facts(model, ctx.arch)
+        lacking = [f for f in uses if f in cpu_models.FACTS.get(ctx.arch, ()) and (have is None or f not in have)]
         return f"{ctx.emulated} -cpu {model or 'max'} cannot run {','.join(lacking)}" if lacking else ""
     # Natively (i386 too): the host's flags; unreadable, the harness's own
     # CPUID test still skips what --requires names.

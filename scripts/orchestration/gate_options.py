@@ -79,6 +79,12 @@ unless it says --requires fpu. --requires
 also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
 code runs under every qemu -cpu model that has them (max, cortex-a57,
 a64fx), with a verdict per model, and is a SKIP when none has them.
+riscv64 code is built for RV64GC and the extensions --requires names
+(v, zba, zbb, zbs), and runs under V at VLEN 128 and under RV64GC, or,
+when it requires v, under V at VLEN 128, 256, 512 and 1024. Each
+misaligned load or store it makes (qemu's plugin watches the sweep) is a
+finding under the kernel contract and a warning under the user contract;
+--requires misaligned_fast says it is for a CPU where they are fast.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
@@ -89,16 +95,19 @@ VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--
                  "--convention", "--glibc-version")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
-# x86 at 0-7 and 16-27, aarch64's CPU facts at 8-12.
+# x86 at 0-7 and 16-27, aarch64's at 8-13, riscv64's at 28-31.
 FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
                 "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12, "sme": 13,
                 "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
-                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26, "fsrs": 27}
+                "bmi1": 22, "bmi2": 23, "rtm": 24, "movbe": 25, "lzcnt": 26, "fsrs": 27,
+                "v": 28, "zba": 29, "zbb": 30, "zbs": 31}
 # And every feature the ISA audit can name (isa_features): those without a
 # harness bit are tested by the gate itself (gate_isa.runner_cannot).
-FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.X86 + isa_features.AARCH64 if f not in FEATURE_BITS)
-# "fpu" is no CPU feature but the kernel contract's declaration.
-DECLARATIONS = ("fpu",)
+FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.ALL if f not in FEATURE_BITS)
+# "fpu" is no CPU feature but the kernel contract's declaration;
+# "misaligned_fast" says the routine is for a riscv64 CPU whose misaligned
+# loads and stores are fast (the misaligned check: misaligned.py).
+DECLARATIONS = ("fpu", "misaligned_fast")
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page"),
        "copy_from_user": ("COPY_FROM_USER", "usercopy"), "copy_to_user": ("COPY_TO_USER", "usercopy"),

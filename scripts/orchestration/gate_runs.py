@@ -6,7 +6,7 @@ import re
 import tempfile
 import time
 
-from . import checks, cpu_models, gate_isa, gate_tunables
+from . import checks, cpu_models, gate_isa, gate_tunables, misaligned
 from .gate_build import build, build_check
 from .gate_options import die
 
@@ -28,10 +28,22 @@ def run_checks(ctx, primary=True):
     profile), its ABI checks, the 4 GiB+ guard-oracle cases and the
     regressions only: fuzzing, valgrind and bench ran under the first."""
     results, findings, warnings = [], [], []
-    abi_sweep_huge, found, warned = checks.run_verify(ctx)
+    # The sweep runs under the misaligned check's plugin (riscv64 under qemu).
+    watch = misaligned.Watch(ctx)
+    argv = checks.verify_argv(ctx)[2]  # what run_verify runs: the replay of what the plugin saw
+    env, ctx.env = ctx.env, watch.env(ctx, ctx.env)
+    try:
+        abi_sweep_huge, found, warned = checks.run_verify(ctx)
+    finally:
+        ctx.env = env
     results += abi_sweep_huge
     findings += found
     warnings += warned
+    if watch.has_row():
+        check, found, warned = watch.judge(ctx, abi_sweep_huge, argv)
+        results.append(check)
+        findings += found
+        warnings += warned
     steps = (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench)
     for step in steps if primary else (checks.run_regressions,):
         if step is checks.run_bench and findings:
@@ -50,12 +62,15 @@ def run_checks(ctx, primary=True):
 def plan_runs(ctx):
     """[(cpu model or "", extern values)], one per run of the checks; None
     when the routine needs CPU facts no model here has."""
-    facts = cpu_models.facts_of(ctx.requires)
-    if facts and ctx.arch != "aarch64":
-        die(f"--requires {','.join(facts)}: aarch64 CPU facts, and this routine is for {ctx.arch}")
+    foreign = cpu_models.foreign_facts(ctx.requires, ctx.arch)
+    if foreign:
+        owner = cpu_models.arch_of_fact(foreign[0])
+        die(f"--requires {','.join(foreign)}: {owner} CPU facts, and this routine is for {ctx.arch}")
+    if misaligned.DECLARATION in ctx.requires and ctx.arch != "riscv64":
+        die(f"--requires {misaligned.DECLARATION}: riscv64's declaration, and this routine is for {ctx.arch}")
     models = [""]
-    if ctx.arch == "aarch64" and ctx.emulated:
-        models = cpu_models.models_for(ctx.requires)
+    if ctx.arch in cpu_models.MODELS and ctx.emulated:
+        models = cpu_models.models_for(ctx.requires, ctx.arch)
         if not models:
             return None
     return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
@@ -63,7 +78,7 @@ def plan_runs(ctx):
 
 def cannot_run_anywhere(ctx):
     """Nothing could be checked, so never accepted: exit 2."""
-    print(f"SKIP ({cpu_models.none_has(ctx.requires)}): {ctx.symbol} was not run")
+    print(f"SKIP ({cpu_models.none_has(ctx.requires, ctx.arch)}): {ctx.symbol} was not run")
     return 2
 
 

@@ -31,8 +31,9 @@ FAILURE_CLASSES = (
 # a routine slower than allowed, a crash seen by a fuzzer that does not
 # happen again when its input is replayed, an instruction that needs a CPU
 # feature the routine does not declare (the ISA audit), an entry without
-# the landing pad its object's marking promises (x86 IBT: endbr64).
-GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature", "landing-pad")
+# the landing pad its object's marking promises (x86 IBT: endbr64), a
+# misaligned load or store of kernel code (riscv64: the misaligned check).
+GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature", "landing-pad", "misaligned-access")
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
 # "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).

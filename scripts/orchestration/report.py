@@ -13,7 +13,8 @@ from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "isa", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
+CHECKS = ("build", "isa", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "misaligned", "fuzz", "valgrind",
+          "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
 OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",
@@ -22,7 +23,8 @@ OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "cop
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
-OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad")}
+OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad"),
+             "misaligned": ("misaligned-access",)}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -121,7 +123,7 @@ def validate_finding(f, checks, at):
     if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
                          "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
-                         "with isa, and only there)")
+                         "with isa, misaligned-access with misaligned, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -255,6 +257,9 @@ ABOUT = {
     "landing-pad": ("An entry point lacks the landing pad its object's marking promises",
                     "The routine's object carries the GNU property note that claims indirect-branch tracking (x86 CET's IBT, as gcc -fcf-protection marks it), but an entry point does not start with the arch's landing pad (endbr64, endbr32 on i386): where IBT is enforced, the first indirect call to it (the PLT, a function pointer, an ifunc) faults.",
                     "The message names the entry point and the bytes it starts with. See docs/contract.md, X17."),
+    "misaligned-access": ("A load or store not aligned to its width, in kernel code",
+                          "On riscv64 the gate watched the sweep with qemu's plugin and saw the routine load or store at an address that is not a multiple of the access's width (an element's, for a vector access). On RISC-V hardware such an access may trap, or be emulated by the kernel or firmware at a cost of hundreds of cycles; kernel and firmware code must not make one. Under the user contract it is a warning; --requires misaligned_fast allows it.",
+                          "The message gives the width, load or store, the address and the instruction as symbol+offset; the replay runs the same sweep under the plugin and prints what it saw. See docs/arches.md, \"Misaligned accesses\"."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),

@@ -14,8 +14,8 @@ from . import procs
 
 # System-call instructions, as objdump (GNU or LLVM) prints them: on x86
 # syscall, sysenter and int $0x80; on aarch64 svc (and the hypervisor and
-# secure-monitor calls next to it).
-SYSCALL_RE = re.compile(r"\t\s*(syscall|sysenter|int\s+\$0x80|svc|hvc|smc)\b")
+# secure-monitor calls next to it); on riscv64 ecall.
+SYSCALL_RE = re.compile(r"\t\s*(syscall|sysenter|int\s+\$0x80|svc|hvc|smc|ecall)\b")
 # A symbol the linker provides, not a function or datum of anyone's.
 LINKER_SYMBOLS = ("_GLOBAL_OFFSET_TABLE_",)
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -347,9 +347,10 @@ def compile_object(out, symbols_, cc, cflags, sources):
             continue
         obj = os.path.join(parts, f"{index}-{os.path.splitext(os.path.basename(src))[0]}.o")
         # Assembly gets only the include paths of the gate's flags (a .S may
-        # include harness/arch/asmdefs.h, as the tree's own variants do);
+        # include harness/arch/asmdefs.h, as the tree's own variants do)
+        # and the ISA it is built for (riscv64: -march, from --requires);
         # the submitter's tree flags reach every file.
-        flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith("-I")] + own
+        flags = [f for f in shlex.split(cflags) if src.endswith(".c") or f.startswith(("-I", "-march="))] + own
         # -MD: the files the compiler read, for gate_prebuilt.
         argv = shlex.split(cc) + flags + ["-MD", "-MF", obj[:-2] + ".d", "-c", "-o", obj, src]
         rc = os.spawnvp(os.P_WAIT, argv[0], argv)

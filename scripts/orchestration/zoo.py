@@ -778,7 +778,7 @@ def estimate(unit, opts, flags):
     if missing_features(unit, flags):
         return 0.0
     per_entry = opts["seconds"] * factor_of(unit, opts)
-    models = len(cpu_models.models_for(unit.requires)) if factor_of(unit, opts) > 1 else 1
+    models = len(cpu_models.models_for(unit.requires, unit.arch)) if factor_of(unit, opts) > 1 else 1
     return BUILD_ESTIMATE + len(unit.entries) * per_entry * (1 + MODEL_SHARE * max(0, models - 1))
 
 

@@ -21,6 +21,27 @@ class Models(unittest.TestCase):
         self.assertEqual(cpu_models.models_for(["sve", "avx2"]), ["max", "a64fx"])
         self.assertEqual(cpu_models.models_for(["sve", "zva64"]), [])
 
+    def test_riscv64_models(self):
+        vlen = lambda n: f"rv64,v=true,vlen={n},vext_spec=v1.0"
+        rv64gc = "rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false"
+        # A scalar routine: the first model and RV64GC, where undeclared V or B faults.
+        self.assertEqual(cpu_models.models_for([], "riscv64"), [vlen(128), rv64gc])
+        # One that requires v: every VLEN, and never RV64GC.
+        self.assertEqual(cpu_models.models_for(["v", "zbb"], "riscv64"), [vlen(n) for n in (128, 256, 512, 1024)])
+        self.assertEqual(cpu_models.models_for(["zba"], "riscv64"), [vlen(128)])
+        self.assertEqual(cpu_models.model_facts("", "riscv64"), ("v", "zba", "zbb", "zbs"))
+        self.assertEqual(cpu_models.model_facts(rv64gc, "riscv64"), ())
+
+    def test_facts_of_another_arch(self):
+        self.assertEqual(cpu_models.foreign_facts(["v", "sve", "avx2"], "riscv64"), ["sve"])
+        self.assertEqual(cpu_models.foreign_facts(["v"], "aarch64"), ["v"])
+        self.assertEqual(cpu_models.arch_of_fact("zbs"), "riscv64")
+
+    def test_riscv64_march_follows_requires(self):
+        from orchestration import gate_build
+        self.assertEqual(gate_build.riscv_march([]), "-march=rv64gc")
+        self.assertEqual(gate_build.riscv_march(["zbb", "v", "fpu"]), "-march=rv64gcv_zbb")
+
     def test_none_has_names_the_facts(self):
         self.assertEqual(cpu_models.none_has(["sve", "zva64"]),
                          "needs sve,zva64: no qemu model here has both sve and a 64-byte ZVA block")

@@ -84,3 +84,89 @@ else
 		bash -c "cd '$fresh' && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --quick tests/gate/bytecopy.c"
 	rm -rf "$fresh"
 fi
+
+# riscv64: a vector routine runs under V at VLEN 128, 256, 512 and 1024
+# (the wider ones only because it requires v), a scalar one under VLEN 128
+# and RV64GC. Short budgets, but not --seconds least: the plan calibrates
+# with the C library's routine, faster under qemu than a vector or byte
+# loop, and gave bad_memset_vlen128 1 s (gate.md, riscv64). Each further
+# VLEN model gets a fifth of --seconds, and its sweep runs every length
+# whatever the budget (memset_rvv at VLEN 1024 about 9 s here with the
+# machine's load at 7 on 2 cores), so the vector routines get 60 or 90.
+if ! arch_wanted riscv64; then
+	:
+elif ! ga_why=$(scripts/arch-probe riscv64); then
+	skip "gate --arch=riscv64" "$ga_why"
+else
+	sed 's/mg_riscv64_memset_rvv/my_rvv/g' impls/riscv64/memset_rvv.S >"$TMP/my_rvv.S"
+	expect_all "gate: a correct riscv64 vector memset is accepted under V at every VLEN" 0 \
+		"^memgate gate: my_rvv \(memset, riscv64, under qemu-riscv64" \
+		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: ACCEPTED" \
+		"^isa +N/A .*no RISC-V decoder" "^ACCEPTED .*: my_rvv passed" -- \
+		scripts/gate --arch=riscv64 --op memset --requires v --quick --skip=huge,fuzz,regressions --no-bench \
+		--seconds=90 --report="$TMP/garvv.json" "$TMP/my_rvv.S"
+	# It requires v: RV64GC, which has none, does not run it.
+	expect "gate: a riscv64 routine that requires v runs under the four VLENs only" 0 \
+		'^riscv64 \["cpu rv64,v=true,vlen=1024,vext_spec=v1.0","cpu rv64,v=true,vlen=128,vext_spec=v1.0","cpu rv64,v=true,vlen=256,vext_spec=v1.0","cpu rv64,v=true,vlen=512,vext_spec=v1.0"\]$' \
+		jq -r '"\(.arch) \([.checks[].run | select(.)] | unique | tojson)"' "$TMP/garvv.json"
+	# The arch from the file's directory. Right at VLEN 128, past the end above.
+	expect_all "gate: riscv64 bad_memset_vlen128 is rejected under VLEN 256, 512 and 1024, accepted at 128" 1 \
+		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
+		"^  cpu rv64,v=true,vlen=256,vext_spec=v1.0: REJECTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: REJECTED" \
+		"^[0-9]+\. \[sweep\] out-of-bounds-write: dst, [0-9]+ bytes past the end .*\(cpu rv64,v=true,vlen=256" -- \
+		scripts/gate --op memset --requires v --quick --seconds=30 --skip=huge,fuzz,regressions --no-bench \
+		--symbol=mg_riscv64_bad_memset_vlen128 --report="$TMP/garv.json" tests/bad/riscv64/bad_memset_vlen128.S
+	expect "gate: the replay command of a riscv64 finding under a VLEN model reproduces it" 1 \
+		"REPRODUCED: mg_riscv64_bad_memset_vlen128 fails this case \(out-of-bounds-write\)" \
+		bash -c "eval \"\$(jq -r '.findings[] | select(.cpu_model == \"rv64,v=true,vlen=512,vext_spec=v1.0\") | .repro' \
+			$TMP/garv.json | head -n1)\""
+	expect_all "gate: a riscv64 C routine is built for RV64GC and accepted under VLEN 128 and RV64GC" 0 \
+		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
+		"^  cpu rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false: ACCEPTED" "^ACCEPTED .*: bytecopy passed" -- \
+		scripts/gate --arch=riscv64 --op memcpy --quick --seconds=30 --skip=huge,fuzz,regressions --no-bench \
+		tests/gate/bytecopy.c
+	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
+		"^1\. \[sweep\] crash: SIGILL .* at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
+		scripts/gate --arch=riscv64 --op memcpy --quick --seconds=16 --skip=huge,fuzz,regressions --no-bench \
+		tests/gate/rvv_undeclared.S
+	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
+		"^gate: .*my_rvv.S does not build; the compiler said:" "instruction requires the following: 'V'" -- \
+		scripts/gate --arch=riscv64 --op memset --quick "$TMP/my_rvv.S"
+	usage_error "gate: a riscv64 ecall is refused at build time" \
+		"^gate: tests/gate/ecall_riscv64.S makes system calls: ecall at ecall_riscv64\+0x6$" \
+		scripts/gate --arch=riscv64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/ecall_riscv64.S
+	# Misaligned loads and stores, as qemu's plugin sees them in the sweep.
+	mis=tests/gate/misaligned/words_any_alignment.S
+	rv_quick=(--arch=riscv64 --op memcpy --quick --seconds=30 --skip=huge,fuzz,regressions --no-bench)
+	expect_all "gate: a riscv64 word loop that ignores alignment is rejected under the kernel contract" 1 \
+		"^misaligned +FAIL .*2 instructions made misaligned accesses" \
+		"^1\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load at 0x[0-9a-f]+ \(address % 8 = [1-7]\) by mg_gate_words_any_alignment\+0x8: kernel and firmware code must not" \
+		"^2\. \[misaligned\] misaligned-access: misaligned access: a 8-byte store .* by mg_gate_words_any_alignment\+0xc:" -- \
+		scripts/gate "${rv_quick[@]}" --contract=kernel --report="$TMP/gamis.json" "$mis"
+	expect "gate: the replay of a misaligned access shows it again" 0 \
+		'"symbol":"mg_gate_words_any_alignment","address":"0x[0-9a-f]+","width":8,"access":"load"' \
+		bash -c "eval \"\$(jq -r '.findings[0].repro' $TMP/gamis.json)\""
+	expect_all "gate: under the user contract the same word loop is accepted with a warning" 0 \
+		"^warning \[misaligned\] misaligned-access: 2 instructions made misaligned accesses, first a 8-byte load" \
+		"^ACCEPTED \(.*2 warnings: misaligned-access, misaligned-access\): words_any_alignment" -- \
+		scripts/gate "${rv_quick[@]}" "$mis"
+	expect_all "gate: --requires misaligned_fast allows them, even in kernel code" 0 \
+		"^misaligned +PASS .*2 instructions made misaligned accesses, which --requires misaligned_fast allows" \
+		"^ACCEPTED .*: words_any_alignment passed" -- \
+		scripts/gate "${rv_quick[@]}" --contract=kernel --requires=misaligned_fast "$mis"
+	# A vector access is watched element by element.
+	expect "gate: a riscv64 vector copy of 64-bit elements from any alignment is rejected in kernel code" 1 \
+		"^[0-9]+\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load .* by mg_gate_rvv_e64_any_alignment\+0xe: .*\(cpu rv64,v=true,vlen=" \
+		scripts/gate --arch=riscv64 --op memcpy --requires v --quick --seconds=60 --skip=huge,fuzz,regressions --no-bench \
+		--contract=kernel tests/gate/misaligned/rvv_e64_any_alignment.S
+	sed 's/mg_riscv64_memcpy_word/my_word/g' impls/riscv64/memcpy_word.S >"$TMP/my_word.S"
+	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \
+		"^misaligned +PASS .*no misaligned load or store in the sweep" "^ACCEPTED .*: my_word passed" -- \
+		scripts/gate "${rv_quick[@]}" --contract=kernel "$TMP/my_word.S"
+	usage_error "gate: riscv64's misaligned_fast is refused for an x86-64 routine" \
+		"^gate: --requires misaligned_fast: riscv64's declaration, and this routine is for x86_64$" \
+		scripts/gate --arch=x86_64 --op memcpy --requires misaligned_fast --quick tests/gate/bytecopy.c
+	usage_error "gate: an aarch64 fact is refused for a riscv64 routine" \
+		"^gate: --requires sve: aarch64 CPU facts, and this routine is for riscv64$" \
+		scripts/gate --arch=riscv64 --op memcpy --requires sve --quick tests/gate/bytecopy.c
+fi

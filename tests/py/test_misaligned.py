@@ -1,0 +1,101 @@
+"""The misaligned check (riscv64 under qemu: misaligned.py, docs/arches.md,
+"Misaligned accesses"): where it applies, how the plugin's records are
+read, and the verdict under each contract and with --requires
+misaligned_fast."""
+import os
+import struct
+import unittest
+
+from common import context, tmpdir
+from orchestration import misaligned
+from orchestration.checks import Check
+
+LOAD = {"record": "misaligned", "pc": "0x4000025d5a", "start_code": "0x4000000000", "symbol": "mg_gate_f",
+        "address": "0x41039fef7f", "width": 8, "access": "load", "pid": 1, "at": "mg_gate_f+0x8"}
+STORE = dict(LOAD, pc="0x4000025d5e", address="0x4104a0ff7f", access="store", at="mg_gate_f+0xc")
+
+
+def riscv(tmp, **over):
+    return context(tmp, **dict({"host": "x86_64", "arch": "riscv64", "foreign": "riscv64",
+                                "emulated": "qemu-riscv64"}, **over))
+
+
+class Applies(unittest.TestCase):
+    def test_riscv64_under_qemu_only(self):
+        tmp = tmpdir(self)
+        self.assertEqual(misaligned.not_applicable(riscv(tmp)), "")
+        self.assertIn("x86_64 hardware performs", misaligned.not_applicable(context(tmp)))
+        self.assertIn("natively", misaligned.not_applicable(riscv(tmp, emulated="")))
+
+    def test_the_plugin_value(self):
+        ctx = riscv(tmpdir(self), B="build/riscv64")
+        value = misaligned.plugin_value(ctx, "/r/m.jsonl", ["mg_gate_f", "helper"])
+        self.assertTrue(value.startswith("file=/"))
+        self.assertTrue(value.endswith("/build/riscv64/qemu-misaligned.so,out=/r/m.jsonl,sym=mg_gate_f,sym=helper"))
+
+
+class Log(unittest.TestCase):
+    def write(self, lines):
+        path = os.path.join(tmpdir(self), "m.jsonl")
+        with open(path, "w") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return path
+
+    def test_one_record_per_instruction(self):
+        import json
+        first = {k: v for k, v in LOAD.items() if k != "at"}
+        again = dict(first, address="0x1001", pid=2)  # a forked child's first
+        self.assertEqual(misaligned.read_log(self.write([json.dumps(first), json.dumps(again)])), [first])
+
+    def test_an_empty_file_is_nothing_misaligned_and_a_missing_one_an_error(self):
+        self.assertEqual(misaligned.read_log(self.write([])), [])
+        with self.assertRaises(OSError):
+            misaligned.read_log(os.path.join(tmpdir(self), "none.jsonl"))
+        with self.assertRaises(ValueError):
+            misaligned.read_log(self.write(['{"record": "other"}']))
+
+    def test_the_first_code_segment(self):
+        header = bytearray(64)
+        header[:4] = b"\x7fELF"
+        struct.pack_into("<Q", header, 32, 64)
+        struct.pack_into("<HH", header, 54, 56, 2)
+        data = struct.pack("<IIQQ", 1, 4, 0, 0x1000).ljust(56, b"\0") + struct.pack("<IIQQ", 1, 5, 0, 0x2000).ljust(56, b"\0")
+        self.assertEqual(misaligned.first_code_segment(bytes(header) + data), 0x2000)
+
+
+class Verdict(unittest.TestCase):
+    def judge(self, seen, contract="user", requires=(), sweep="pass"):
+        ctx = riscv(tmpdir(self), contract=contract, requires=list(requires))
+        return misaligned.verdict(ctx, seen, Check("sweep", sweep, 100), "REPRO", ["mg_gate_f"])
+
+    def test_kernel_code_gets_a_finding_per_instruction(self):
+        check, findings, warnings = self.judge([LOAD, STORE], contract="kernel")
+        self.assertEqual((check.status, len(findings), warnings), ("fail", 2, []))
+        self.assertEqual(findings[0]["kind"], "misaligned-access")
+        self.assertTrue(findings[0]["detail"].startswith(
+            "misaligned access: a 8-byte load at 0x41039fef7f (address % 8 = 7) by mg_gate_f+0x8: kernel"))
+        self.assertEqual(findings[1]["signature"], "bytecopy misaligned-access mg_gate_f+0xc")
+        self.assertEqual(findings[0]["repro"], "REPRO")
+
+    def test_user_code_gets_one_warning(self):
+        check, findings, warnings = self.judge([LOAD, STORE])
+        self.assertEqual((check.status, findings, len(warnings)), ("pass", [], 1))
+        self.assertEqual(warnings[0]["name"], "misaligned-access")
+        self.assertIn("2 instructions made misaligned accesses, first a 8-byte load", warnings[0]["text"])
+
+    def test_misaligned_fast_allows_them(self):
+        for contract in ("kernel", "user"):
+            check, findings, warnings = self.judge([LOAD], contract=contract, requires=["misaligned_fast"])
+            self.assertEqual((check.status, findings, warnings), ("pass", [], []))
+            self.assertIn("which --requires misaligned_fast allows", check.note)
+
+    def test_none_seen(self):
+        check, _, _ = self.judge([], contract="kernel")
+        self.assertEqual(check.status, "pass")
+        self.assertIn("watched by qemu's plugin in mg_gate_f", check.note)
+        # A sweep that stopped at its first finding watched only part of it.
+        self.assertEqual(self.judge([], sweep="fail")[0].status, "n/a")
+
+
+if __name__ == "__main__":
+    unittest.main()
