@@ -13,7 +13,7 @@ from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "isa", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
+CHECKS = ("build", "isa", "below-sp", "uaccess", "abi", "sweep", "interrupts", "threads", "huge", "fuzz", "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
 OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",
@@ -22,7 +22,8 @@ OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "cop
 INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
-OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad")}
+OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad"),
+             "uaccess": ("smap-unbracketed", "pan-privileged-access")}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -121,7 +122,7 @@ def validate_finding(f, checks, at):
     if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
                          "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
-                         "with isa, and only there)")
+                         "with isa, smap-unbracketed and pan-privileged-access with uaccess, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -255,6 +256,12 @@ ABOUT = {
     "landing-pad": ("An entry point lacks the landing pad its object's marking promises",
                     "The routine's object carries the GNU property note that claims indirect-branch tracking (x86 CET's IBT, as gcc -fcf-protection marks it), but an entry point does not start with the arch's landing pad (endbr64, endbr32 on i386): where IBT is enforced, the first indirect call to it (the PLT, a function pointer, an ifunc) faults.",
                     "The message names the entry point and the bytes it starts with. See docs/contract.md, X17."),
+    "smap-unbracketed": ("A user access outside the SMAP brackets",
+                         "A user copy's instruction that its exception table lists as a user access runs, on some path from the entry, before its stac or after its clac: on a CPU with SMAP the kernel's access to user memory faults there, and the copy fails (or the kernel oopses) on every such machine.",
+                         "memgate cannot run stac and clac (they are privileged), so the kernel shim and MG_STAC/MG_CLAC leave nops and a record of where they are; the uaccess audit follows the routine's control flow to each listed instruction. The message names the instruction as symbol+offset. See docs/contract.md, U9."),
+    "pan-privileged-access": ("A privileged load or store to user memory (arm64 PAN)",
+                              "A user copy's instruction that its exception table lists as a user access is a plain (privileged) load or store, not the unprivileged ldtr/sttr family, and lies outside the uaccess brackets: with PAN it faults on user memory.",
+                              "At EL0, under qemu-user, both forms do the same, so only the static uaccess audit sees it. The message names the instruction as symbol+offset. See docs/contract.md, AK6."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),

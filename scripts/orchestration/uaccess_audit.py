@@ -260,7 +260,7 @@ def note(rule, results):
         elif rule.by_form:
             parts.append(f"{r.symbol}: {r.accesses} listed user accesses, {len(r.outside)} privileged")
         elif not r.brackets:
-            parts.append(f"{r.symbol}: n/a, no {rule.brackets} of its own (its caller brackets it)")
+            parts.append(f"{r.symbol}: no {rule.brackets} of its own (its caller brackets it)")
         else:
             parts.append(f"{r.symbol}: {r.accesses} listed user accesses, {len(r.outside)} outside {rule.brackets}")
     return "; ".join(parts)
