@@ -115,6 +115,10 @@ def uaccess_check(ctx):
     seconds = checks.procs.time.monotonic() - t
     if rule is None:
         return checks.na("uaccess", f"no uaccess rule for {ctx.foreign or ctx.host}"), []
+    limits = [l for r in results for l in r.limits]
+    if limits:
+        more = f" (and {len(limits) - 1} more)" if len(limits) > 1 else ""
+        return checks.cannot("uaccess", limits[0] + more, seconds), []
     text = uaccess_audit.note(rule, results)
     if not uaccess_audit.applies(results, rule):
         return checks.na("uaccess", text), []
