@@ -205,12 +205,33 @@ def follow(code, entry, listed, brackets):
     return states, len(reached), missing
 
 
+def outside_why(rule, result, insn, kind, on_entry):
+    """None if the listed instruction (of type `kind`, entered in the
+    bracket states `on_entry`) keeps the rule or is not a user access;
+    else why not. Counts the user accesses in `result`."""
+    if rule.by_form and kind not in ARM64_USER_TYPES:
+        return None
+    result.accesses += 1
+    if rule.by_form and rule.by_form(insn):
+        return None
+    if not rule.by_form and not result.brackets:
+        return None  # without brackets of its own, x86's are the caller's
+    if result.brackets and CLOSED not in on_entry:
+        return None
+    if not rule.by_form:
+        return "a path from the entry reaches it after a clac or before any stac"
+    return "a privileged access" + (" outside the brackets" if result.brackets else "")
+
+
 def audit(path, symbols):
-    """[Result] for the entries `symbols` of the object at `path`
-    (elf_code.BadObject if unreadable or an entry is not defined in its
-    code, isa_audit.CannotAudit without Capstone)."""
+    """(Rule, [Result]) for the entries `symbols` of the object at `path`,
+    (None, []) for an arch without a rule (elf_code.BadObject if
+    unreadable or an entry is not defined in its code,
+    isa_audit.CannotAudit without Capstone)."""
     obj = elf_code.Object(path)
     rule = RULES.get(obj.arch)
+    if rule is None:
+        return None, []
     listed, brackets = extable(obj), marks(obj)
     code = Code(obj)
     out = []
@@ -224,22 +245,11 @@ def audit(path, symbols):
         result.limits = [f"a path from {symbol} reaches {code.name(n)}, which Capstone 4.0.2 cannot decode "
                          "(or which is no code)" for n in sorted(set(missing))]
         for node, (_fixup, kind) in sorted(listed.items()):
-            if node not in states or node not in code.insns:
-                continue
-            insn = code.insns[node]
-            if rule.by_form and kind not in ARM64_USER_TYPES:
-                continue
-            result.accesses += 1
-            if rule.by_form and rule.by_form(insn):
-                continue
-            # Without brackets of its own, x86's are the caller's.
-            if not rule.by_form and not result.brackets:
-                continue
-            if result.brackets and CLOSED not in states[node]:
-                continue
-            why = "a path from the entry reaches it after a clac or before any stac" if not rule.by_form else (
-                "a privileged access" + (" outside the brackets" if result.brackets else ""))
-            result.outside.append((code.name(node), f"{insn.mnemonic} {insn.op_str}".strip(), why))
+            if node in states and node in code.insns:
+                insn = code.insns[node]
+                why = outside_why(rule, result, insn, kind, states[node])
+                if why:
+                    result.outside.append((code.name(node), f"{insn.mnemonic} {insn.op_str}".strip(), why))
         out.append(result)
     return rule, out
 

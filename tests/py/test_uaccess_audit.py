@@ -9,8 +9,8 @@ import shutil
 import subprocess
 import unittest
 
-from common import ROOT, tmpdir
-from orchestration import uaccess_audit as U
+from common import ROOT, context, tmpdir
+from orchestration import gate_isa, uaccess_audit as U
 
 HEAD = '#include "asmdefs.h"\n\t.text\n\t.globl f\n\t.type f, @function\nf:\n'
 
@@ -108,6 +108,18 @@ class Arm64(unittest.TestCase):
         obj = assemble(self, '#include "asmdefs.h"\n' + body, "aarch64-linux-gnu")
         rule, results = U.audit(obj, ["f"])
         self.assertEqual((results[0].accesses, results[0].outside), (3, []))
+
+
+class GateRow(unittest.TestCase):
+    def test_no_row_for_an_op_that_is_no_user_copy(self):
+        # x86 memcpy: neither below-sp (aarch64's) nor uaccess applies.
+        self.assertEqual(gate_isa.static_checks(context(tmpdir(self), foreign="", host="x86_64")), [])
+
+    def test_an_unreadable_object_could_not_be_judged(self):
+        ctx = context(tmpdir(self), foreign="", host="x86_64")
+        ctx.entries = [{"op": "copy_from_user", "symbol": "f", "family": "usercopy", "contract": "kernel"}]
+        check, found = gate_isa.uaccess_check(ctx)
+        self.assertEqual((check.name, check.status, found), ("uaccess", "error", []))
 
 
 if __name__ == "__main__":
