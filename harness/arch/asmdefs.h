@@ -107,6 +107,20 @@
 /* The types user copies use (the kernel's _ASM_EXTABLE_UA, _ASM_EXTABLE_CPY). */
 #define MG_EXTABLE_UA(from, to)	 MG_EXTABLE(from, to, MG_EX_TYPE_UACCESS)
 #define MG_EXTABLE_CPY(from, to) MG_EXTABLE(from, to, MG_EX_TYPE_COPY)
+/* The SMAP brackets (the kernel's ASM_STAC, ASM_CLAC). stac and clac are
+ * privileged (#UD at CPL 3), so each is a 3-byte nop here, as long as the
+ * instruction, and a record in __memgate_uaccess ({ int at - ., kind: 1
+ * opens, 0 closes }, the format zoo/kernel/shim.h's ASM_STAC writes), which
+ * the gate's uaccess check reads (scripts/orchestration/uaccess_audit.py). */
+#define MG_UACCESS_MARK(kind)                                                                      \
+	99771: .byte 0x0f, 0x1f, 0x00;                                                             \
+	.pushsection "__memgate_uaccess", "a";                                                     \
+	.balign 4;                                                                                 \
+	.long 99771b - .;                                                                          \
+	.long kind;                                                                                \
+	.popsection
+#define MG_STAC MG_UACCESS_MARK(1)
+#define MG_CLAC MG_UACCESS_MARK(0)
 
 #endif
 

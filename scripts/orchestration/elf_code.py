@@ -13,6 +13,7 @@ MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64", 243: "riscv64"}
 SHF_EXECINSTR = 0x4
 SHT_NOBITS = 8
 SHT_SYMTAB = 2
+SHT_RELA, SHT_REL = 4, 9
 STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE = 1, 2, 3, 4
 
 
@@ -21,9 +22,10 @@ class BadObject(Exception):
 
 
 class Section:
-    def __init__(self, index, name, kind, flags, offset, size, link, data):
+    def __init__(self, index, name, kind, flags, offset, size, link, data, info=0):
         self.index, self.name, self.kind, self.flags = index, name, kind, flags
         self.offset, self.size, self.link, self.data = offset, size, link, data
+        self.info = info  # a relocation section's: the section it applies to
 
     @property
     def code(self):
@@ -31,8 +33,9 @@ class Section:
 
 
 class Symbol:
-    def __init__(self, name, value, size, kind, bind, shndx):
+    def __init__(self, name, value, size, kind, bind, shndx, table=0):
         self.name, self.value, self.size, self.kind, self.bind, self.shndx = name, value, size, kind, bind, shndx
+        self.table = table  # the index of its symbol table's section
 
 
 def _c_string(table, offset):
@@ -81,11 +84,11 @@ class Object:
         strtab = raw[names[4]:names[4] + names[5]] if names else b""
         out = []
         for i, h in enumerate(heads):
-            name, kind, flags, _addr, offset, size, link = h[0], h[1], h[2], h[3], h[4], h[5], h[6]
+            name, kind, flags, _addr, offset, size, link, info = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
             data = b"" if kind == SHT_NOBITS else raw[offset:offset + size]
             if kind != SHT_NOBITS and len(data) != size:
                 raise BadObject(f"{self.path}: section {i} runs past the end of the file")
-            out.append(Section(i, _c_string(strtab, name), kind, flags, offset, size, link, data))
+            out.append(Section(i, _c_string(strtab, name), kind, flags, offset, size, link, data, info))
         return out
 
     def _symbols(self):
@@ -100,11 +103,50 @@ class Object:
                     name, info, _other, shndx, value, size = struct.unpack_from("<IBBHQQ", s.data, i * width)
                 else:
                     name, value, size, info, _other, shndx = struct.unpack_from("<IIIBBH", s.data, i * width)
-                out.append(Symbol(_c_string(names, name), value, size, info & 0xF, info >> 4, shndx))
+                out.append(Symbol(_c_string(names, name), value, size, info & 0xF, info >> 4, shndx, s.index))
         return out
 
     def code_sections(self):
         return [s for s in self.sections if s.code]
+
+    def section_named(self, name):
+        return next((s for s in self.sections if s.name == name), None)
+
+    def self_relative_targets(self, section):
+        """[(offset in `section`, (target section index, offset in it))] of
+        the section's 32-bit self-relative words (`.long label - .`, as the
+        kernel's exception table is written), in a relocatable object: each
+        word's relocation names a symbol (a section's, or a label's) and an
+        addend (REL: the word itself), which is where the label lies. A
+        word without a relocation is left out (it points into its own
+        section)."""
+        out = []
+        for rel in self.sections:
+            if rel.kind not in (SHT_RELA, SHT_REL) or rel.info != section.index:
+                continue
+            width = (24 if rel.kind == SHT_RELA else 16) if self.wide else (12 if rel.kind == SHT_RELA else 8)
+            symbols = self._symbol_table(rel.link)
+            for i in range(len(rel.data) // width):
+                if self.wide:
+                    where, info = struct.unpack_from("<QQ", rel.data, i * width)
+                    index = info >> 32
+                    addend = struct.unpack_from("<q", rel.data, i * width + 16)[0] if rel.kind == SHT_RELA else None
+                else:
+                    where, info = struct.unpack_from("<II", rel.data, i * width)
+                    index = info >> 8
+                    addend = struct.unpack_from("<i", rel.data, i * width + 8)[0] if rel.kind == SHT_RELA else None
+                if addend is None:
+                    addend = struct.unpack_from("<i", section.data, where)[0]
+                if index < len(symbols):
+                    symbol = symbols[index]
+                    out.append((where, (symbol.shndx, symbol.value + addend)))
+        return sorted(out)
+
+    def _symbol_table(self, index):
+        """The symbols of the symbol table at section `index`, in order."""
+        if index >= len(self.sections) or self.sections[index].kind != SHT_SYMTAB:
+            return []
+        return [s for s in self.symbols if s.table == index]
 
 
 def mapping_kind(name):

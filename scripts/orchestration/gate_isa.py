@@ -5,7 +5,7 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
 
-from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit
+from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit, uaccess_audit
 from .gate_options import DECLARATIONS, FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
@@ -103,15 +103,46 @@ def below_sp_check(ctx):
                         sp_audit.note(result)), found
 
 
+def uaccess_check(ctx):
+    """(Check, findings) of the uaccess audit (uaccess_audit; docs/contract.md
+    U9, AK6) on the merged object, for the user-copy entries: each listed
+    user access inside the SMAP brackets (x86), or unprivileged (arm64).
+    n/a when every entry leaves its brackets to its caller."""
+    symbols = [e["symbol"] for e in ctx.entries if e["family"] == "usercopy"]
+    t = checks.procs.time.monotonic()
+    try:
+        rule, results = uaccess_audit.audit(merged_object(ctx), symbols)
+    except (elf_code.BadObject, isa_audit.CannotAudit) as e:
+        return checks.cannot("uaccess", str(e)), []
+    seconds = checks.procs.time.monotonic() - t
+    if rule is None:
+        return checks.na("uaccess", f"no uaccess rule for {ctx.foreign or ctx.host}"), []
+    limits = [l for r in results for l in r.limits]
+    if limits:
+        more = f" (and {len(limits) - 1} more)" if len(limits) > 1 else ""
+        return checks.cannot("uaccess", limits[0] + more, seconds), []
+    text = uaccess_audit.note(rule, results)
+    if not uaccess_audit.applies(results, rule):
+        return checks.na("uaccess", text), []
+    found = uaccess_audit.findings(rule, results, ctx.name, merged_object(ctx))
+    return checks.Check("uaccess", "fail" if found else "pass", sum(r.instructions for r in results), seconds,
+                        text), found
+
+
+# The static ABI rules on the merged object, and where each applies (a
+# report carries no row that can never apply): aarch64's below-sp (x86
+# sees what lies below the stack pointer at run time); the uaccess audit
+# for the user copies. BTI's landing pads are the isa check's landing-pad
+# rule (landing_pads), as IBT's are.
+STATIC_RULES = (
+    (lambda ctx: (ctx.foreign or ctx.host) == "aarch64", below_sp_check),
+    (lambda ctx: any(e["family"] == "usercopy" for e in ctx.entries), uaccess_check),
+)
+
+
 def static_checks(ctx):
-    """[(Check, findings)] of the arch's static ABI rules on the merged
-    object: aarch64's below-sp; none elsewhere (x86 sees what lies below
-    the stack pointer at run time), so that an x86 report carries no row
-    that can never apply. BTI's landing pads are the isa check's
-    landing-pad rule (landing_pads), as IBT's are."""
-    if (ctx.foreign or ctx.host) != "aarch64":
-        return []
-    return [below_sp_check(ctx)]
+    """[(Check, findings)] of the rules of STATIC_RULES that apply here."""
+    return [check(ctx) for applies, check in STATIC_RULES if applies(ctx)]
 
 
 def host_cpuinfo():

@@ -263,7 +263,8 @@ def run_all(ctx, runs, opts):
                              if f["kind"] == "landing-pad" and f["symbol"] == ctx.symbol]
                 for check, found in static:
                     results.append(check)
-                    findings += found
+                    # A finding that names its entry is that entry's (uaccess).
+                    findings += [f for f in found if f.get("symbol", ctx.symbol) == ctx.symbol]
             ctx.quick = quick or not primary
             ctx.primary = primary
             ctx.huge_elsewhere = further_set(externs)

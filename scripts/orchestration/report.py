@@ -13,8 +13,8 @@ from . import cli, records
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "isa", "below-sp", "abi", "sweep", "interrupts", "threads", "huge", "misaligned", "fuzz", "valgrind",
-          "regressions", "bench")
+CHECKS = ("build", "isa", "below-sp", "uaccess", "abi", "sweep", "interrupts", "threads", "huge", "misaligned", "fuzz",
+          "valgrind", "regressions", "bench")
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
 OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",
@@ -24,7 +24,8 @@ INFO_URI = "https://github.com/memgate/memgate"
 # The build and bench checks have a class of their own, which no other
 # check may report.
 OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad"),
-             "misaligned": ("misaligned-access",)}
+             "misaligned": ("misaligned-access",),
+             "uaccess": ("smap-unbracketed", "pan-privileged-access")}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -123,7 +124,7 @@ def validate_finding(f, checks, at):
     if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
                          "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
-                         "with isa, misaligned-access with misaligned, and only there)")
+                         "with isa, misaligned-access with misaligned, smap-unbracketed and pan-privileged-access with uaccess, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -260,6 +261,12 @@ ABOUT = {
     "misaligned-access": ("A load or store not aligned to its width, in kernel code",
                           "On riscv64 the gate watched the sweep with qemu's plugin and saw the routine load or store at an address that is not a multiple of the access's width (an element's, for a vector access). On RISC-V hardware such an access may trap, or be emulated by the kernel or firmware at a cost of hundreds of cycles; kernel and firmware code must not make one. Under the user contract it is a warning; --requires misaligned_fast allows it.",
                           "The message gives the width, load or store, the address and the instruction as symbol+offset; the replay runs the same sweep under the plugin and prints what it saw. See docs/arches.md, \"Misaligned accesses\"."),
+    "smap-unbracketed": ("A user access outside the SMAP brackets",
+                         "A user copy's instruction that its exception table lists as a user access runs, on some path from the entry, before its stac or after its clac: on a CPU with SMAP the kernel's access to user memory faults there, and the copy fails (or the kernel oopses) on every such machine.",
+                         "memgate cannot run stac and clac (they are privileged), so the kernel shim and MG_STAC/MG_CLAC leave nops and a record of where they are; the uaccess audit follows the routine's control flow to each listed instruction. The message names the instruction as symbol+offset. See docs/contract.md, U9."),
+    "pan-privileged-access": ("A privileged load or store to user memory (arm64 PAN)",
+                              "A user copy's instruction that its exception table lists as a user access is a plain (privileged) load or store, not the unprivileged ldtr/sttr family, and lies outside the uaccess brackets: with PAN it faults on user memory.",
+                              "At EL0, under qemu-user, both forms do the same, so only the static uaccess audit sees it. The message names the instruction as symbol+offset. See docs/contract.md, AK6."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),

@@ -111,6 +111,17 @@ class PerRun(unittest.TestCase):
                          ["  cpu max: ACCEPTED", "  cpu cortex-a57: REJECTED, 1 finding(s)"])
         self.assertEqual(gate.verdict_of(results, findings), "rejected")
 
+    def test_a_static_finding_is_every_runs(self):
+        results = []
+        for run in ("cpu max", "cpu a64fx"):
+            c = Check("sweep", "pass", 10, 1.0, "quick profile")
+            c.run = run
+            results.append(c)
+        static = Check("uaccess", "fail", 5, 0.0, "")
+        findings = [{"check": "uaccess", "kind": "pan-privileged-access", "signature": "s"}]
+        self.assertEqual(gate.run_verdicts([static] + results, findings),
+                         ["  cpu max: REJECTED, 1 finding(s)", "  cpu a64fx: REJECTED, 1 finding(s)"])
+
 
 class Reports(unittest.TestCase):
     def test_a_finding_belongs_to_its_own_run(self):

@@ -52,6 +52,81 @@ expect "a fault in the rep movsq's quadwords is resumed (UCOPY_LEN8), then in it
 	"^verdict: ok$" $MG run --variant=copy_from_user_rep_movsq --len=4100 --fault-at=4097 \
 	--dst-align=3
 
+# The SMAP brackets (docs/contract.md U9): stac and clac are nops outside
+# the kernel (MG_STAC, MG_CLAC, the shim's ASM_STAC, ASM_CLAC), so a user
+# store after the clac passes at run time; the gate's static uaccess check
+# alone rejects it, and passes its twin.
+for k in 0 13 20; do
+	expect "bad_copy_to_user_stores_after_clac passes at run time (fault at byte $k of 21)" 0 "^verdict: ok$" \
+		$MG run --variant=bad_copy_to_user_stores_after_clac --len=21 --fault-at=$k
+done
+expect_all "gate: a user store after the clac is the uaccess check's smap-unbracketed" 1 \
+	"^uaccess +FAIL .*3 listed user accesses, 1 outside stac/clac" "^sweep +PASS" \
+	"^1\. \[uaccess\] smap-unbracketed: mov byte ptr \[rdi\], al at mg_x86_64_bad_copy_to_user_stores_after_clac\+0x24, listed in the exception table as a user access, runs outside the SMAP brackets" \
+	"^REJECTED: mg_x86_64_bad_copy_to_user_stores_after_clac, 1 finding" -- \
+	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	--symbol=mg_x86_64_bad_copy_to_user_stores_after_clac --report="$TMP/smap-bad.json" \
+	tests/bad/x86/bad_copy_to_user_stores_after_clac.S
+expect_all "gate: its twin, every access bracketed, passes the uaccess check" 0 \
+	"^uaccess +PASS .*3 listed user accesses, 0 outside stac/clac" "^ACCEPTED" -- \
+	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	--symbol=mg_x86_64_copy_to_user_bracketed tests/bad/x86/copy_to_user_bracketed.S
+# A kernel file as it lives in its tree: the shim's ASM_STAC/ASM_CLAC are
+# followed through a jump to the tail (as 6.1's copy_user_64.S jumps to
+# copy_user_short_string); one access after the clac is found, and a
+# routine with no brackets of its own (6.1's clear_user_*) is its caller's.
+mkdir -p "$TMP/smap-tree/arch/x86/lib"
+cat >"$TMP/smap-tree/arch/x86/lib/tcu.S" <<'EOS'
+#include <linux/linkage.h>
+#include <asm/asm.h>
+#include <asm/smap.h>
+SYM_FUNC_START(__tcu)
+	ASM_STAC
+	movl %edx, %ecx
+	jmp .Ltail
+SYM_FUNC_END(__tcu)
+SYM_CODE_START_LOCAL(.Ltail)
+	testl %ecx, %ecx
+	jz 2f
+1:	movb (%rsi), %al
+	ASM_CLAC
+3:	movb %al, (%rdi)
+	ASM_STAC
+	incq %rsi
+	incq %rdi
+	decl %ecx
+	jnz 1b
+2:	ASM_CLAC
+	movl %ecx, %eax
+	RET
+	_ASM_EXTABLE_UA(1b, 2b)
+	_ASM_EXTABLE_UA(3b, 2b)
+SYM_CODE_END(.Ltail)
+SYM_FUNC_START(__tcu_caller_brackets)
+	movl %edx, %ecx
+	testl %ecx, %ecx
+	jz 5f
+4:	movb (%rsi), %al
+	movb %al, (%rdi)
+	incq %rsi
+	incq %rdi
+	decl %ecx
+	jnz 4b
+5:	movl %ecx, %eax
+	RET
+	_ASM_EXTABLE_UA(4b, 5b)
+SYM_FUNC_END(__tcu_caller_brackets)
+EOS
+expect_all "gate --kernel: the shim's ASM_CLAC before a user store is smap-unbracketed" 1 \
+	"^uaccess +FAIL .*__tcu: 2 listed user accesses, 1 outside stac/clac" \
+	"\[uaccess\] smap-unbracketed: mov byte ptr \[rdi\], al at __tcu\+0x19" -- \
+	scripts/gate --kernel --op copy_from_user --symbol __tcu --quick --seconds=20 \
+	--skip=fuzz,regressions,valgrind --no-bench "$TMP/smap-tree/arch/x86/lib/tcu.S"
+expect "gate --kernel: a routine without brackets of its own leaves them to its caller (n/a)" 0 \
+	"^uaccess +N/A .*__tcu_caller_brackets: no stac/clac of its own \(its caller brackets it\)" \
+	scripts/gate --kernel --op copy_from_user --symbol __tcu_caller_brackets --quick --seconds=20 \
+	--skip=fuzz,regressions,valgrind --no-bench "$TMP/smap-tree/arch/x86/lib/tcu.S"
+
 # The records: the case says where the user buffer faults; the finding
 # names the class and the instruction.
 expect_all "a finding's record has the class, the pc and the fault byte" 1 \

@@ -102,6 +102,20 @@ else
 		--no-bench --symbol=mg_aarch64_bad_copy_to_user_tail_unlisted --report="$TMP/uc64-gate.json" \
 		tests/bad/aarch64/bad_copy_to_user_tail_unlisted.S
 
+	# PAN (docs/contract.md AK6): a listed plain strb does at EL0 what
+	# sttrb does, so it passes at run time; the gate's static uaccess
+	# check alone rejects it (the unit tests pass its twin,
+	# copy_to_user_bytes's sttrb; the tree file below, ldtr and user_ldst,
+	# passes it through the gate).
+	expect "aarch64: bad_copy_to_user_plain_store passes at run time" 0 "^verdict: ok$" \
+		$MG run --variant=bad_copy_to_user_plain_store --len=21 --fault-at=13
+	expect_all "gate: aarch64 bad_copy_to_user_plain_store is the uaccess check's pan-privileged-access" 1 \
+		"^uaccess +FAIL .*1 listed user accesses, 1 privileged" \
+		"^1\. \[uaccess\] pan-privileged-access: strb w4, \[x0\] at mg_aarch64_bad_copy_to_user_plain_store\+0x10, listed in the exception table as a user access, is a privileged access" \
+		"^  cpu max: REJECTED, 1 finding" -- \
+		scripts/gate --arch=aarch64 --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions \
+		--no-bench --symbol=mg_aarch64_bad_copy_to_user_plain_store tests/bad/aarch64/bad_copy_to_user_plain_store.S
+
 	# An entry of a type the emulation does not have (BPF) makes the case
 	# an error naming it, never a verdict.
 	mkdir -p "$TMP/bpf"
@@ -159,7 +173,8 @@ EXPORT_SYMBOL(__tcfu)
 EOS
 	expect_all "gate --kernel: an arm64 tree's copy_from_user with a load left out of its table is rejected" 1 \
 		"^memgate gate: __tcfu \(copy_from_user, aarch64, under qemu-aarch64, kernel contract\)" \
-		"\[sweep\] unhandled-fault: src, .*the user buffer faulted at pc mg_gate___tcfu\+0x10, which the exception table does not list" -- \
+		"\[sweep\] unhandled-fault: src, .*the user buffer faulted at pc mg_gate___tcfu\+0x10, which the exception table does not list" \
+		"^uaccess +PASS .*__tcfu: 2 listed user accesses, 0 privileged" -- \
 		scripts/gate --kernel --arch=aarch64 --op copy_from_user --symbol __tcfu --quick --seconds=40 \
 		--skip=fuzz,regressions --no-bench --report="$TMP/uc64-tcfu.json" "$TMP/tree/arch/arm64/lib/tcfu.S"
 fi

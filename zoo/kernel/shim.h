@@ -61,8 +61,6 @@
 #define EXPORT_SYMBOL_GPL(name)
 #define ANNOTATE_RETPOLINE_SAFE
 #define ANNOTATE_NOENDBR
-#define ASM_CLAC
-#define ASM_STAC
 
 /* Pages (include/asm-generic/page.h, include/uapi/linux/const.h). */
 #define PAGE_SHIFT 12
@@ -92,6 +90,18 @@
 #define _ASM_EXTABLE_UA(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_UACCESS)
 #define _ASM_EXTABLE_CPY(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_COPY)
 #define _ASM_EXTABLE_FAULT(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_FAULT)
+
+/* The SMAP brackets (arch/x86/include/asm/smap.h): stac and clac are
+ * privileged (#UD at CPL 3), so each is a 3-byte nop, as long as the
+ * instruction (the code keeps the kernel's layout), and a record in
+ * __memgate_uaccess ({ int at - .; int kind }: 1 opens, 0 closes), from
+ * which the gate's uaccess check (docs/contract.md U9) sees where they
+ * are; harness/arch/asmdefs.h's MG_STAC/MG_CLAC write the same. */
+#define ZOO_UACCESS_MARK(kind) \
+	99771: .byte 0x0f, 0x1f, 0x00; \
+	.pushsection "__memgate_uaccess", "a"; .balign 4; .long 99771b - .; .long kind; .popsection
+#define ASM_STAC ZOO_UACCESS_MARK(1)
+#define ASM_CLAC ZOO_UACCESS_MARK(0)
 
 /* ALTERNATIVE old, new, feature: new on a CPU with the feature. */
 .macro ALTERNATIVE oldinstr, newinstr, feature
@@ -173,10 +183,18 @@ _ASM_EXTABLE_UACCESS(\insn, \fixup)
  * software PAN's TTBR0 switch (uaccess_ttbr0_enable/disable: msr
  * ttbr0_el1, which traps at EL0) is made in C around the call
  * (raw_copy_from_user in uaccess.h). A tree whose assembly uses the
- * macros gets them as nothing: user memory is always mapped here. */
+ * macros gets each as a nop (user memory is always mapped here) and a
+ * record in __memgate_uaccess, as x86's ASM_STAC/ASM_CLAC, from which the
+ * gate's uaccess check (docs/contract.md AK6) sees where they are. */
+.macro zoo_uaccess_mark, kind
+99771: nop
+	.pushsection "__memgate_uaccess", "a"; .balign 4; .long 99771b - .; .long \kind; .popsection
+.endm
 .macro uaccess_ttbr0_enable, tmp1, tmp2, tmp3
+	zoo_uaccess_mark 1
 .endm
 .macro uaccess_ttbr0_disable, tmp1, tmp2
+	zoo_uaccess_mark 0
 .endm
 
 /* alternative_if CAP ... alternative_else_nop_endif: the block runs only

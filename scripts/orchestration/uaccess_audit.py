@@ -1,0 +1,299 @@
+"""The uaccess audit (docs/contract.md, U9, AK6): a user copy reaches user
+memory only where the kernel lets it. The user accesses are the
+instructions the routine's own exception table (__ex_table) lists, as the
+run-time emulation takes them (docs/usercopy.md).
+
+- x86 (SMAP): every listed instruction runs between a stac and a clac. The
+  brackets are privileged (#UD at CPL 3), so outside the kernel they are
+  nops that leave a record in __memgate_uaccess ({ int at - .; int kind },
+  kind 1 opens, 0 closes): the kernel shim's ASM_STAC/ASM_CLAC
+  (zoo/kernel/shim.h) and harness/arch/asmdefs.h's MG_STAC/MG_CLAC write
+  it; a stac or clac written as such counts too. The audit follows the
+  routine's control flow from its entry, with the brackets closed there
+  (jumps, both ways of a conditional branch, a call's callee and its
+  return, and each listed instruction's fixup, reached in the state of its
+  fault); a listed instruction that some path reaches with them closed is
+  `smap-unbracketed`. A routine that reaches no bracket at all leaves them
+  to its caller (6.1's clear_user_* are called from __clear_user's inline
+  assembly between stac() and clac(); arm64's from C), and the rule is n/a
+  for it, saying so. An indirect jump is not followed (the audit is a
+  floor there).
+- arm64 (PAN): every listed instruction of a UACCESS type is one of the
+  unprivileged ldtr/sttr family (PAN does not stop them), or lies inside
+  uaccess_ttbr0_enable/uaccess_ttbr0_disable (the shim's records, as
+  above, followed the same way); a plain ldr/str there is
+  `pan-privileged-access`.
+
+Standard library and Capstone (isa_audit.capstone)."""
+
+import struct
+
+from . import elf_code, isa_audit
+
+RECORDS = "__memgate_uaccess"
+EXTABLE = "__ex_table"
+OPEN, CLOSED = 1, 0
+# Entries: x86 { int insn, fixup, type } and arm64 { int insn, fixup;
+# short type, data }, both 12 bytes (6.1's asm-extable.h).
+ENTRY_SIZE = 12
+# arm64's types whose instruction reaches user memory (extable_types.h):
+# UACCESS_ERR_ZERO; KACCESS_ERR_ZERO's reaches kernel memory.
+ARM64_USER_TYPES = (2,)
+ARM64_UNPRIVILEGED = ("ldtr", "ldtrb", "ldtrh", "ldtrsb", "ldtrsh", "ldtrsw", "sttr", "sttrb", "sttrh")
+
+
+class Rule:
+    """An arch's rule: its finding class, the clause, what the brackets
+    are called, and whether a listed instruction passes by its form."""
+
+    def __init__(self, kind, clause, brackets, by_form):
+        self.kind, self.clause, self.brackets, self.by_form = kind, clause, brackets, by_form
+
+
+RULES = {
+    "x86_64": Rule("smap-unbracketed", "U9", "stac/clac", None),
+    "i386": Rule("smap-unbracketed", "U9", "stac/clac", None),
+    "aarch64": Rule("pan-privileged-access", "AK6", "uaccess_ttbr0_enable/disable",
+                    lambda insn: insn.mnemonic in ARM64_UNPRIVILEGED),
+}
+
+
+class Result:
+    """What the audit found for one entry: the listed accesses it reaches,
+    the ones outside (where, text, why), and whether it has brackets."""
+
+    def __init__(self, arch, symbol):
+        self.arch, self.symbol = arch, symbol
+        self.accesses = 0
+        self.brackets = 0
+        self.outside = []
+        self.instructions = 0
+        self.limits = []  # places a path reaches that Capstone could not decode
+
+
+def words(data, at, layout):
+    return struct.unpack_from(layout, data, at)
+
+
+def table_entries(obj, name, size):
+    """[(offset in the table, {field offset: (section, offset)})] of the
+    section `name`'s entries of `size` bytes, their self-relative words
+    resolved through the object's relocations; [] without the section."""
+    section = obj.section_named(name)
+    if section is None:
+        return [], None
+    targets = dict(obj.self_relative_targets(section))
+    return [(at, {k: targets.get(at + k) for k in range(0, size, 4)}) for at in range(0, section.size - size + 1, size)], section
+
+
+def extable(obj):
+    """{(section, offset) of a listed instruction: (fixup (section,
+    offset), type)}. BadObject when an entry's words are not relocated
+    (not a relocatable object: the audit reads the gate's merged one)."""
+    out = {}
+    entries, section = table_entries(obj, EXTABLE, ENTRY_SIZE)
+    for at, fields in entries:
+        if fields[0] is None or fields[4] is None:
+            raise elf_code.BadObject(f"{obj.path}: {EXTABLE} entry at {at:#x} is not relocated "
+                                     "(the audit reads a relocatable object)")
+        kind = words(section.data, at + 8, "<h" if obj.arch == "aarch64" else "<i")[0]
+        out[fields[0]] = (fields[4], kind)
+    return out
+
+
+def marks(obj):
+    """{(section, offset): OPEN or CLOSED} of the bracket records."""
+    out = {}
+    entries, section = table_entries(obj, RECORDS, 8)
+    for at, fields in entries:
+        if fields[0] is None:
+            raise elf_code.BadObject(f"{obj.path}: {RECORDS} record at {at:#x} is not relocated")
+        out[fields[0]] = OPEN if words(section.data, at + 4, "<i")[0] else CLOSED
+    return out
+
+
+class Code:
+    """The object's decoded instructions, {(section, offset): insn}, and
+    each branch's relocated target."""
+
+    def __init__(self, obj):
+        self.obj = obj
+        self.md = isa_audit.decoder(obj.arch)
+        self.insns, self.relocated = {}, {}
+        self.names = {}
+        for section in obj.code_sections():
+            self.names[section.index] = elf_code.namer(obj, section)
+            for start, end in elf_code.code_ranges(obj, section):
+                self.decode(section, start, end)
+            for where, target in obj.self_relative_targets(section):
+                self.relocated[(section.index, where)] = target
+
+    def decode(self, section, start, end):
+        """Decodes data[start:end], going on past a word Capstone 4 cannot
+        decode on aarch64 (it refuses `ldtrb w1, [x1]`, say); on x86 the
+        rest of the range is left undecoded. A path that reaches such a
+        place is a limit of the audit (Result.limits)."""
+        off = start
+        while off < end:
+            for insn in self.md.disasm(section.data[off:end], off):
+                self.insns[(section.index, insn.address)] = insn
+                off = insn.address + insn.size
+            if off >= end or self.obj.arch != "aarch64":
+                break
+            off += 4
+
+    def name(self, node):
+        namer = self.names.get(node[0])
+        return namer(node[1]) if namer else f"section {node[0]}+{node[1]:#x}"
+
+    def branch_target(self, node, insn):
+        """(section, offset) of a direct branch's target, or None (an
+        indirect one, or an undefined symbol's)."""
+        x86 = self.obj.arch != "aarch64"
+        field = (node[0], node[1] + insn.size - 4) if x86 else node
+        if field in self.relocated:
+            section, value = self.relocated[field]
+            # x86's rel32 counts from the instruction's end: S + A + 4.
+            return (section, value + 4) if section and x86 else ((section, value) if section else None)
+        imms = [op.imm for op in insn.operands if op.type == isa_audit.capstone().CS_OP_IMM]
+        return (node[0], imms[-1]) if imms else None
+
+    def successors(self, node, insn):
+        cs = isa_audit.capstone()
+        after = (node[0], node[1] + insn.size)
+        if insn.group(cs.CS_GRP_RET) or insn.mnemonic in ("ud2", "hlt", "int3", "brk", "udf", "eret"):
+            return []
+        if insn.group(cs.CS_GRP_JUMP) or insn.group(cs.CS_GRP_CALL):
+            target = self.branch_target(node, insn)
+            out = [target] if target else []
+            unconditional = insn.mnemonic in ("jmp", "ljmp", "b", "br")
+            return out if unconditional else out + [after]
+        return [after]
+
+
+def symbol_node(obj, symbol):
+    for s in obj.symbols:
+        if s.name in (symbol, f"mg_gate_{symbol}") and 0 < s.shndx < len(obj.sections) and obj.sections[s.shndx].code:
+            return (s.shndx, s.value)
+    return None
+
+
+def follow(code, entry, listed, brackets):
+    """{node: set of bracket states on entering it} over every path from
+    `entry`, and how many brackets the paths reach."""
+    states, work, reached, missing = {entry: {CLOSED}}, [entry], set(), []
+    while work:
+        node = work.pop()
+        insn = code.insns.get(node)
+        if insn is None:
+            missing.append(node)
+            continue
+        now = set(states[node])
+        if node in brackets:
+            reached.add(node)
+            now = {brackets[node]}
+        if insn.mnemonic in ("stac", "clac"):
+            reached.add(node)
+        out = {OPEN} if insn.mnemonic == "stac" else {CLOSED} if insn.mnemonic == "clac" else now
+        nexts = [(n, out) for n in code.successors(node, insn)]
+        if node in listed:
+            nexts.append((listed[node][0], now))  # the fixup, in the state of the fault
+        for n, s in nexts:
+            if not s <= states.get(n, set()):
+                states[n] = states.get(n, set()) | s
+                work.append(n)
+    return states, len(reached), missing
+
+
+def outside_why(rule, result, insn, kind, on_entry):
+    """None if the listed instruction (of type `kind`, entered in the
+    bracket states `on_entry`) keeps the rule or is not a user access;
+    else why not. Counts the user accesses in `result`."""
+    if rule.by_form and kind not in ARM64_USER_TYPES:
+        return None
+    result.accesses += 1
+    if rule.by_form and rule.by_form(insn):
+        return None
+    if not rule.by_form and not result.brackets:
+        return None  # without brackets of its own, x86's are the caller's
+    if result.brackets and CLOSED not in on_entry:
+        return None
+    if not rule.by_form:
+        return "a path from the entry reaches it after a clac or before any stac"
+    return "a privileged access" + (" outside the brackets" if result.brackets else "")
+
+
+def audit(path, symbols):
+    """(Rule, [Result]) for the entries `symbols` of the object at `path`,
+    (None, []) for an arch without a rule (elf_code.BadObject if
+    unreadable or an entry is not defined in its code,
+    isa_audit.CannotAudit without Capstone)."""
+    obj = elf_code.Object(path)
+    rule = RULES.get(obj.arch)
+    if rule is None:
+        return None, []
+    listed, brackets = extable(obj), marks(obj)
+    code = Code(obj)
+    out = []
+    for symbol in symbols:
+        result = Result(obj.arch, symbol)
+        entry = symbol_node(obj, symbol)
+        if entry is None:
+            raise elf_code.BadObject(f"{path}: {symbol} is not defined in its code")
+        states, result.brackets, missing = follow(code, entry, listed, brackets)
+        result.instructions = len(states) - len(missing)
+        result.limits = [f"a path from {symbol} reaches {code.name(n)}, which Capstone 4.0.2 cannot decode "
+                         "(or which is no code)" for n in sorted(set(missing))]
+        for node, (_fixup, kind) in sorted(listed.items()):
+            if node in states and node in code.insns:
+                insn = code.insns[node]
+                why = outside_why(rule, result, insn, kind, states[node])
+                if why:
+                    result.outside.append((code.name(node), f"{insn.mnemonic} {insn.op_str}".strip(), why))
+        out.append(result)
+    return rule, out
+
+
+def findings(rule, results, name, obj="OBJECT"):
+    """One finding per entry with an access outside: the first, and how
+    many more."""
+    out = []
+    for r in results:
+        if not r.outside:
+            continue
+        where, text, why = r.outside[0]
+        more = f" (and {len(r.outside) - 1} more)" if len(r.outside) > 1 else ""
+        if rule.by_form:
+            detail = (f"{text} at {where}{more}, listed in the exception table as a user access, is {why}: "
+                      "under PAN a privileged load or store to user memory faults; use the unprivileged "
+                      f"ldtr/sttr form (asm-uaccess.h's user_ldst) or bracket it (docs/contract.md {rule.clause})")
+        else:
+            detail = (f"{text} at {where}{more}, listed in the exception table as a user access, runs outside "
+                      f"the SMAP brackets ({why}): with SMAP a kernel access to user memory faults there "
+                      f"(docs/contract.md {rule.clause})")
+        out.append({"check": "uaccess", "kind": rule.kind, "detail": detail, "input": "",
+                    "repro": f"objdump -dr {obj}; readelf -x {EXTABLE} -x {RECORDS} {obj}",
+                    "signature": f"{name} {rule.kind} {where}", "symbol": r.symbol, "at": where,
+                    "instruction": text})
+    return out
+
+
+def note(rule, results):
+    """The row's note: per entry, its accesses and brackets, or why n/a."""
+    parts = []
+    for r in results:
+        if not r.accesses:
+            parts.append(f"{r.symbol}: no listed user access reached")
+        elif rule.by_form:
+            parts.append(f"{r.symbol}: {r.accesses} listed user accesses, {len(r.outside)} privileged")
+        elif not r.brackets:
+            parts.append(f"{r.symbol}: no {rule.brackets} of its own (its caller brackets it)")
+        else:
+            parts.append(f"{r.symbol}: {r.accesses} listed user accesses, {len(r.outside)} outside {rule.brackets}")
+    return "; ".join(parts)
+
+
+def applies(results, rule):
+    """False when every entry leaves its brackets to its caller (x86): the
+    row is n/a then."""
+    return bool(rule.by_form) or any(r.brackets for r in results)
