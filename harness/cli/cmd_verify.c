@@ -17,7 +17,7 @@
 static const char help[] =
 	"usage: memgate verify [OPTIONS]\n"
 	"  --profile=smoke|quick|full  how much to sweep (default quick; smoke:\n"
-	"                        every length, a twentieth of quick's cases)\n"
+	"                        every length, a tenth to a twentieth of quick)\n"
 	"  --sweep-seconds=S     each variant's sweep within about S seconds (1 to\n"
 	"                        86400): every length, and as many of the other\n"
 	"                        cases as fit (default: no budget, the whole profile)\n"

@@ -39,7 +39,8 @@ static const char *trap_kind(int code)
 {
 	switch (code) {
 	case TRAP_BRKPT: return " (si_code TRAP_BRKPT: a breakpoint)";
-	case TRAP_TRACE: return " (si_code TRAP_TRACE: a single-step trap outside the stepped call)";
+	case TRAP_TRACE:
+		return " (si_code TRAP_TRACE: a single-step trap outside the stepped call)";
 	case SI_KERNEL: return " (si_code SI_KERNEL: int3, or a trap the kernel raised)";
 	default: return " (a trap of another si_code)";
 	}

@@ -11,7 +11,7 @@
  * - smoke (the self-tests' correct twins, whose sweeps run under qemu):
  *   every length of quick, but up to 128 bytes the pairs of the alignments
  *   in picks, not every pair, and memmove's overlaps (every distance) up
- *   to 32 bytes: about a twentieth of quick's cases;
+ *   to 32 bytes: a twentieth of quick's cases for memcpy, a tenth for memmove;
  * - each case once against the guard page after and once against the one
  *   before; with separate buffers, once with the source below the
  *   destination and once above it;
@@ -68,8 +68,8 @@ static const unsigned full_overlap_aligns[] = {0, 1, 7, 8, 15, 16, 33, 63};
 static const struct plan plans[] = {
 	[MG_PROFILE_QUICK] = {1, 128, N(picks), quick_deltas, N(quick_deltas), 128,
 			      quick_overlap_aligns, N(quick_overlap_aligns), 0, 8, 0},
-	[MG_PROFILE_FULL] = {1, 256, N(picks), full_deltas, N(full_deltas), 300, full_overlap_aligns,
-			     N(full_overlap_aligns), 1, 64, 1},
+	[MG_PROFILE_FULL] = {1, 256, N(picks), full_deltas, N(full_deltas), 300,
+			     full_overlap_aligns, N(full_overlap_aligns), 1, 64, 1},
 	[MG_PROFILE_SMOKE] = {0, 128, 3, quick_deltas, N(quick_deltas), 32, quick_overlap_aligns,
 			      N(quick_overlap_aligns), 0, 2, 0},
 };

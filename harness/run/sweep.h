@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-/* smoke: a deterministic twentieth of quick, for the self-tests' correct
+/* smoke: a deterministic tenth to twentieth of quick, for the self-tests' correct
  * twins, whose sweeps under qemu would otherwise take minutes each. */
 enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL, MG_PROFILE_SMOKE };
 
