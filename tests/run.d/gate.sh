@@ -34,6 +34,9 @@ gate_said() {
 }
 gate_case() {
 	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 conv=$6 file flags=(--quick --skip=fuzz,huge --no-bench)
+	# Right at run time (the table's expectation is the run-time checks'),
+	# wrong by a rule only the gate's static uaccess row sees (contract.md U9).
+	[ "$v" != bad_copy_to_user_stores_after_clac ] || expect="FAIL: smap-unbracketed"
 	[ "$expect" = pass ] || flags=(--quick --skip=fuzz,huge,valgrind --no-bench)
 	file=$(source_of "$sym")
 	[ -n "$file" ] || { fail "gate: $v" "no source file defines $sym"; return; }
