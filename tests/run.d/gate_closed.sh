@@ -139,15 +139,18 @@ fi
 echo "-- the deadline"
 # A valgrind that blocks every signal and forks a child holding its output:
 # the gate ends by --seconds plus the documented grace, could not judge.
+# 8+, not 8: the stubborn valgrind cannot be calibrated, so the plan falls
+# back to docs/gate.md's factors, and on a loaded machine (CI) those need
+# more than 8 s; the deadline, not the plan's refusal, is under test here.
 mkdir -p "$TMP/stubborn"
 ln -sf "$PWD/tests/gate/stubborn-valgrind" "$TMP/stubborn/valgrind"
 gc_start=$(date +%s)
 gc_never_accepted "gate: a child that blocks signals and forks is killed at the deadline: could not judge" 2 \
 	"could not judge: .*valgrind.*deadline" env PATH="$TMP/stubborn:$PATH" scripts/gate --op memcpy --quick \
-	--skip=fuzz,huge,regressions --no-bench --seconds=8 tests/gate/bytecopy.c
-# --seconds, the 2 s between SIGTERM and SIGKILL, the (warm) build, the
-# plan's calibration of this valgrind (stopped at 20 s) and a margin.
-gc_ended_within "with --seconds=8 it ended" 60
+	--skip=fuzz,huge,regressions --no-bench --seconds=8+ tests/gate/bytecopy.c
+# --seconds (as raised), the 2 s between SIGTERM and SIGKILL, the (warm)
+# build, the plan's calibration of this valgrind (stopped at 20 s), a margin.
+gc_ended_within "with --seconds=8+ it ended" 60
 gc_start=$(date +%s)
 gc_never_accepted "gate: a routine that never returns at one length is a timeout finding" 1 \
 	"^[0-9]+\. \[sweep\] timeout: " scripts/gate --op memcpy "${GC_FAST[@]}" --seconds=30 tests/gate/spins_forever.c
