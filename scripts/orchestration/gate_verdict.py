@@ -133,6 +133,8 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
         doc["data_symbols"] = ctx.tunables  # docs/tunables.md
     if ctx.cached:
         doc["cached"] = dict(ctx.cached)
+    if getattr(ctx, "overran", ""):
+        doc["overran"] = ctx.overran  # gate_runs.overran: as on the verdict line
     return doc
 
 
