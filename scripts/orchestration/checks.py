@@ -209,7 +209,7 @@ def verify_argv(ctx):
     huge = "off" if ctx.huge_off() else ("oracle" if ctx.emulated else "on")
     return profile, huge, ctx.runner + [
         ctx.W + "/memgate", "verify", f"--variant={ctx.name}", f"--profile={profile}", f"--huge={huge}",
-        f"--sweep-seconds={ctx.sweep_budget()}",
+        f"--sweep-seconds={ctx.sweep_stage_budget()}",
         "--expect=pass", f"--findings={ctx.R}/verify", "--max-failures=5", "--format=jsonl"]
 
 

@@ -62,6 +62,11 @@ class Plan:
     def later(self, checks):
         return sum(self.needs.get(c, 0) for c in checks)
 
+    def situations(self):
+        """Seconds memgate verify spends after its sweep, on the situations
+        (interrupted, in several threads): not the sweep's to fill."""
+        return (self.sweep_cal or {}).get("situations", 0.0)
+
     def sweep_share(self, seconds):
         """The share of the sweep's cases `seconds` of sweep budget runs, as
         the calibration measured (1 when the sweep runs whole)."""
@@ -84,6 +89,14 @@ def share_at(cal, seconds):
     if rest <= 0:
         return 1.0
     return min(1.0, own_share + (1 - own_share) * (seconds - own) * TAKE / rest)
+
+
+def sweep_need(cal):
+    """What memgate verify needs for FLOOR of the sweep's cases and the
+    situations after it, each in whole seconds: its --sweep-seconds is a
+    whole number (GateContext.sweep_stage_budget)."""
+    situations = cal.get("situations", 0.0)
+    return need(sweep_time(cal, FLOOR)) + (need(situations) if situations > 0 else 0)
 
 
 def need(seconds):
@@ -110,13 +123,14 @@ def adjusted(plan, rate=1.0, large=1.0, load=1.0):
         return plan
     cal = plan.sweep_cal
     if cal:
-        cal = dict(cal, own=cal["own"] * rate * load, rest=cal["rest"] * rate * load)
+        cal = dict(cal, own=cal["own"] * rate * load, rest=cal["rest"] * rate * load,
+                   situations=cal.get("situations", 0.0) * rate * load)
         if cal.get("huge") is not None:
             cal["huge"] = cal["huge"] * large * load
     needs = {}
     for check, seconds in plan.needs.items():
         if check == "sweep" and cal:
-            needs[check] = need(sweep_time(cal, FLOOR))
+            needs[check] = sweep_need(cal)
         elif check == "huge":
             needs[check] = need(cal["huge"]) if cal and cal.get("huge") is not None \
                 else math.ceil(seconds * large * load)
@@ -250,8 +264,12 @@ def measure_verify(ctx, variant, profile, huge, model, tmp, cancel=None):
         # once: their times' sum over the CPU time).
         stages = seconds + ((big.get("seconds") or 0) if big else 0)
         stretch = max(1.0, stages / cpu) if cpu > 0 else 1.0
+        # The situations run after the sweep, whatever its budget: under
+        # qemu-riscv64 0.5 s of a 2 s share (its threads), natively 0.8 s
+        # (interrupts 0.2, threads 0.6, memcpy_libc).
+        situations = (sweep.get("interrupted_seconds") or 0) + (sweep.get("threads_seconds") or 0)
         cal = {"own": own / stretch, "own_share": own_cases / planned, "rest": rest / stretch,
-               "stretch": round(stretch, 2)}
+               "situations": situations / stretch, "stretch": round(stretch, 2)}
         if big:
             cal["huge"] = (big.get("seconds") or 0) / stretch
         return cal
@@ -445,7 +463,8 @@ def fuzz_engines(ctx):
 
 # The least a measurement can come to, while it is pending: what makes
 # the least need (need() of nothing is 1 s).
-VERIFY_FLOOR = {"own": 0.0, "own_share": 0.0, "rest": 0.0, "huge": 0.0}
+VERIFY_FLOOR = {"own": 0.0, "own_share": 0.0, "rest": 0.0, "huge": 0.0, "situations": 0.0}
+VERIFY_RECORD = "+situations"
 
 
 def needs_of(ctx, cal, entry, primary, model):
@@ -460,7 +479,9 @@ def needs_of(ctx, cal, entry, primary, model):
     huge_applies = (family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
                     and not getattr(ctx, "huge_elsewhere", ""))
     huge = "off" if ctx.skipped("huge") or not huge_applies else ("oracle" if ctx.emulated else "on")
-    memgate = identity(f"{ctx.B}/memgate")
+    # VERIFY_RECORD: what measure_verify keeps, so that a calibration
+    # kept before it kept the situations' time is taken again.
+    memgate = identity(f"{ctx.B}/memgate") + VERIFY_RECORD
     needs = {}
     sweep = cal.get(("verify", op, profile, huge, model),
                     lambda tmp, cancel, _: measure_verify(ctx, variant, profile, huge, model, tmp, cancel),
@@ -473,7 +494,7 @@ def needs_of(ctx, cal, entry, primary, model):
                         memgate, VERIFY_FLOOR)
         if sweep is not None:
             sweep = dict(sweep, huge=None)
-    needs["sweep"] = need(sweep_time(sweep, FLOOR)) if sweep else 1
+    needs["sweep"] = sweep_need(sweep) if sweep else 1
     if huge != "off":
         needs["huge"] = need(sweep["huge"]) if sweep and sweep.get("huge") is not None else FALLBACK["huge"]
     fuzz = []
