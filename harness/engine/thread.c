@@ -151,7 +151,7 @@ static void judge_round(struct worker *w, const struct mg_case *c, void *returne
 			w->want_byte = want[i];
 			return;
 		}
-	if (c->variant->ret != MG_RET_VOID && returned != w->dst + ret_off) {
+	if (c->variant->ret != MG_RET_VOID && returned != mg_tagged(w->dst + ret_off, c->tag)) {
 		w->what = WRONG_RETURN;
 		w->returned = returned;
 	}
@@ -172,7 +172,10 @@ static void one_round(struct worker *w, const struct mg_case *c)
 	if (mg_case_sets_vl(c) && mg_cpu_use_vl(c->vl) != 0)
 		error("a thread could not set the case's vector length", w->index + 1);
 	atomic_store(&w->call_began, (unsigned)(now_ms() - st.began) + 1);
-	returned = mg_call_direct(c->variant, w->dst, w->src, worker_value(c, w), c->len);
+	/* The case's tags too (case.h): a caller may tag its pointers in
+	 * every thread. */
+	returned = mg_call_direct(c->variant, mg_tagged(w->dst, c->tag), mg_tagged(w->src, mg_src_tag(c)),
+				  worker_value(c, w), c->len);
 	atomic_store(&w->call_began, 0);
 	judge_round(w, c, returned);
 }
@@ -409,7 +412,7 @@ int mg_threads_broken(const struct mg_outcome *o, struct mg_verdict *out)
 		case WRONG_BYTE: wrong_byte(o, w, out); break;
 		case WRONG_RETURN:
 			mg_verdict_set(out, MG_WRONG_RETURN, "returned dst%+td, want dst+%zu",
-				       (unsigned char *)w->returned - w->dst,
+				       (unsigned char *)w->returned - (unsigned char *)mg_tagged(w->dst, o->c->tag),
 				       o->c->variant->ret == MG_RET_DST_END ? o->c->len : 0);
 			break;
 		case FAULTED: faulted(o, w, out); break;
