@@ -51,6 +51,7 @@ def run_checks(ctx, primary=True):
             # crash on the very bug that was found.
             results.append(checks.na("bench", "already rejected: a wrong routine's speed is not judged"))
             continue
+        ctx.rejected_before = bool(findings)  # run_fuzz: no more than it needs
         check, found = step(ctx)
         results.append(check)
         findings += found
