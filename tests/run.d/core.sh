@@ -74,6 +74,8 @@ echo "== lengths of 2 GiB and more"
 # in the sweep; a correct routine's 4 GiB+ pass is main.sh's, on the main
 # table, and "passes at 4 GiB + 4097" below). The 4 GiB+ check cost each
 # of the eight correct twins 10 CPU s of its 12 (memcpy_mmx_emms, 2026-12-02).
+# The rest under the smoke profile, which catches each as the quick one
+# does (16 CPU s against 23).
 $MG list --set=selftest --tsv >"$TMP/selftest.tsv"
 st_huge=$(awk -F'\t' '$7 ~ /^FAIL at 4 GiB\+/ { printf "%s%s", s, $1; s = "," }' "$TMP/selftest.tsv")
 st_rest=$(awk -F'\t' '$7 !~ /^FAIL at 4 GiB\+/ { printf "%s%s", s, $1; s = "," }' "$TMP/selftest.tsv")
@@ -109,7 +111,7 @@ expect_all "without the address space, the 4 GiB+ check could not judge: exit 2,
 expect "the selftest table's 4 GiB+ variants fail exactly as declared" 0 "^[0-9]+ variants: 0 passed, [0-9]+ failed as expected, 0 skipped, 0 unexpected$" \
 	bash -c "cat '$TMP/selftest-huge.out'; exit $st_huge_rc"
 expect "the rest of the selftest table fails exactly as declared" 0 ", 0 unexpected$" \
-	$MG verify --set=selftest --timeout-ms=200 --huge=off --variant="$st_rest" --findings="$TMP/findings"
+	$MG verify --set=selftest --profile=smoke --timeout-ms=200 --huge=off --variant="$st_rest" --findings="$TMP/findings"
 
 echo "== the verdict logic itself can fail"
 expect "a known-bad variant that passes fails verify" 1 "PASS \(known-bad: expected FAIL\)" \
