@@ -150,9 +150,11 @@ expect "the speed comparison is plotted next to the report" 0 "<svg" \
 expect "--max-slowdown rejects a routine slower than the best incumbent" 1 "\] slowdown: up to" \
 	scripts/gate --op memmove --quick --skip=fuzz,huge,valgrind,regressions --max-slowdown=1.0 \
 	--symbol=mg_x86_64_memmove_bytewise impls/x86_64/memmove_bytewise.S impls/x86_64/forward_copy.S
+# 20+: the plan holds room for the bench (19 s at a load of 5) before it
+# knows the routine is wrong; on a busy machine 20 was refused.
 expect "a rejected routine's speed is not timed: bench is n/a with the reason" 1 \
 	"^bench +N/A .*already rejected: a wrong routine's speed is not judged" \
-	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind --seconds=20 \
+	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind --seconds=20+ \
 	--symbol=mg_generic_bad_memcpy_tail_overwrite tests/bad/generic/bad_memcpy_tail_overwrite.c
 
 echo "== the gate: bad invocations, one line and exit 2"
