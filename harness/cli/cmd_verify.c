@@ -21,6 +21,8 @@ static const char help[] =
 	"  --sweep-seconds=S     each variant's sweep within about S seconds (1 to\n"
 	"                        86400): every length, and as many of the other\n"
 	"                        cases as fit (default: no budget, the whole profile)\n"
+	"  --sweep-floor=P       with --sweep-seconds: at least P%% of the cases (1 to\n"
+	"                        100), past the budget if need be (default: none)\n"
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
 	"  --variant=A,B,...     only these variants\n"
 	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
@@ -52,6 +54,7 @@ static const char help[] =
 enum {
 	O_PROFILE = 1,
 	O_SWEEP_SECONDS,
+	O_SWEEP_FLOOR,
 	O_SEED,
 	O_VARIANT,
 	O_SET,
@@ -72,6 +75,7 @@ enum {
 static const struct option opts[] = {
 	{"profile", required_argument, NULL, O_PROFILE},
 	{"sweep-seconds", required_argument, NULL, O_SWEEP_SECONDS},
+	{"sweep-floor", required_argument, NULL, O_SWEEP_FLOOR},
 	{"seed", required_argument, NULL, O_SEED},
 	{"variant", required_argument, NULL, O_VARIANT},
 	{"set", required_argument, NULL, O_SET},
@@ -217,6 +221,10 @@ int mg_cmd_verify(int argc, char **argv)
 		case O_SWEEP_SECONDS:
 			o.sweep_seconds = (double)mg_parse_positive("verify", "sweep-seconds",
 								     optarg, 86400);
+			break;
+		case O_SWEEP_FLOOR:
+			o.sweep_floor =
+				mg_parse_positive("verify", "sweep-floor", optarg, 100) / 100.0;
 			break;
 		case O_EXPECT:
 			o.override_expect = 1;

@@ -158,6 +158,7 @@ struct budget {
 	int stopped;	    /* a case ended a pass early (failures, a timeout) */
 	int out_of_time;    /* a pass of sampled cases met the budget's end */
 	unsigned long long planned, walked;
+	unsigned long long floor; /* cases that run even past the budget's end */
 	size_t last_len;
 	unsigned kinds_run; /* bit per kind_of() run at this length */
 };
@@ -200,6 +201,14 @@ static int count_case(const struct mg_case *c, void *ctx)
 	return 0;
 }
 
+/* Whether the budget is spent and the floor's cases have run: a sweep cut
+ * below its floor could not be judged (the gate's plan), so the caller who
+ * asks for one takes the overrun instead. */
+static int past_budget(const struct budget *b)
+{
+	return now() - b->t0 >= b->seconds && b->run->tally->cases >= b->floor;
+}
+
 static int budgeted_case(const struct mg_case *c, void *ctx)
 {
 	struct budget *b = ctx;
@@ -207,8 +216,8 @@ static int budgeted_case(const struct mg_case *c, void *ctx)
 	double draw;
 
 	/* At the budget's end a pass of sampled cases stops (checked every
-	 * 256 cases). */
-	if (b->walked++ % 256 == 0 && !b->own_only && now() - b->t0 >= b->seconds) {
+	 * 256 cases), once the floor's cases have run. */
+	if (b->walked++ % 256 == 0 && !b->own_only && past_budget(b)) {
 		b->out_of_time = 1;
 		return 1;
 	}
@@ -335,6 +344,16 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 	return swept_whole && !b->stopped && !b->out_of_time;
 }
 
+/* The cases `share` of `planned` is, rounded up: the caller's test of the
+ * share run (cases / planned >= share) then holds. */
+static unsigned long long floor_cases(double share, unsigned long long planned)
+{
+	double want = share * (double)planned;
+	unsigned long long cases = (unsigned long long)want;
+
+	return cases + (want > (double)cases);
+}
+
 static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_variant *v,
 			   struct mg_tally_run *sweep, struct mg_tally_run *placed)
 {
@@ -344,6 +363,7 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 	b.t0 = now();
 	plan(o, v, &b);
 	sweep->tally->planned = b.planned;
+	b.floor = floor_cases(o->sweep_floor, b.planned);
 	walk = now() - b.t0; /* what one walk costs, checking nothing */
 	if (!budgeted_pass(o, v, sweep, placed, &b))
 		return;
@@ -353,20 +373,27 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 	sweep->tally->own_seconds = now() - b.t0;
 	b.own_only = 0;
 	b.below = 1.0 / SAMPLE_EVERY;
-	if (now() - b.t0 + walk >= b.seconds)
+	if (now() - b.t0 + walk >= b.seconds && sweep->tally->cases >= b.floor)
 		return; /* no time for the sample */
 	for (int pass = 2;; pass++) {
+		int below_floor;
+
 		started = now();
-		if (!budgeted_pass(o, v, sweep, placed, &b) || b.below >= 1 || pass == MAX_PASSES)
+		if (!budgeted_pass(o, v, sweep, placed, &b) || b.below >= 1)
+			return;
+		below_floor = sweep->tally->cases < b.floor;
+		if (pass >= MAX_PASSES && !below_floor)
 			return;
 		per_draw = (now() - started - walk) / (b.below - b.from);
 		left = TAKE * (b.seconds - (now() - b.t0)) - walk;
-		if (left < b.seconds / 20)
+		if (left < b.seconds / 20 && !below_floor)
 			return;
 		b.from = b.below;
 		/* A pass too quick to time (a page routine's few cases): the rest
-		 * costs as little, so it all runs. */
-		b.below = per_draw > 0 ? b.from + left / per_draw : 1;
+		 * costs as little, so it all runs. Below the floor, the next pass
+		 * may take every seed left: it stops at the floor once out of
+		 * time (past_budget). */
+		b.below = per_draw > 0 && !below_floor ? b.from + left / per_draw : 1;
 		if (b.below > 1)
 			b.below = 1;
 	}

@@ -63,6 +63,9 @@ class Verify(unittest.TestCase):
         ctx.seconds = 60
         self.assertIn("--sweep-seconds=24", checks.verify_argv(ctx)[2])
 
+    def test_the_sweep_runs_its_floor_past_the_budget(self):
+        self.assertIn("--sweep-floor=5", checks.verify_argv(context(tmpdir(self)))[2])
+
     def test_no_summary_is_could_not_judge(self):
         with self.assertRaises(CouldNotJudge):
             self.judge([variant("sweep", "pass"), variant("huge", "pass")])
@@ -202,6 +205,21 @@ class Fuzz(unittest.TestCase):
         ctx.start_clock()
         check, found = checks.run_fuzz(ctx)
         self.assertEqual(check.status, "error")
+
+    def test_no_time_left_under_a_raised_budget_fuzzes_its_least(self):
+        ctx = context(tmpdir(self), seconds=0)
+        ctx.opts["seconds_raise"] = True
+        ctx.start_clock()
+
+        class Fuzzed(Exception):
+            pass
+
+        def engines(_ctx, _engines, budget):
+            raise Fuzzed(budget)
+
+        with mock.patch.object(checks, "engine_seconds", engines), self.assertRaises(Fuzzed) as e:
+            checks.run_fuzz(ctx)
+        self.assertEqual(e.exception.args[0], 1)  # the least with no plan
 
 
 VALGRIND_XML = """<?xml version="1.0"?>

@@ -48,6 +48,15 @@ for v in memmove_libc memcpy_libc; do
 	expect "a budget with time to spare cuts nothing ($v, quick, 60 s)" 0 '^whole [0-9]+ of [0-9]+$' \
 		budget_says quick $v 60
 done
+# --sweep-floor=P: P% of the cases run even past the budget (the gate's
+# floor, docs/gate.md): a byte loop's full sweep takes tens of seconds,
+# so 1 s alone runs a few per cent of it.
+expect "--sweep-floor=20 runs a fifth of the cases past a budget of 1 s" 0 '^ran at least 20%$' \
+	bash -c "$MG verify --variant=memmove_bytewise --profile=full --huge=off --sweep-seconds=1 --sweep-floor=20 \
+		--format=jsonl --findings=$TMP/budget | jq -r 'select(.record == \"variant\") |
+		if .status == \"pass\" and .cases * 5 >= .planned then \"ran at least 20%\" else \"ran \\(.cases) of \\(.planned)\" end'"
+usage_error "--sweep-floor=101 is refused" "--sweep-floor=101 is out of range" \
+	$MG verify --variant=memcpy_libc --sweep-seconds=1 --sweep-floor=101
 for bad in 0 -1 " 5" 1.5 abc 86401; do
 	usage_error "--sweep-seconds='$bad' is refused" "(bad value '$bad' for|--sweep-seconds=$bad is out of range)" \
 		$MG verify --variant=memcpy_libc --sweep-seconds="$bad"
