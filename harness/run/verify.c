@@ -145,7 +145,8 @@ static const char *huge_na_why(const struct runner *rn, size_t row)
  * of 1 because that measure is rough (a sparse pass costs differently per
  * case than a dense one); what the sweep leaves goes to the checks after it
  * (the gate's fuzzing). A pass that meets the budget's end stops there, so
- * only that pass's seeds are cut unevenly. */
+ * only that pass's seeds are cut unevenly; with --sweep-floor, not before
+ * the floor's share of the cases has run. */
 #define SAMPLE_EVERY 16
 #define MAX_PASSES   4
 #define TAKE	     0.8
