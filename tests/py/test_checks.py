@@ -63,6 +63,15 @@ class Verify(unittest.TestCase):
         ctx.seconds = 60
         self.assertIn("--sweep-seconds=24", checks.verify_argv(ctx)[2])
 
+    def test_least_and_raised_budgets_may_overrun_a_plain_one_may_not(self):
+        ctx = context(tmpdir(self))
+        ctx.skip = ["fuzz"]
+        ctx.start_clock(10)
+        self.assertLessEqual(ctx.hard_deadline.remaining(), 10)
+        ctx.opts["seconds_least"] = True
+        ctx.start_clock(10)
+        self.assertGreater(ctx.hard_deadline.remaining(), 19)
+
     def test_the_sweep_runs_its_floor_past_the_budget(self):
         self.assertIn("--sweep-floor=5", checks.verify_argv(context(tmpdir(self)))[2])
 
