@@ -104,6 +104,19 @@ class Context:
             extra += seconds * (RAISED_STRETCH - 1)
         self.hard_deadline = procs.Deadline(seconds + extra)
 
+    def budget(self):
+        """gate.json's `budget`: the checks' --seconds as the plan left it,
+        how it was given, and how far past it programs run before they are
+        stopped (a test of the deadline bounds the gate's time from it)."""
+        raised = self.opts.get("seconds_least") or self.opts.get("seconds_raise")
+        doc = {"seconds": int(self.opts["seconds"]),
+               "given": ("least" if self.opts.get("seconds_least") else "raise" if self.opts.get("seconds_raise")
+                         else "seconds" if self.opts.get("seconds_given", True) else "default"),
+               "stretch": RAISED_STRETCH if raised else 1}
+        if getattr(self, "raised_from", None) is not None:
+            doc["raised_from"] = self.raised_from
+        return doc
+
     def fuzz_budget(self):
         """What is left for fuzzing: the rest of --seconds but what the
         checks after it are kept back (valgrind, when it runs here, the

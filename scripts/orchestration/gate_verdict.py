@@ -116,7 +116,7 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
     doc = {"schema": report.SCHEMA, "variant": ctx.name, "op": ctx.op, "arch": ctx.arch, "symbol": ctx.symbol,
            "symbol_binding": getattr(ctx, "binding", "global"), "contract": ctx.contract, "requires": ctx.requires,
            "files": ctx.files, "verdict": verdict, "seconds": round(seconds, 1), "memgate": version(),
-           "started": ctx.started, "checks": [c.as_dict() for c in results], "findings": findings,
+           "started": ctx.started, "budget": ctx.budget(), "checks": [c.as_dict() for c in results], "findings": findings,
            "warnings": warnings,
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
            "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],

@@ -120,11 +120,8 @@ class Verdict(unittest.TestCase):
         self.assertEqual(gate.dedupe([f, dict(f), dict(f, check="sweep")]), [f, dict(f, check="sweep")])
 
 
-if __name__ == "__main__":
-    unittest.main()
 
-
-class Budget(unittest.TestCase):
+class FuzzBudget(unittest.TestCase):
     def budget(self, **over):
         from common import context, tmpdir
         ctx = context(tmpdir(self), **over)
@@ -139,3 +136,25 @@ class Budget(unittest.TestCase):
         self.assertEqual(self.budget(foreign="i386", emulated=""), 60 - r - b)
         self.assertEqual(self.budget(foreign="aarch64", emulated="qemu-aarch64"), 60 - r)
         self.assertEqual(self.budget(foreign="", emulated="", bench=False), 60 - r - v)
+
+
+class BudgetRecord(unittest.TestCase):
+    """gate.json's budget: what the checks were given and where programs
+    are stopped, as numbers (the deadline test bounds the gate from it)."""
+
+    def record(self, seconds):
+        return gate.Context(gate.validate(gate.parse(["--op=memcpy", f"--seconds={seconds}", FILE]))).budget()
+
+    def test_a_plain_budget_is_hard(self):
+        self.assertEqual(self.record("30"), {"seconds": 30, "given": "seconds", "stretch": 1})
+
+    def test_a_raised_budget_may_stretch(self):
+        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", "--seconds=8+", FILE])))
+        ctx.opts["seconds"], ctx.raised_from = 21, 8  # as gate_plan.decide raises it
+        self.assertEqual(ctx.budget(), {"seconds": 21, "given": "raise", "stretch": gate_context.RAISED_STRETCH,
+                                        "raised_from": 8})
+        self.assertEqual(self.record("least")["given"], "least")
+
+
+if __name__ == "__main__":
+    unittest.main()
