@@ -45,6 +45,8 @@ static const char help[] =
 	"  --cases=N        stop after N cases (default: no limit)\n"
 	"  --seed=N         run seed (default: from the clock; printed either way)\n"
 	"  --max-len=N      fold lengths below N (default 4 MiB)\n"
+	"  --thresholds=N,...  lengths the routine compares with (the values it\n"
+	"                   reads): one case in four moved next to one of them\n"
 	"  --findings=DIR   where findings are saved, one folder per target\n"
 	"                   (default findings/random)\n"
 	"  --max-findings=N stop after N distinct findings (default 10)\n"
@@ -60,6 +62,7 @@ struct options {
 	unsigned long long cases, seed;
 	size_t max_len;
 	unsigned max_findings;
+	struct mg_thresholds thresholds;
 };
 
 /* What the worker and the parent share: where the run is, and which
@@ -79,7 +82,8 @@ struct progress {
 
 static struct mg_target targets[FAMILIES];
 static unsigned target_count;
-static struct options opt = {"all", NULL, "findings/random", 60, 0, 0, 0, 10};
+static struct options opt = {
+	.family = "all", .findings = "findings/random", .seconds = 60, .max_findings = 10};
 
 static double now(void)
 {
@@ -95,7 +99,32 @@ static double now(void)
  * rest is the input case i had before they were added; the vector length's
  * and the tag's bytes, before them, are the stack draw's third and fourth
  * bytes. */
-static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES])
+/* One case in four when --thresholds names some: the case moved to a
+ * length next to one of them (T-1, T or T+1) and encoded again, so that
+ * its `size` bytes saved decode to it. A case that cannot take the length
+ * (a page routine's, an overlap it no longer fits) stays as it was. */
+static void near_threshold(const struct mg_target *t, unsigned long long i,
+			   uint8_t input[MG_INPUT_MAX_BYTES], size_t *size)
+{
+	uint64_t r = mg_mix64(opt.seed ^ mg_mix64(i) ^ 0x7468726eull); /* "thrn" */
+	struct mg_case c;
+	char why[128];
+
+	if (!opt.thresholds.n || r % 4)
+		return;
+	size_t at = opt.thresholds.at[(r >> 8) % opt.thresholds.n];
+	if (at == 0 || at >= t->max_len)
+		return;
+	mg_decode(t, input, *size, &c);
+	c.len = at - 1 + (size_t)((r >> 40) % 3);
+	if (!mg_case_valid(&c, why, sizeof why))
+		return;
+	mg_encode(t, &c, input);
+	*size = mg_input_size(&c);
+}
+
+static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES],
+					  size_t *size)
 {
 	const unsigned stack_bytes = MG_INPUT_STACK_BYTES - MG_INPUT_SITUATION_BYTES;
 	uint8_t *plain = input + (MG_INPUT_MAX_BYTES - MG_INPUT_BYTES);
@@ -113,6 +142,8 @@ static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG
 	input[MG_INPUT_MAX_BYTES - MG_INPUT_FPENV_BYTES] = (uint8_t)fpenv;
 	input[MG_INPUT_MAX_BYTES - MG_INPUT_VL_BYTES] = (uint8_t)(stack >> 16);
 	input[MG_INPUT_MAX_BYTES - MG_INPUT_TAG_BYTES] = (uint8_t)(stack >> 24);
+	*size = MG_INPUT_MAX_BYTES;
+	near_threshold(&targets[i % target_count], i, input, size);
 	return &targets[i % target_count];
 }
 
@@ -151,7 +182,7 @@ static void show(struct progress *p, const struct mg_target *t, const struct mg_
 
 /* Saves a new finding (to disk first), prints it, and remembers it. */
 static void record(struct progress *p, const struct mg_target *t, const struct mg_case *c,
-		   const struct mg_verdict *v, const uint8_t *input)
+		   const struct mg_verdict *v, const uint8_t *input, size_t size)
 {
 	char signature[SIGNATURE], dir[4096], saved[4096] = "";
 
@@ -160,7 +191,7 @@ static void record(struct progress *p, const struct mg_target *t, const struct m
 	if (seen(p, signature) || p->findings >= MAX_FINDINGS)
 		return;
 	snprintf(dir, sizeof dir, "%s/%s", opt.findings, t->family);
-	if (!mg_finding_save_as(dir, "random", t, c, v, input, MG_INPUT_MAX_BYTES, saved,
+	if (!mg_finding_save_as(dir, "random", t, c, v, input, size, saved,
 				sizeof saved)) {
 		p->write_failed = 1;
 		saved[0] = '\0';
@@ -189,15 +220,16 @@ static void work(struct progress *p, double deadline)
 			break;
 		if (opt.cases && p->next >= opt.cases)
 			break;
-		const struct mg_target *t = make_input(p->next, input);
-		mg_decode(t, input, sizeof input, &c);
+		size_t size;
+		const struct mg_target *t = make_input(p->next, input, &size);
+		mg_decode(t, input, size, &c);
 		mg_check(&c, &v);
 		if (v.cls == MG_ERROR) {
 			not_judged(p, v.detail);
 			break;
 		}
 		if (v.cls != MG_OK)
-			record(p, t, &c, &v, input);
+			record(p, t, &c, &v, input, size);
 		if (p->findings >= opt.max_findings)
 			break;
 		p->next++;
@@ -212,18 +244,19 @@ static void work(struct progress *p, double deadline)
 static void worker_died(struct progress *p, int status)
 {
 	uint8_t input[MG_INPUT_MAX_BYTES];
-	const struct mg_target *t = make_input(p->next, input);
+	size_t size;
+	const struct mg_target *t = make_input(p->next, input, &size);
 	struct mg_case c;
 	struct mg_verdict v;
 
-	mg_decode(t, input, sizeof input, &c);
+	mg_decode(t, input, size, &c);
 	mg_verdict_ended(&v, status, p->in_call);
 	p->in_call = 0;
 	if (v.cls == MG_ERROR) {
 		not_judged(p, v.detail);
 		return;
 	}
-	record(p, t, &c, &v, input);
+	record(p, t, &c, &v, input, size);
 	p->next++;
 }
 
@@ -305,6 +338,7 @@ enum {
 	O_CASES,
 	O_SEED,
 	O_MAXLEN,
+	O_THRESHOLDS,
 	O_DIR,
 	O_MAXF,
 	O_FORMAT,
@@ -318,6 +352,7 @@ static const struct option long_opts[] = {
 	{"cases", required_argument, NULL, O_CASES},
 	{"seed", required_argument, NULL, O_SEED},
 	{"max-len", required_argument, NULL, O_MAXLEN},
+	{"thresholds", required_argument, NULL, O_THRESHOLDS},
 	{"findings", required_argument, NULL, O_DIR},
 	{"max-findings", required_argument, NULL, O_MAXF},
 	{"format", required_argument, NULL, O_FORMAT},
@@ -350,6 +385,7 @@ static void parse(int argc, char **argv)
 			have_seed = 1;
 			break;
 		case O_MAXLEN: opt.max_len = mg_parse_max_len("random", optarg); break;
+		case O_THRESHOLDS: mg_parse_thresholds("random", optarg, &opt.thresholds); break;
 		case O_DIR:
 			if (!*optarg)
 				mg_usage_error("random", "--findings= names no directory");

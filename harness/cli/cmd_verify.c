@@ -24,6 +24,8 @@ static const char help[] =
 	"  --sweep-floor=P       with --sweep-seconds: at least P%% of the cases (1 to\n"
 	"                        100), past the budget if need be (default: none)\n"
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
+	"  --thresholds=N,...    lengths the routines compare with (the values they\n"
+	"                        read): each swept around, from 1 KiB to 16 MiB\n"
 	"  --variant=A,B,...     only these variants\n"
 	"  --set=main|selftest|all  which table (default main; selftest: tests/bad)\n"
 	"  --op=OP,...           only the variants of these operations (memcpy,\n"
@@ -55,6 +57,7 @@ enum {
 	O_PROFILE = 1,
 	O_SWEEP_SECONDS,
 	O_SWEEP_FLOOR,
+	O_THRESHOLDS,
 	O_SEED,
 	O_VARIANT,
 	O_SET,
@@ -76,6 +79,7 @@ static const struct option opts[] = {
 	{"profile", required_argument, NULL, O_PROFILE},
 	{"sweep-seconds", required_argument, NULL, O_SWEEP_SECONDS},
 	{"sweep-floor", required_argument, NULL, O_SWEEP_FLOOR},
+	{"thresholds", required_argument, NULL, O_THRESHOLDS},
 	{"seed", required_argument, NULL, O_SEED},
 	{"variant", required_argument, NULL, O_VARIANT},
 	{"set", required_argument, NULL, O_SET},
@@ -226,6 +230,7 @@ int mg_cmd_verify(int argc, char **argv)
 			o.sweep_floor =
 				mg_parse_positive("verify", "sweep-floor", optarg, 100) / 100.0;
 			break;
+		case O_THRESHOLDS: mg_parse_thresholds("verify", optarg, &o.thresholds); break;
 		case O_EXPECT:
 			o.override_expect = 1;
 			o.expect = parse_expect(optarg);

@@ -324,6 +324,27 @@ void mg_parse_platform_rule(const char *cmd, const char *text)
 		       text);
 }
 
+void mg_parse_thresholds(const char *cmd, const char *list, struct mg_thresholds *out)
+{
+	char one[32];
+
+	if (!*list)
+		mg_usage_error(cmd, "--thresholds= names no length");
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		if (out->n == MG_MAX_THRESHOLDS)
+			mg_usage_error(cmd, "--thresholds names more than %d lengths",
+				       MG_MAX_THRESHOLDS);
+		if (len == 0 || len >= sizeof one)
+			mg_usage_error(cmd, "--thresholds '%s': want whole numbers, comma-separated",
+				       list);
+		snprintf(one, sizeof one, "%.*s", (int)len, list);
+		uint64_t t = mg_parse_u64(cmd, "thresholds", one);
+		out->at[out->n++] = t > SIZE_MAX ? SIZE_MAX : (size_t)t;
+		list += len + (list[len] == ',');
+	}
+}
+
 size_t mg_parse_max_len(const char *cmd, const char *text)
 {
 	uint64_t n = mg_parse_u64(cmd, "max-len", text);

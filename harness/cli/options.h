@@ -3,6 +3,7 @@
 #ifndef MG_OPTIONS_H
 #define MG_OPTIONS_H
 
+#include "sweep.h"
 #include "variant.h"
 
 #include <getopt.h>
@@ -37,6 +38,10 @@ unsigned mg_parse_positive(const char *cmd, const char *flag, const char *text, 
 
 /* --max-len of the fuzz-input tools: a length in 1..MG_MAX_LEN, or exit 2. */
 size_t mg_parse_max_len(const char *cmd, const char *text);
+
+/* --thresholds=N,...: whole numbers, at most MG_MAX_THRESHOLDS of them
+ * (sweep.h), into `out`; anything else is exit 2 naming it. */
+void mg_parse_thresholds(const char *cmd, const char *list, struct mg_thresholds *out);
 
 /* Exits 2 when `name` is not a variant, listing the valid ones. */
 const struct mg_variant *mg_parse_variant(const char *cmd, const char *name);

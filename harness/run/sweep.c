@@ -25,7 +25,9 @@
  * - tagged pointers, where the top byte is ignored: half the cases, by a
  *   hash (mg_tag_nth);
  * - the user copies: besides those cases, where nothing faults, the user
- *   buffer faulting at byte k (sweep_faults). */
+ *   buffer faulting at byte k (sweep_faults);
+ * - apart from the profile, the lengths next to each threshold the caller
+ *   names (mg_sweep_thresholds). */
 #include "sweep.h"
 #include "rng.h"
 
@@ -339,6 +341,62 @@ void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed
 	sweep_lengths(&e, plan, &c);
 	if (v->op == MG_MEMMOVE)
 		sweep_overlaps(&e, plan, &c);
+}
+
+int mg_threshold_swept(size_t t)
+{
+	return t >= 1024 && t < MG_MAX_LEN;
+}
+
+/* memmove's distances at a threshold's length: one byte, a cache line, a
+ * page and the length itself, each way (mg_case_valid drops the ones a
+ * length does not take). */
+static void sweep_threshold_overlaps(struct emitter *e, const struct plan *plan,
+				     struct mg_case *c)
+{
+	const long len = (long)c->len;
+	const long dists[] = {1, 64, 4096, len - 1, len};
+
+	for (size_t a = 0; a < plan->n_overlap_aligns; a++) {
+		c->src_align = plan->overlap_aligns[a];
+		for (size_t i = 0; i < N(dists); i++) {
+			mg_case_set_overlap(c, dists[i]);
+			emit(e, c);
+			mg_case_set_overlap(c, -dists[i]);
+			emit(e, c);
+		}
+	}
+	c->overlap = false;
+	c->dist = 0;
+}
+
+/* Distinguishes the thresholds' fill seeds from the profile's own cases'. */
+#define THRESHOLD_SEED_SALT 0x7468726573686f6cull
+
+void mg_sweep_thresholds(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
+			 const struct mg_thresholds *t, mg_case_fn fn, void *ctx)
+{
+	struct emitter e = {fn, ctx, seed ^ THRESHOLD_SEED_SALT, 0, 0};
+	const struct plan *plan = &plans[profile];
+	struct mg_case c;
+
+	if (!t || v->contract.fixed_len)
+		return;
+	memset(&c, 0, sizeof c);
+	c.variant = v;
+	for (size_t i = 0; i < t->n; i++) {
+		if (!mg_threshold_swept(t->at[i]))
+			continue;
+		for (size_t d = 0; d < plan->n_big_deltas; d++) {
+			long len = (long)t->at[i] + plan->big_deltas[d];
+			if (len <= 1024 || (size_t)len > MG_MAX_LEN)
+				continue;
+			c.len = (size_t)len;
+			emit_length(&e, plan, &c);
+			if (v->op == MG_MEMMOVE)
+				sweep_threshold_overlaps(&e, plan, &c);
+		}
+	}
 }
 
 static const char *const profile_names[] = {

@@ -15,6 +15,30 @@ enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL, MG_PROFILE_SMOKE };
 void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
 	      void *ctx);
 
+/* The lengths a routine compares n with, given by its caller (memgate
+ * verify --thresholds: the values it reads, docs/tunables.md): a path that
+ * starts at one of them is entered, or not, by lengths next to it, which
+ * the profile's powers of two miss. */
+#define MG_MAX_THRESHOLDS 32
+
+struct mg_thresholds {
+	size_t at[MG_MAX_THRESHOLDS];
+	size_t n;
+};
+
+/* Whether the sweep takes lengths around `t`: past the dense lengths (every
+ * length to 1 KiB is swept already) and within the sandbox (MG_MAX_LEN; the
+ * huge check's mid-size lengths are past it). */
+int mg_threshold_swept(size_t t);
+
+/* Feeds `fn` the cases around each swept threshold t: the lengths t-1, t
+ * and t+1 (the full profile: t plus and minus its small amounts) with the
+ * alignment pairs a length past 1 KiB takes, and for memmove a few overlaps
+ * at each (either direction by one byte, by a cache line, by a page, and by
+ * about the length). Their fill seeds are a stream of their own. */
+void mg_sweep_thresholds(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
+			 const struct mg_thresholds *t, mg_case_fn fn, void *ctx);
+
 /* A situation stage's first case of `len` bytes (interrupts.c, threads.c):
  * separate buffers flush against the guard page after, memset's c 0x5a. */
 static inline struct mg_case mg_situation_case(const struct mg_variant *v, size_t len)

@@ -266,10 +266,18 @@ static int situation_wanted(const struct mg_tally *t)
 	return t->failures == 0 && !t->error && !t->died;
 }
 
+/* The profile's cases, then those around the thresholds the caller named. */
+static void sweep_cases(const struct mg_verify_opts *o, const struct mg_variant *v, mg_case_fn fn,
+			void *ctx)
+{
+	mg_sweep(v, o->profile, o->seed, fn, ctx);
+	mg_sweep_thresholds(v, o->profile, o->seed, &o->thresholds, fn, ctx);
+}
+
 /* Counts the sweep's, the placements' and the situations' cases. */
 static void plan(const struct mg_verify_opts *o, const struct mg_variant *v, struct budget *b)
 {
-	mg_sweep(v, o->profile, o->seed, count_case, b);
+	sweep_cases(o, v, count_case, b);
 	mg_placements_sweep(v, o->profile, o->seed, count_case, b);
 	for (size_t i = 0; i < MG_SITUATIONS; i++)
 		situations[i].sweep(v, o->profile, o->seed, count_case, b);
@@ -326,7 +334,7 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 	b->kinds_run = 0;
 	b->stopped = 0;
 	b->run = sweep;
-	mg_sweep(v, o->profile, o->seed, budgeted_case, b);
+	sweep_cases(o, v, budgeted_case, b);
 	swept_whole = !b->stopped;
 	if (b->out_of_time || !placements_wanted(o, sweep->tally))
 		return 0;
@@ -413,7 +421,7 @@ static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg
 		budgeted_sweep(o, v, sweep, &placed);
 		return;
 	}
-	mg_sweep(v, o->profile, o->seed, mg_tally_case, sweep);
+	sweep_cases(o, v, mg_tally_case, sweep);
 	if (placements_wanted(o, sweep->tally))
 		mg_placements_sweep(v, o->profile, o->seed, mg_tally_case, &placed);
 	situation_stages(o, v, sweep);
@@ -759,6 +767,22 @@ static void write_situation_fields(struct mg_json *j, const struct mg_tally *t)
 	}
 }
 
+/* The thresholds given (--thresholds): those the sweep's lengths are
+ * around (below 1 KiB every length is swept), and those past the sandbox,
+ * which it could not take (docs/records.md). */
+static void write_threshold_fields(struct mg_json *j, const struct mg_thresholds *t)
+{
+	if (!t->n)
+		return;
+	for (int within = 1; within >= 0; within--) {
+		mg_json_open_array(j, within ? "thresholds" : "thresholds_past_sandbox");
+		for (size_t i = 0; i < t->n; i++)
+			if ((t->at[i] < MG_MAX_LEN) == within)
+				mg_json_uint(j, NULL, t->at[i]);
+		mg_json_close_array(j);
+	}
+}
+
 /* One stage's variant record; `t` NULL for a row the CPU cannot run. */
 static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 			       const struct mg_tally *t, unsigned expect, const char *row_status,
@@ -800,8 +824,10 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	}
 	mg_json_string(&j, "reason", reason);
 	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
-	if (t && strcmp(stage, "sweep") == 0)
+	if (t && strcmp(stage, "sweep") == 0) {
 		write_situation_fields(&j, t);
+		write_threshold_fields(&j, &rn->o->thresholds);
+	}
 	if (!mg_json_write(&j, stdout))
 		rn->write_failed = 1;
 	if (t && stage_error(rn, t) && !mg_record_error(stdout, stage, v->name, stage_error(rn, t)))

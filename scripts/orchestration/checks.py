@@ -13,7 +13,7 @@ import shutil
 import signal as signals
 import xml.etree.ElementTree as ET
 
-from . import gate_isa, procs, records
+from . import gate_isa, gate_tunables, procs, records, submission
 from .gate_plan import FLOOR
 from .records import CouldNotJudge
 
@@ -207,8 +207,13 @@ def warnings_of(check, recs):
 def verify_argv(ctx):
     profile = "quick" if ctx.quick else "full"
     huge = "off" if ctx.huge_off() else ("oracle" if ctx.emulated else "on")
+    # The values the routine reads are lengths its paths may start at: the
+    # sweep takes lengths around them (docs/tunables.md, "Lengths around
+    # the thresholds").
+    near = gate_tunables.thresholds(ctx)
     return profile, huge, ctx.runner + [
         ctx.W + "/memgate", "verify", f"--variant={ctx.name}", f"--profile={profile}", f"--huge={huge}",
+        *([f"--thresholds={','.join(map(str, near))}"] if near else []),
         # The floor's cases run even past the budget: a routine slower
         # here than the plan assumed overruns (said in the reports), it is
         # not left without a verdict (docs/gate.md, "The floor").
@@ -224,6 +229,18 @@ def sweep_note(profile, sweep):
         return f"{profile} profile and placements"
     return (f"{profile} sweep and placements: {100 * cases / planned:.0f}% of cases ({cases} of {planned}), "
             "every length kept, the rest cut evenly to fit the budget")
+
+
+def threshold_note(sweep):
+    """What the sweep's note says of the thresholds it was given (its
+    record's thresholds and thresholds_not_swept), or ''."""
+    swept, rest = sweep.get("thresholds") or [], sweep.get("thresholds_past_sandbox") or []
+    fmt = gate_tunables.glibc_x86.fmt
+    text = f"; lengths around the values it reads: {', '.join(map(fmt, swept))}" if swept else ""
+    if rest:
+        text += (f"; {', '.join(map(fmt, rest))} past the sandbox's 16 MiB (the 4 GiB+ check's sparse "
+                 "mid-size lengths only)")
+    return text
 
 
 def judge_verify(ctx, recs, seconds, profile, huge_wanted):
@@ -271,6 +288,8 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
                                   f"below the floor of {FLOOR:.0%}: the routine is slower here than the plan "
                                   "assumed; give --seconds more", seconds)
             out["sweep"].cases, out["sweep"].planned = cases, planned
+        if out["sweep"].status in ("pass", "fail"):
+            out["sweep"].note += threshold_note(sweep)
         for name in SITUATIONS:
             out[name] = judge_situation(name, sweep, findings, seconds)
         if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") + SITUATIONS for f in findings):
@@ -552,9 +571,42 @@ def fuzz_summary(ctx, path, engine):
     return execs, found
 
 
-def run_fuzz_engine(ctx, engine, seconds):
+# The longest input length memgate encode writes (MG_FUZZ_MAX_LEN): a
+# threshold past it is the sweep's alone.
+FUZZ_MAX_LEN = 4 << 20
+
+
+def fuzz_thresholds(ctx):
+    """The thresholds the routine reads (gate_tunables.thresholds) that the
+    fuzz check's inputs can reach and the short lengths they are made of
+    most do not: from 1 KiB to FUZZ_MAX_LEN."""
+    return [t for t in gate_tunables.thresholds(ctx) if 1024 <= t < FUZZ_MAX_LEN]
+
+
+def threshold_seeds(ctx):
+    """A directory of fuzz inputs at the lengths next to each of
+    fuzz_thresholds, aligned and not, for the fuzzers to start from and
+    mutate; None when there are none."""
+    lengths = sorted({t + d for t in fuzz_thresholds(ctx) for d in (-1, 0, 1)})
+    if not lengths:
+        return None
+    seeds = os.path.join(ctx.R, "fuzz-threshold-seeds")
+    os.makedirs(seeds, exist_ok=True)
+    for n in lengths:
+        for align in (0, 7):
+            path = os.path.join(seeds, f"threshold-{n}-{align}.in")
+            rc, out = submission.capture(ctx.runner + [ctx.W + "/memgate", "encode", f"--output={path}",
+                                                      f"--variant={ctx.name}", f"--len={n}", f"--src-align={align}",
+                                                      f"--dst-align={align}"], env=ctx.env, timeout=30)
+            if rc != 0:
+                raise CouldNotJudge(f"memgate encode of a threshold seed (length {n}) failed: {out.strip()[-200:]}")
+    return seeds
+
+
+def run_fuzz_engine(ctx, engine, seconds, seeds=None):
     out_dir = os.path.join(ctx.R, f"fuzz-{engine}")
-    argv = ["scripts/fuzz", f"--variant={ctx.name}", f"--engine={engine}", f"--seconds={seconds}", f"--out={out_dir}"]
+    argv = ["scripts/fuzz", f"--variant={ctx.name}", f"--engine={engine}", f"--seconds={seconds}", f"--out={out_dir}",
+            *([f"--seeds={seeds}"] if seeds else [])]
     result = launch(ctx, argv, os.path.join(ctx.R, f"fuzz-{engine}.log"), os.path.join(ctx.R, f"fuzz-{engine}.err"),
                     f"scripts/fuzz --engine={engine}", env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
     ran_to_end(result, f"scripts/fuzz --engine={engine}")
@@ -572,8 +624,10 @@ def run_fuzz_engine(ctx, engine, seconds):
 
 def run_random(ctx, seconds):
     out = os.path.join(ctx.R, "fuzz-random.jsonl")
+    near = fuzz_thresholds(ctx)
     argv = ctx.runner + [ctx.W + "/random", f"--variant={ctx.name}", f"--seconds={seconds}",
-                         f"--findings={ctx.R}/fuzz-random", "--format=jsonl"]
+                         f"--findings={ctx.R}/fuzz-random", "--format=jsonl",
+                         *([f"--thresholds={','.join(map(str, near))}"] if near else [])]
     result = launch(ctx, argv, out, os.path.join(ctx.R, "fuzz-random.log"), "the random driver",
                     env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
     recs = read_complete(result, "the random driver", out, os.path.join(ctx.R, "fuzz-random.log"))
@@ -641,19 +695,22 @@ def run_fuzz(ctx):
             ctx.progress(f"random cases for {budget} s" + (f" under {ctx.emulated}" if ctx.emulated else "")
                          + f" (no coverage-guided fuzzer for {ctx.foreign})")
             cases, found = run_random(ctx, budget)
-            note = f"random cases (not coverage-guided: no fuzzer runs on {ctx.foreign} here), {budget} s{cut}"
+            note = f"random cases (not coverage-guided: no fuzzer runs on {ctx.foreign} here), {budget} s{cut}" + (
+                "; one in four next to the values it reads" if fuzz_thresholds(ctx) else "")
         else:
             engines = ["libfuzzer"]
             if os.access(f"{ctx.W}/fuzz/afl/fuzz_{ctx.family}", os.X_OK) and shutil.which("afl-fuzz") and budget >= 2:
                 engines.append("afl")
             shares = engine_seconds(ctx, engines, budget)
             cases, found = 0, []
+            seeds = threshold_seeds(ctx)
             for engine in engines:
                 each = shares[engine]
                 ctx.progress(f"coverage-guided fuzzing with {engine} for {each} s")
-                execs, more = run_fuzz_engine(ctx, engine, each)
+                execs, more = run_fuzz_engine(ctx, engine, each, seeds)
                 cases, found = cases + execs, found + more
-            note = f"{' '.join(engines)}, {budget} s{cut}"
+            note = f"{' '.join(engines)}, {budget} s{cut}" + (
+                "; seeded at the lengths next to the values it reads" if seeds else "")
     except CouldNotJudge as e:
         return cannot("fuzz", str(e), procs.time.monotonic() - start), []
     return Check("fuzz", "fail" if found else "pass", cases, procs.time.monotonic() - start, note), found

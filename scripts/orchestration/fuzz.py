@@ -6,7 +6,7 @@ programs.
 
   scripts/fuzz [--target=memcpy|memmove|memset|page|all] [--seconds=N]
                [--variant=NAME] [--engine=libfuzzer|afl] [--sanitize]
-               [--jobs=N] [--out=DIR | --resume=DIR]
+               [--jobs=N] [--seeds=DIR] [--out=DIR | --resume=DIR]
 
 Exit status: 0 no findings (every fuzzer ran to its end, its results were
 written and read back), 1 findings, 2 bad usage (one line) or could not
@@ -42,8 +42,8 @@ FAMILIES = ("memcpy", "memmove", "memset", "page")
 # The user copies' target, by name only: its variants are x86-64's so far,
 # and "all" shares the time among the families every arch has.
 TARGETS = FAMILIES + ("usercopy",)
-OPTIONS = "--target, --seconds, --variant, --engine, --sanitize, --jobs, --out, --resume"
-VALUED = ("--target", "--seconds", "--variant", "--engine", "--jobs", "--out", "--resume")
+OPTIONS = "--target, --seconds, --variant, --engine, --sanitize, --jobs, --seeds, --out, --resume"
+VALUED = ("--target", "--seconds", "--variant", "--engine", "--jobs", "--seeds", "--out", "--resume")
 # Per target, on top of its share of --seconds: screening the seeds,
 # stopping the fuzzers, replaying what they saved, minimising.
 OVERHEAD_SECONDS = 40
@@ -57,6 +57,8 @@ USAGE = """usage: scripts/fuzz [OPTIONS]   (or: make fuzz FUZZ_FLAGS="OPTIONS")
   --engine=E          libfuzzer (default) or afl
   --sanitize          use the libFuzzer build with ASan and UBSan on the harness
   --jobs=N            fuzzer processes (default: nproc)
+  --seeds=DIR         seeds besides corpus/<target>/: the inputs in DIR (as
+                      memgate encode writes them), screened as those are
   --out=DIR           the run directory (default findings/fuzz/<run-id>)
   --resume=DIR        continue the run in DIR: its corpus, findings and settings
 Each target may take up to {overhead} s more than its share of --seconds
@@ -76,7 +78,7 @@ Interrupted = procs.Interrupted  # SIGINT, SIGTERM or SIGHUP: exit 128 + N
 def parse_args(argv):
     cli.refuse_non_utf8(argv, ("--sanitize",))
     opts = {"target": "all", "seconds": "60", "variant": "", "engine": "libfuzzer",
-            "sanitize": "0", "jobs": "", "out": "", "resume": ""}
+            "sanitize": "0", "jobs": "", "seeds": "", "out": "", "resume": ""}
     given = set()
     args = list(argv)
     while args:
@@ -202,6 +204,7 @@ class Context:
         self.run_dir = run_dir
         self.bin_root = bin_root
         self.resuming = resuming
+        self.seeds = opts.get("seeds") or ""  # --seeds: more seeds, besides corpus/<target>/
         self.flavor = "afl" if self.engine == "afl" else ("libfuzzer-asan" if self.sanitize else "libfuzzer")
         self.label = self.engine + ("+asan" if self.sanitize else "")
         # libFuzzer's -timeout (and AFL++'s -t) stay well above the harness's
@@ -328,6 +331,10 @@ class Session:
                     raise Usage(f"--resume: the run in {resume} has {key} '{value or 'none'}', not '{opts[key]}'")
                 opts[key] = value
         check_options(opts)
+        if opts["seeds"]:
+            opts["seeds"] = os.path.normpath(self.abs(opts["seeds"]))
+            if not os.path.isdir(opts["seeds"]):
+                raise Usage(f"--seeds={opts['seeds']}: no such directory")
         bin_root = os.environ.get("MEMGATE_BUILD") or "build"
         self.no_build = bin_root != "build" or os.environ.get("MEMGATE_FUZZ_NO_BUILD", "0") == "1"
         if opts["variant"]:
@@ -425,11 +432,12 @@ class Session:
         no input (too long, not a regular file, unreadable) stops the run:
         could not judge."""
         check_corpus(corp)
-        src = os.path.join(ROOT, "corpus", t)
         stage = os.path.join(work, "seeds")
         shutil.rmtree(stage, ignore_errors=True)
         os.makedirs(stage)
-        if os.path.isdir(src):
+        for src in (os.path.join(ROOT, "corpus", t), self.ctx.seeds):
+            if not src or not os.path.isdir(src):
+                continue
             for name in sorted(os.listdir(src)):
                 path = os.path.join(src, name)
                 if name.startswith(".") or name.endswith((".md", ".txt")) or os.path.isdir(path):

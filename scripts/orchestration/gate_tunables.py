@@ -10,7 +10,6 @@ fragile-tunable (docs/tunables.md)."""
 import os
 
 from . import glibc_x86, submission
-from .gate_build import gate_cc
 
 # The produced sets run at most (the first runs every check, the others the
 # quick sweep and the regressions), and the budget's parts of the first.
@@ -22,9 +21,37 @@ FULL_WEIGHT = 4
 MIN_FURTHER_SECONDS = 6
 
 
+# Lengths a glibc routine compares n with besides the values themselves:
+# memmove-vec-unaligned-erms leaves its 2x non-temporal loop for the 4x one
+# at the threshold times 16 (LOG_4X_MEMCPY_THRESH, 2.33 on).
+DERIVED_THRESHOLDS = {"__x86_shared_non_temporal_threshold": (16,)}
+# memgate verify's MG_MAX_THRESHOLDS (harness/run/sweep.h).
+MOST_THRESHOLDS = 32
+
+
+def thresholds(ctx):
+    """The lengths this run's routine may compare n with: each value of a
+    data symbol it reads (the run's --extern or model value, else the
+    gate's glibc default) and the points DERIVED_THRESHOLDS adds, smallest
+    first. memgate verify sweeps around those its sandbox holds
+    (--thresholds) and says which it did not."""
+    reads = (getattr(ctx, "tunables", None) or {}).get("reads") or []
+    values = dict(submission.GLIBC_X86_DEFAULTS)
+    values.update(dict(getattr(ctx, "externs", None) or ()))
+    out = set()
+    for name in reads:
+        value = values.get(name)
+        if not isinstance(value, int) or value <= 0:
+            continue  # a length compared with 0 or less is every length's: the dense ones hold it
+        out.add(value)
+        out.update(value * k for k in DERIVED_THRESHOLDS.get(name, ()))
+    return sorted(v for v in out if v < 1 << 64)[:MOST_THRESHOLDS]
+
+
 def read_symbols(ctx):
     """The data symbols the gate supplies (glibc's x86 variables, --extern
     names) that the merged submission's relocations refer to, sorted."""
+    from .gate_build import gate_cc  # gate_build uses checks, which uses this module
     merged = os.path.join(ctx.W, "plain.parts", "merged.o")
     cc = gate_cc(ctx)
     tools = submission.usable(submission.binutils(cc), merged)

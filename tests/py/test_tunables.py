@@ -201,3 +201,26 @@ class Reads(unittest.TestCase):
         self.assertIn("__x86_data_cache_size", submission.relocated(tools, obj))  # debug info names it
         self.assertIn("__x86_shared_cache_size", submission.data_reads(tools, obj))
         self.assertNotIn("__x86_data_cache_size", submission.data_reads(tools, obj))
+
+
+class Thresholds(unittest.TestCase):
+    """The lengths a run sweeps around (gate_tunables.thresholds): the
+    values the routine reads in that run, and memmove's 4x point."""
+
+    def ctx(self, reads, externs=()):
+        import types
+        return types.SimpleNamespace(tunables={"reads": reads}, externs=list(externs))
+
+    def test_the_run_values_of_what_it_reads(self):
+        from orchestration import gate_tunables as t
+        ctx = self.ctx(["copy_threshold", NT], [("copy_threshold", 50000), (NT, 0x4040), ("unread", 7)])
+        self.assertEqual(t.thresholds(ctx), [0x4040, 50000, 0x4040 * 16])
+
+    def test_the_gate_default_when_the_run_gives_none(self):
+        from orchestration import gate_tunables as t, submission
+        default = dict(submission.GLIBC_X86_DEFAULTS)["__x86_rep_movsb_threshold"]
+        self.assertEqual(t.thresholds(self.ctx(["__x86_rep_movsb_threshold"])), [default])
+
+    def test_zero_and_negative_values_add_no_length(self):
+        from orchestration import gate_tunables as t
+        self.assertEqual(t.thresholds(self.ctx(["a", "b"], [("a", 0), ("b", -1)])), [])

@@ -60,6 +60,34 @@ expect_all "gate: an --extern datum read is listed with its value in each run" 0
 	"^  copy_threshold=16: copy_threshold=16$" "^  copy_threshold=0x100000: copy_threshold=0x100000$" -- \
 	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
 	--extern copy_threshold=16,0x100000 tests/gate/extern_threshold.c
+# Lengths around the thresholds (item 3): a path that starts at a value the
+# routine reads is entered by the lengths next to it, which the profile's
+# powers of two miss unless the value is next to one.
+# The fuzzers start from inputs at those lengths: the seeds' screening finds
+# it as well, whatever the fuzzers then do in their seconds.
+expect_all "gate: a tail wrong from its threshold to 63 past it is rejected at the threshold's length" 1 \
+	"^sweep +FAIL .*; lengths around the values it reads: 0xc350$" \
+	"^1\. \[sweep\] wrong-result: dst\[4999[0-9]\] .* of 500[0-6][0-9] bytes wrong" \
+	"^fuzz +FAIL .*; seeded at the lengths next to the values it reads$" \
+	"^[0-9]+\. \[fuzz\] wrong-result: " "^REJECTED: threshold_window" -- \
+	scripts/gate --op memcpy --quick --skip=valgrind,bench,huge --report="$TMP/window.json" \
+	--extern copy_threshold=50000 tests/gate/threshold_window.c
+tu_build=$(jq -r '.findings[0].repro | capture("MEMGATE_BUILD=(?<b>[^ ]+)").b' "$TMP/window.json" 2>/dev/null)
+expect "gate: the profile's own lengths miss it: the same build passes without --thresholds" 0 \
+	"^1 variants: 1 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+	"${tu_build:-build/gate/no-such-build}/memgate" verify --variant=threshold_window --huge=off --expect=pass \
+	--findings="$TMP/window-verify"
+# The random driver (the fuzz check where no fuzzer runs) moves one case in
+# four next to a threshold: seeded, the same 4000 cases find it with them
+# and not without.
+expect "random: --thresholds moves cases next to the threshold, and finds it" 1 \
+	"^random: 4000 cases .*: 1 finding " "${tu_build:-build/gate/no-such-build}/random" \
+	--variant=threshold_window --cases=4000 --seed=1 --findings="$TMP/window-random" --thresholds=50000
+expect "random: the same cases without --thresholds find nothing" 0 "^random: 4000 cases .*: 0 findings " \
+	"${tu_build:-build/gate/no-such-build}/random" --variant=threshold_window --cases=4000 --seed=1 \
+	--findings="$TMP/window-random0"
+usage_error "memgate verify: a threshold that is not a number is bad usage" \
+	"^memgate verify: bad value 'x' for --thresholds" $MG verify --thresholds=1,x
 usage_error "gate: a glibc the model does not know is bad usage" \
 	"^gate: --glibc-version: glibc version '2.32': the model knows 2.33 to 2.41 and 2.36-deb12" \
 	scripts/gate --op memset --glibc-version 2.32 tests/bad/x86_64/bad_memset_cache128.c
