@@ -15,7 +15,7 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--src-align N] [--dst-align N] [--len-multiple N]
              [--requires FEATURE,...] [--returns dst|void|uncopied] [--contract kernel|user]
              [--convention 'args=REG,... [ret=REG] [clobbers=REG,...] [zero=REG,...]']
-             [--extern NAME=VALUE[,VALUE...]]... [--glibc-version V]
+             [--extern NAME=VALUE[,VALUE...]|NAME=LO..HI]... [--glibc-version V]
              [--seconds N|N+|least] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
              [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
@@ -44,7 +44,9 @@ entry and one overall verdict.
 --overread=strict makes an over-read that stays in an aligned block holding
 a buffer byte (the aligned-over-read warning) a failure.
 --extern NAME=V1,V2,... runs every check once per value (a build each),
-with a verdict per value and one overall verdict.
+with a verdict per value and one overall verdict; --extern NAME=LO..HI
+declares the value's range and runs its ends, the values next to them and
+powers of two between (docs/tunables.md, "Other numbers").
 --glibc-version V (2.33 to 2.41; default: the installed glibc's) is the
 release whose start-up code sets glibc's x86-64 tuning variables: a
 routine reading them runs under the value sets that release hands it on
@@ -408,14 +410,17 @@ def validate(opts):
             lists.append(submission.parse_extern_values(text))
         except ValueError as e:
             die(str(e))
-    if len({n for n, _ in lists}) != len(lists):
+    if len({n for n, _, _ in lists}) != len(lists):
         die("--extern names one symbol twice")
+    # The declared ranges, for the table and the reports (gate_tunables).
+    opts["extern_ranges"] = {name: span for name, _, span in lists if span}
     # One run per combination of values; opts["extern"] is the first.
     sets = [[]]
-    for name, values in lists:
+    for name, values, _ in lists:
         sets = [done + [(name, v)] for done in sets for v in values]
     if len(sets) > 16:
-        die(f"--extern: {len(sets)} combinations of values (at most 16)")
+        die(f"--extern: {len(sets)} combinations of values (at most 16; a range LO..HI is up to "
+            f"{4 + submission.RANGE_SPREAD} values)")
     opts["extern_sets"] = sets
     opts["extern"] = sets[0]
     opts["glibc_version"] = glibc_version(opts.get("glibc_version"))

@@ -109,6 +109,31 @@ def fixed_sets(runs, reads):
     return out
 
 
+def given_ranges(ctx, reads):
+    """For each --extern name the routine reads: its declared range
+    ({"lo", "hi"}), or None where only values were given (they are not the
+    whole range, and the table says so)."""
+    ranges = ctx.opts.get("extern_ranges") or {}
+    given = {n for s in ctx.opts.get("extern_sets") or [] for n, _ in s}
+    return {n: ({"lo": ranges[n][0], "hi": ranges[n][1]} if n in ranges else None) for n in reads if n in given}
+
+
+def range_lines(t):
+    """What the table says of each --extern name read: the range it ran
+    over, or that the values given are all it ran at."""
+    out = []
+    for name, span in (t.get("ranges") or {}).items():
+        values = sorted({s["values"][name] for s in t.get("sets", []) if name in s["values"]})
+        shown = ", ".join(map(glibc_x86.fmt, values))
+        if span:
+            out.append(f"{name} over its declared range {glibc_x86.fmt(span['lo'])}..{glibc_x86.fmt(span['hi'])}: "
+                       f"its ends, the values next to them and powers of two between ({shown})")
+        else:
+            out.append(f"{name} only at {shown}, as given: not its whole range (declare it with "
+                       f"--extern {name}=LO..HI to run its ends and between)")
+    return out
+
+
 def choose_runs(ctx, runs):
     """Replaces the runs (in place: the plan and its splitter hold the list)
     with the model's value sets when it applies; records what the routine
@@ -117,7 +142,8 @@ def choose_runs(ctx, runs):
     ctx.tunables = {"reads": reads, "glibc_version": ctx.opts.get("glibc_version")}
     sets, why = model_runs(ctx, reads)
     if not sets:
-        ctx.tunables.update(model=[], why_not=why, sets=fixed_sets(runs, reads), not_run=[])
+        ctx.tunables.update(model=[], why_not=why, sets=fixed_sets(runs, reads), not_run=[],
+                            ranges=given_ranges(ctx, reads))
         return False
     runs[:] = [("", s) for s in sets]
     return True
@@ -160,7 +186,7 @@ def lines(ctx):
             out.append(f"glibc producer model n/a: {t['why_not']}")
         for s in t.get("sets", []):
             out.append(f"  {s['run']}: " + ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items()))
-        return out
+        return out + range_lines(t)
     covered = sum(1 for s in t["not_run"] if s.get("covered"))
     out.append(f"glibc {t['glibc_version']}'s producer model: {t['produced']} distinct value sets on the "
                f"machines and tunables of docs/tunables.md; {sum(1 for s in t['sets'] if s['kind'] == 'produced')} "

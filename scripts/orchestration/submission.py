@@ -95,14 +95,39 @@ def parse_extern(text):
     return name, number
 
 
+# A range's values between its ends and their neighbours: powers of two,
+# at most this many, spread evenly over the range's doublings.
+RANGE_SPREAD = 3
+
+
+def range_values(lo, hi):
+    """The values --extern NAME=LO..HI runs: both ends, the value next to
+    each inside the range, and up to RANGE_SPREAD powers of two between,
+    evenly over its doublings (a routine that breaks at one end, or only
+    where the value crosses a power of two, is run there), smallest first."""
+    ends = {lo, min(lo + 1, hi), max(hi - 1, lo), hi}
+    inner = [1 << k for k in range(max(lo, 1).bit_length(), 64) if lo + 1 < 1 << k < hi - 1]
+    if len(inner) > RANGE_SPREAD:
+        step = (len(inner) - 1) / (RANGE_SPREAD - 1)
+        inner = [inner[round(i * step)] for i in range(RANGE_SPREAD)]
+    return sorted(ends | set(inner))
+
+
 def parse_extern_values(text):
-    """NAME=V1,V2,... -> (name, [values]): each value as parse_extern takes
-    it, none twice."""
+    """NAME=V1,V2,... or NAME=LO..HI -> (name, [values], (lo, hi) or None):
+    each value as parse_extern takes it, none twice; a range's values are
+    range_values'."""
     name, eq, values = text.partition("=")
+    if eq and ".." in values:
+        lo_text, _, hi_text = values.partition("..")
+        lo, hi = parse_extern(f"{name}={lo_text}")[1], parse_extern(f"{name}={hi_text}")[1]
+        if lo >= hi:
+            raise ValueError(f"--extern {name}={values}: a range LO..HI needs LO below HI")
+        return name, range_values(lo, hi), (lo, hi)
     parsed = [parse_extern(f"{name}={v}")[1] for v in values.split(",")] if eq else [parse_extern(text)[1]]
     if len(set(parsed)) != len(parsed):
         raise ValueError(f"--extern {name}: a value is given twice")
-    return name, parsed
+    return name, parsed, None
 
 
 def extern_source(externs):

@@ -591,6 +591,9 @@ def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), 
             "alternative": unit.alternative, "convention": unit.convention, "unit": unit.name, "verdict": status,
             "warnings": [str(w) for w in warnings], "reason": reason, "findings": list(findings),
             "seconds": round(seconds, 1), "plot": plot, "report": report,
+            # The numbers it was run with (the gate report's data_symbols:
+            # glibc's model's value sets, or --extern's), or None.
+            "data_symbols": None,
             # When its gate run started (seconds from the zoo's start) and
             # how long the run took: gate_unit fills them in.
             "started": None, "unit_seconds": None}
@@ -654,6 +657,8 @@ def rows_of_run(unit, rc, timed_out, seconds, output, report_path, plot):
         reason = "" if status != "error" else (cannot_judge(e) or last_reason(output))
         out.append(row(unit, op, symbol, status, times.get(symbol, share), warnings, reason, findings, plot,
                        report_path, zoo_isa.of_entry(e)))
+        if isinstance(e.get("data_symbols"), dict):
+            out[-1]["data_symbols"] = e["data_symbols"]
         # A verdict the gate reused (gate_cache): where and when it was judged.
         cached = e.get("cached") or doc.get("cached")
         if isinstance(cached, dict):
@@ -944,6 +949,21 @@ tr.rejected td.v{background:#f6b0b0}tr.skipped td.v{background:#ddd}tr.error td.
 figure{display:inline-block;margin:1em;vertical-align:top}figure img{max-width:860px;border:1px solid #ccc}"""
 
 
+def value_sets_text(r):
+    """The matrix's cell for the numbers a row's routine read: the value
+    sets it ran under (by their producers) and how many the model left
+    out, or '-' when it reads none."""
+    d = r.get("data_symbols")
+    if not isinstance(d, dict) or not d.get("reads"):
+        return "-"
+    sets = [s for s in d.get("sets") or [] if isinstance(s, dict)]
+    ran = "; ".join(str(s.get("run", "?")) for s in sets)
+    if not d.get("model"):
+        return f"{', '.join(d['reads'])}: {ran or 'the defaults'}"
+    return (f"glibc {d.get('glibc_version', '?')}: {len(sets)} run ({ran}), "
+            f"{len(d.get('not_run') or [])} not run")
+
+
 def html_page(doc):
     e = html.escape
     t = doc["totals"]
@@ -955,7 +975,8 @@ def html_page(doc):
            '<p class="totals" id="totals">' + "".join(f'<span class="{v}">{v}: {t[v]}</span>' for v in VERDICTS)
            + "</p>", '<table id="matrix"><thead><tr><th>source</th><th>alternative</th><th>entry</th><th>arch</th>'
            "<th>verdict</th><th>warnings</th><th>seconds</th><th>--requires (the selector's)</th>"
-           "<th>minimal --requires (the ISA audit's)</th><th>plot</th></tr></thead><tbody>"]
+           "<th>minimal --requires (the ISA audit's)</th><th>value sets (the numbers it reads)</th>"
+           "<th>plot</th></tr></thead><tbody>"]
     for i, r in enumerate(doc["rows"]):
         verdict = {"skipped": r["reason"], "error": f"error: {r['reason']}"}.get(r["verdict"], r["verdict"])
         details = "".join(f"<br><small>{e(x)}</small>" for x in r["warnings"] + r["findings"]
@@ -968,7 +989,7 @@ def html_page(doc):
                    f'<td class="num">{len(r["warnings"])}</td><td class="num">{r["seconds"]:.1f}</td>'
                    f'<td>{e(",".join(r.get("requires") or []) or "-")}</td>'
                    f'<td>{e(",".join((r.get("isa") or {}).get("minimal_requires") or []) or ("-" if r.get("isa") else "not audited"))}</td>'
-                   f"<td>{plot}</td></tr>")
+                   f"<td>{e(value_sets_text(r))}</td><td>{plot}</td></tr>")
     out.append("</tbody></table>")
     if doc.get("arch_wall"):
         out.append('<h2>Time per arch</h2><table id="arches"><thead><tr><th>arch</th><th>gate runs</th>'

@@ -51,12 +51,29 @@ class Models(unittest.TestCase):
 
 class Externs(unittest.TestCase):
     def test_value_lists(self):
-        self.assertEqual(submission.parse_extern_values("t=1,0x10"), ("t", [1, 16]))
-        self.assertEqual(submission.parse_extern_values("t=5"), ("t", [5]))
+        self.assertEqual(submission.parse_extern_values("t=1,0x10"), ("t", [1, 16], None))
+        self.assertEqual(submission.parse_extern_values("t=5"), ("t", [5], None))
         with self.assertRaises(ValueError):
             submission.parse_extern_values("t=1,x")
         with self.assertRaises(ValueError):
             submission.parse_extern_values("t=1,0x1")
+
+    def test_a_range_runs_its_ends_their_neighbours_and_powers_of_two_between(self):
+        self.assertEqual(submission.parse_extern_values("t=8..0x10000"),
+                         ("t", [8, 9, 16, 1024, 32768, 65535, 65536], (8, 65536)))
+        # A 64-bit count's range: 2^32 (a 32-bit truncation) and 2^63 (the sign) among them.
+        self.assertEqual(submission.range_values(0, 2**64 - 1),
+                         [0, 1, 2, 2**32, 2**63, 2**64 - 2, 2**64 - 1])
+        self.assertEqual(submission.range_values(5, 6), [5, 6])
+        self.assertEqual(submission.range_values(-5, 3), [-5, -4, 2, 3])
+        for bad in ("t=9..8", "t=4..4", "t=1..x", "t=..5"):
+            with self.assertRaises(ValueError, msg=bad):
+                submission.parse_extern_values(bad)
+
+    def test_a_range_is_recorded_for_the_reports(self):
+        o = opts("--op=memcpy", "--extern", "a=16..64", "--extern", "b=3")
+        self.assertEqual(o["extern_ranges"], {"a": (16, 64)})
+        self.assertEqual([s[0][1] for s in o["extern_sets"]], [16, 17, 32, 63, 64])
 
     def test_one_run_per_combination(self):
         o = opts("--op=memcpy", "--extern", "a=1,2", "--extern", "b=3")

@@ -234,6 +234,19 @@ class Rows(unittest.TestCase):
                          [("memcpy=a", "accepted", 4.0), ("memmove=b", "warnings", 5.0)])
         self.assertEqual(rows[1]["warnings"], ["aligned-over-read: src"])
 
+    def test_the_value_sets_a_row_ran_under_are_in_its_row_and_the_matrix(self):
+        sets = {"reads": ["__x86_shared_non_temporal_threshold"], "glibc_version": "2.36", "model": ["x"],
+                "sets": [{"run": "intel-skylake-sp", "kind": "produced", "values": {}},
+                         {"run": "qemu-tcg", "kind": "produced", "values": {}}],
+                "not_run": [{"run": "tiny-caches"}]}
+        path = self.report({"verdict": "accepted", "entries": [
+            {"symbol": "a", "verdict": "accepted", "warnings": [], "seconds": 3, "data_symbols": sets},
+            {"symbol": "b", "verdict": "accepted", "warnings": [], "seconds": 3}]})
+        rows = zoo.rows_of_run(unit(), 0, False, 9.0, "", path, None)
+        self.assertEqual((rows[0]["data_symbols"], rows[1]["data_symbols"]), (sets, None))
+        self.assertEqual(zoo.value_sets_text(rows[0]), "glibc 2.36: 2 run (intel-skylake-sp; qemu-tcg), 1 not run")
+        self.assertEqual(zoo.value_sets_text(rows[1]), "-")
+
     def test_entry_seconds_count_the_build_once(self):
         # The gate counts the build (10 s) in both entries' seconds: each
         # entry's own time is its checks', the build is shared evenly.

@@ -88,6 +88,19 @@ expect "random: the same cases without --thresholds find nothing" 0 "^random: 40
 	--findings="$TMP/window-random0"
 usage_error "memgate verify: a threshold that is not a number is bad usage" \
 	"^memgate verify: bad value 'x' for --thresholds" $MG verify --thresholds=1,x
+# Other numbers (item 4): a range declared with --extern NAME=LO..HI runs
+# its ends, the values next to them and the powers of two between; the
+# 64-byte-block path is wrong for a threshold below 64 only.
+expect_all "gate: --extern NAME=LO..HI runs its ends and between: rejected at 32 and 33, accepted from 64" 1 \
+	"^bad_nt_threshold over its declared range 32..128: its ends, the values next to them and powers of two between \(32, 33, 64, 127, 128\)$" \
+	"^  bad_nt_threshold=32: REJECTED" "^  bad_nt_threshold=33: REJECTED" "^  bad_nt_threshold=64: ACCEPTED" \
+	"^  bad_nt_threshold=128: ACCEPTED" "^REJECTED: mg_generic_bad_memcpy_nt_threshold" -- \
+	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind,regressions --no-bench \
+	--extern bad_nt_threshold=32..128 --symbol=mg_generic_bad_memcpy_nt_threshold \
+	tests/bad/generic/bad_memcpy_nt_threshold.c
+usage_error "gate: a range whose ends are the wrong way round is bad usage" \
+	"^gate: --extern copy_threshold=9..8: a range LO..HI needs LO below HI$" \
+	scripts/gate --op memcpy --extern copy_threshold=9..8 tests/gate/extern_threshold.c
 usage_error "gate: a glibc the model does not know is bad usage" \
 	"^gate: --glibc-version: glibc version '2.32': the model knows 2.33 to 2.41 and 2.36-deb12" \
 	scripts/gate --op memset --glibc-version 2.32 tests/bad/x86_64/bad_memset_cache128.c
