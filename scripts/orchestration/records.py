@@ -33,10 +33,10 @@ FAILURE_CLASSES = (
 # feature the routine does not declare (the ISA audit), an entry without
 # the landing pad its object's marking promises (x86 IBT: endbr64), a
 # misaligned load or store of kernel code (riscv64: the misaligned check); a
-# user copy's user access outside the SMAP brackets or, on arm64, a
-# privileged one (the uaccess audit).
+# user copy's user access outside the SMAP brackets, a return with them
+# open or, on arm64, a privileged access (the uaccess audit).
 GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature", "landing-pad", "misaligned-access",
-                "smap-unbracketed", "pan-privileged-access")
+                "smap-unbracketed", "smap-left-open", "pan-privileged-access")
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
 # "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).

@@ -25,7 +25,7 @@ INFO_URI = "https://github.com/memgate/memgate"
 # check may report.
 OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad"),
              "misaligned": ("misaligned-access",),
-             "uaccess": ("smap-unbracketed", "pan-privileged-access")}
+             "uaccess": ("smap-unbracketed", "smap-left-open", "pan-privileged-access")}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -124,7 +124,7 @@ def validate_finding(f, checks, at):
     if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
         raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
                          "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
-                         "with isa, misaligned-access with misaligned, smap-unbracketed and pan-privileged-access with uaccess, and only there)")
+                         "with isa, misaligned-access with misaligned, smap-unbracketed, smap-left-open and pan-privileged-access with uaccess, and only there)")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
@@ -264,6 +264,9 @@ ABOUT = {
     "smap-unbracketed": ("A user access outside the SMAP brackets",
                          "A user copy's instruction that its exception table lists as a user access runs, on some path from the entry, before its stac or after its clac: on a CPU with SMAP the kernel's access to user memory faults there, and the copy fails (or the kernel oopses) on every such machine.",
                          "memgate cannot run stac and clac (they are privileged), so the kernel shim and MG_STAC/MG_CLAC leave nops and a record of where they are; the uaccess audit follows the routine's control flow to each listed instruction. The message names the instruction as symbol+offset. See docs/contract.md, U9."),
+    "smap-left-open": ("A return with the SMAP brackets open",
+                       "A user copy returns, on some path from the entry (a fault's fixup, say), after its stac and before a clac: its caller then runs with user access enabled (EFLAGS.AC set), and a later stray kernel access to user memory is not stopped by SMAP. The kernel's objtool refuses such a return (\"return with UACCESS enabled\").",
+                       "The uaccess audit follows the routine's own paths (its jumps and fixups, not its callees') from the entry to each of its returns. The message names the return as symbol+offset. See docs/contract.md, U11."),
     "pan-privileged-access": ("A privileged load or store to user memory (arm64 PAN)",
                               "A user copy's instruction that its exception table lists as a user access is a plain (privileged) load or store, not the unprivileged ldtr/sttr family, and lies outside the uaccess brackets: with PAN it faults on user memory.",
                               "At EL0, under qemu-user, both forms do the same, so only the static uaccess audit sees it. The message names the instruction as symbol+offset. See docs/contract.md, AK6."),

@@ -13,7 +13,11 @@ run-time emulation takes them (docs/usercopy.md).
   (jumps, both ways of a conditional branch, a call's callee and its
   return, and each listed instruction's fixup, reached in the state of its
   fault); a listed instruction that some path reaches with them closed is
-  `smap-unbracketed`. A routine that reaches no bracket at all leaves them
+  `smap-unbracketed`. A return of the routine's own (along its paths,
+  jumps and fixups, not a callee's) that some path reaches with them open
+  is `smap-left-open`: its caller would run with user access enabled,
+  which the kernel's objtool refuses ("return with UACCESS enabled").
+  A routine that reaches no bracket at all leaves them
   to its caller (6.1's clear_user_* are called from __clear_user's inline
   assembly between stac() and clac(); arm64's from C), and the rule is n/a
   for it, saying so. An indirect jump is not followed (the audit is a
@@ -67,6 +71,7 @@ class Result:
         self.accesses = 0
         self.brackets = 0
         self.outside = []
+        self.open_returns = []  # (where, text) of its own returns reached with the brackets open
         self.instructions = 0
         self.limits = []  # places a path reaches that Capstone could not decode
 
@@ -178,9 +183,11 @@ def symbol_node(obj, symbol):
     return None
 
 
-def follow(code, entry, listed, brackets):
+def follow(code, entry, listed, brackets, into_calls=True):
     """{node: set of bracket states on entering it} over every path from
-    `entry`, and how many brackets the paths reach."""
+    `entry`, and how many brackets the paths reach; without `into_calls`
+    a call goes on after it, its callee not followed (the routine's own
+    paths, whose returns are its own)."""
     states, work, reached, missing = {entry: {CLOSED}}, [entry], set(), []
     while work:
         node = work.pop()
@@ -195,7 +202,9 @@ def follow(code, entry, listed, brackets):
         if insn.mnemonic in ("stac", "clac"):
             reached.add(node)
         out = {OPEN} if insn.mnemonic == "stac" else {CLOSED} if insn.mnemonic == "clac" else now
-        nexts = [(n, out) for n in code.successors(node, insn)]
+        after = [(node[0], node[1] + insn.size)]
+        own = after if not into_calls and insn.group(isa_audit.capstone().CS_GRP_CALL) else None
+        nexts = [(n, out) for n in (own or code.successors(node, insn))]
         if node in listed:
             nexts.append((listed[node][0], now))  # the fixup, in the state of the fault
         for n, s in nexts:
@@ -203,6 +212,16 @@ def follow(code, entry, listed, brackets):
                 states[n] = states.get(n, set()) | s
                 work.append(n)
     return states, len(reached), missing
+
+
+def open_returns(code, entry, listed, brackets):
+    """[(where, text)] of the routine's own returns (its callees' are not)
+    that some path from `entry` reaches with the brackets open."""
+    cs = isa_audit.capstone()
+    states, _, _ = follow(code, entry, listed, brackets, into_calls=False)
+    return [(code.name(n), f"{code.insns[n].mnemonic} {code.insns[n].op_str}".strip())
+            for n in sorted(states) if n in code.insns and code.insns[n].group(cs.CS_GRP_RET)
+            and OPEN in states[n] and n not in brackets]
 
 
 def outside_why(rule, result, insn, kind, on_entry):
@@ -250,15 +269,18 @@ def audit(path, symbols):
                 why = outside_why(rule, result, insn, kind, states[node])
                 if why:
                     result.outside.append((code.name(node), f"{insn.mnemonic} {insn.op_str}".strip(), why))
+        if not rule.by_form and result.brackets:
+            result.open_returns = open_returns(code, entry, listed, brackets)
         out.append(result)
     return rule, out
 
 
 def findings(rule, results, name, obj="OBJECT"):
-    """One finding per entry with an access outside: the first, and how
-    many more."""
+    """One finding per entry with an access outside, and one per entry
+    with a return left open: the first, and how many more."""
     out = []
     for r in results:
+        out += left_open(r, name, obj)
         if not r.outside:
             continue
         where, text, why = r.outside[0]
@@ -278,6 +300,23 @@ def findings(rule, results, name, obj="OBJECT"):
     return out
 
 
+LEFT_OPEN = "smap-left-open"
+
+
+def left_open(r, name, obj):
+    """The smap-left-open finding of an entry, or []."""
+    if not r.open_returns:
+        return []
+    where, text = r.open_returns[0]
+    more = f" (and {len(r.open_returns) - 1} more)" if len(r.open_returns) > 1 else ""
+    detail = (f"{text} at {where}{more} returns with the SMAP brackets open (a path from the entry reaches it "
+              "after a stac and no clac): its caller would run with user access enabled, which objtool "
+              "refuses as 'return with UACCESS enabled' (docs/contract.md U11)")
+    return [{"check": "uaccess", "kind": LEFT_OPEN, "detail": detail, "input": "",
+             "repro": f"objdump -dr {obj}; readelf -x {RECORDS} {obj}",
+             "signature": f"{name} {LEFT_OPEN} {where}", "symbol": r.symbol, "at": where, "instruction": text}]
+
+
 def note(rule, results):
     """The row's note: per entry, its accesses and brackets, or why n/a."""
     parts = []
@@ -289,7 +328,8 @@ def note(rule, results):
         elif not r.brackets:
             parts.append(f"{r.symbol}: no {rule.brackets} of its own (its caller brackets it)")
         else:
-            parts.append(f"{r.symbol}: {r.accesses} listed user accesses, {len(r.outside)} outside {rule.brackets}")
+            parts.append(f"{r.symbol}: {r.accesses} listed user accesses, {len(r.outside)} outside {rule.brackets}"
+                         + (f", {len(r.open_returns)} returns with them open" if r.open_returns else ""))
     return "; ".join(parts)
 
 

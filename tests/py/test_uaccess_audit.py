@@ -44,6 +44,28 @@ class X86(unittest.TestCase):
             rule, results = U.audit(good, [f"mg_{arch}_copy_to_user_bracketed"])
             self.assertEqual((results[0].accesses, results[0].outside), (3, []))
 
+    def test_a_fixup_that_returns_with_the_brackets_open(self):
+        for arch, name in (("x86_64", "t"), ("i386", "t32")):
+            bad = assemble(self, f'#include "{ROOT}/tests/bad/x86/bad_copy_to_user_fault_leaves_stac.S"\n', name=name)
+            rule, results = U.audit(bad, [f"mg_{arch}_bad_copy_to_user_fault_leaves_stac"])
+            found = U.findings(rule, results, "v", bad)
+            self.assertEqual([(f["kind"], f["instruction"]) for f in found], [("smap-left-open", "ret")])
+            self.assertEqual(results[0].outside, [])
+            good = assemble(self, f'#include "{ROOT}/tests/bad/x86/copy_to_user_bracketed.S"\n', name=name)
+            rule, results = U.audit(good, [f"mg_{arch}_copy_to_user_bracketed"])
+            self.assertEqual(results[0].open_returns, [])
+
+    def test_a_callee_returns_to_its_caller_not_out_of_the_routine(self):
+        # g's ret, inside f's brackets, returns to f, which closes them; f's
+        # own fixup returning with them open is the one found.
+        body = "\tMG_STAC\n\tcall g\n\tMG_CLAC\n\tret\n\t.type g, @function\ng:\n1: movb %al, (%rdi)\n\tret\n" \
+               "\tMG_EXTABLE_UA(1b, 2f)\n2: ret\n"
+        _, result, _ = outside(self, HEAD + body)
+        self.assertEqual([w.split("+")[0] for w, _ in result.open_returns], [])
+        body = body.replace("\tcall g\n", "\tjmp g\n")  # a tail call: g's ret is f's own
+        _, result, _ = outside(self, HEAD + body)
+        self.assertEqual([w.split("+")[0] for w, _ in result.open_returns], ["g", "g"])
+
     def test_before_the_stac_and_after_the_clac(self):
         body = "1: movb (%rsi), %al\n\tMG_STAC\n2: movb %al, (%rdi)\n\tMG_CLAC\n3: movb %al, 1(%rdi)\n\tret\n" \
                "\tMG_EXTABLE_UA(1b, 4f)\n\tMG_EXTABLE_UA(2b, 4f)\n\tMG_EXTABLE_UA(3b, 4f)\n4: ret\n"

@@ -67,6 +67,15 @@ expect_all "gate: a user store after the clac is the uaccess check's smap-unbrac
 	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
 	--symbol=mg_x86_64_bad_copy_to_user_stores_after_clac --report="$TMP/smap-bad.json" \
 	tests/bad/x86/bad_copy_to_user_stores_after_clac.S
+# A fixup that returns with the brackets open (U11): right at run time too.
+expect "bad_copy_to_user_fault_leaves_stac passes at run time (fault at its last byte)" 0 "^verdict: ok$" \
+	$MG run --variant=bad_copy_to_user_fault_leaves_stac --len=21 --fault-at=20
+expect_all "gate: a fixup that returns without its clac is the uaccess check's smap-left-open" 1 \
+	"^uaccess +FAIL .*3 listed user accesses, 0 outside stac/clac, 1 returns with them open" \
+	"^1\. \[uaccess\] smap-left-open: ret at mg_x86_64_bad_copy_to_user_fault_leaves_stac\+0x[0-9a-f]+ returns with the SMAP brackets open" \
+	"^REJECTED: mg_x86_64_bad_copy_to_user_fault_leaves_stac, 1 finding" -- \
+	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	--symbol=mg_x86_64_bad_copy_to_user_fault_leaves_stac tests/bad/x86/bad_copy_to_user_fault_leaves_stac.S
 expect_all "gate: its twin, every access bracketed, passes the uaccess check" 0 \
 	"^uaccess +PASS .*3 listed user accesses, 0 outside stac/clac" "^ACCEPTED" -- \
 	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
