@@ -198,11 +198,14 @@ def show(ctx, results, findings, warnings):
 
 def warned(warnings):
     """'1 warning: dirty-upper', '2 warnings: aligned-over-read (16-byte
-    block), dirty-upper', or ''."""
+    block), dirty-upper', '10 warnings: dirty-upper (x10)' (the same one in
+    every run), or ''."""
     if not warnings:
         return ""
     names = [w["name"] + (f" ({w['width']}-byte block)" if w.get("width") else "") for w in warnings]
-    return f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: {', '.join(names)}"
+    counts = {n: names.count(n) for n in names}
+    shown = [n + (f" (x{k})" if k > 1 else "") for n, k in counts.items()]
+    return f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: {', '.join(shown)}"
 
 
 def verdict_line(ctx, results, findings, took, warnings=()):
