@@ -1,6 +1,7 @@
 # Placements (README "Placements"): each self-test wrong only at a spot is
-# caught with its class by verify and by the gate, passes where guard-page
-# placement puts its buffers, and a correct routine passes at the spot.
+# caught with its class by verify (and by the gate, in tests/run.d/gate.sh),
+# passes where guard-page placement puts its buffers, and a correct routine
+# passes at the spot.
 # Sourced by tests/run (uses expect, usage_error, pass, fail, skip, $MG, $TMP).
 
 echo "== placements: page straddles, page-diff, far buffers, mid-size lengths"
@@ -112,23 +113,8 @@ expect "the page-diff input replays its finding at 4160 bytes" 1 "of 4160 bytes 
 expect "a 24-byte input (before the spot fields) replays as it did: guard pages" 0 \
 	"^[0-9]+ passed, 0 failed" build/replay --variant=bad_memcpy_page_split corpus/memcpy
 
-# The gate: the same self-tests submitted as files.
-gate_spot() {
-	local sym=$1 class=$2 flags=$3 out rc
-	out=$(scripts/gate --op=memcpy $flags --no-bench --seconds=120 --symbol="mg_generic_$sym" \
-		"tests/bad/generic/$sym.c" 2>&1)
-	rc=$?
-	if [ $rc -eq 1 ] && grep -qE "^[0-9]+\. \[[a-z]+\] $class: " <<<"$out"; then
-		pass "gate rejects $sym with $class"
-	else
-		fail "gate rejects $sym with $class" "exit $rc: $(tail -n 2 <<<"$out")"
-	fi
-}
-gate_spot bad_memcpy_page_split wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
-gate_spot bad_memcpy_4k_alias wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
-gate_spot bad_memcpy_dist32 out-of-bounds-write "--quick --skip=fuzz,huge,valgrind,regressions"
-gate_spot bad_memcpy_midsize wrong-result "--quick --skip=fuzz,valgrind,regressions"
-gate_spot bad_memcpy_wrap32 wrong-result "--quick --skip=fuzz,huge,valgrind,regressions"
+# The gate: the same self-tests submitted as files are gated, each
+# rejected with its class, by tests/run.d/gate.sh's loop over both tables.
 
 # i386: the signed pointer compare at 2 GiB (how i386 runs here:
 # scripts/arch-probe).
