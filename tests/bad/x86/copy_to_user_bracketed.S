@@ -6,8 +6,16 @@
  * x86-64 and i386 (usercopy_x86.h). */
 #include "usercopy_x86.h"
 
+/* bad_copy_to_user_fault_leaves_stac.S builds this body under its own
+ * name, without the last fixup's clac. */
+#ifndef BRACKETED_NAME
+#define BRACKETED_NAME copy_to_user_bracketed
+#define LAST_FIXUP_CLOSES MG_CLAC
+#endif
+#define UC_XNAME(name) UC_NAME(name)
+
 	.text
-ENTRY(UC_NAME(copy_to_user_bracketed))
+ENTRY(UC_XNAME(BRACKETED_NAME))
 	UC_ARGS3
 	P(mov)	DX, CX
 	P(test)	CX, CX
@@ -36,9 +44,9 @@ L(loop_fault):
 	UC_RET
 L(last_fault):
 	movl	$1, %eax
-	MG_CLAC
+	LAST_FIXUP_CLOSES
 	UC_RET
-END(UC_NAME(copy_to_user_bracketed))
+END(UC_XNAME(BRACKETED_NAME))
 
 	MG_EXTABLE_UA(1b, L(loop_fault))
 	MG_EXTABLE_UA(2b, L(loop_fault))
