@@ -322,8 +322,8 @@ static void sweep_faults(struct emitter *e, enum mg_profile profile, struct mg_c
 	c->fault_at = 0;
 }
 
-void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
-	      void *ctx)
+int mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
+	     void *ctx)
 {
 	struct emitter e = {fn, ctx, seed, 0, 0};
 	const struct plan *plan = &plans[profile];
@@ -333,7 +333,7 @@ void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed
 	c.variant = v;
 	if (v->contract.fixed_len) {
 		sweep_pages(&e, plan, &c);
-		return;
+		return e.stopped;
 	}
 	/* The faults first: they are what a user copy gets wrong. */
 	if (mg_op_is_user(v->op))
@@ -341,6 +341,7 @@ void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed
 	sweep_lengths(&e, plan, &c);
 	if (v->op == MG_MEMMOVE)
 		sweep_overlaps(&e, plan, &c);
+	return e.stopped;
 }
 
 int mg_threshold_swept(size_t t)

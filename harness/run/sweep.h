@@ -11,9 +11,10 @@
 enum mg_profile { MG_PROFILE_QUICK, MG_PROFILE_FULL, MG_PROFILE_SMOKE };
 
 /* Feeds `fn` every case of the profile that the variant's contract allows,
- * in a fixed order; case k's fill seed is derived from `seed` and k. */
-void mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
-	      void *ctx);
+ * in a fixed order; case k's fill seed is derived from `seed` and k.
+ * Returns whether `fn` stopped it (returned nonzero). */
+int mg_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed, mg_case_fn fn,
+	     void *ctx);
 
 /* The lengths a routine compares n with, given by its caller (memgate
  * verify --thresholds: the values it reads, docs/tunables.md): a path that

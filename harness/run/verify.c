@@ -266,12 +266,13 @@ static int situation_wanted(const struct mg_tally *t)
 	return t->failures == 0 && !t->error && !t->died;
 }
 
-/* The profile's cases, then those around the thresholds the caller named. */
+/* The profile's cases, then, unless `fn` stopped them, those around the
+ * thresholds the caller named. */
 static void sweep_cases(const struct mg_verify_opts *o, const struct mg_variant *v, mg_case_fn fn,
 			void *ctx)
 {
-	mg_sweep(v, o->profile, o->seed, fn, ctx);
-	mg_sweep_thresholds(v, o->profile, o->seed, &o->thresholds, fn, ctx);
+	if (!mg_sweep(v, o->profile, o->seed, fn, ctx))
+		mg_sweep_thresholds(v, o->profile, o->seed, &o->thresholds, fn, ctx);
 }
 
 /* Counts the sweep's, the placements' and the situations' cases. */
