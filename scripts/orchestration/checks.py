@@ -233,7 +233,7 @@ def sweep_note(profile, sweep):
 
 def threshold_note(sweep):
     """What the sweep's note says of the thresholds it was given (its
-    record's thresholds and thresholds_not_swept), or ''."""
+XX"""
     swept, rest = sweep.get("thresholds") or [], sweep.get("thresholds_past_sandbox") or []
     fmt = gate_tunables.glibc_x86.fmt
     text = f"; lengths around the values it reads: {', '.join(map(fmt, swept))}" if swept else ""
