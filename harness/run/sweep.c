@@ -371,6 +371,25 @@ static void sweep_threshold_overlaps(struct emitter *e, const struct plan *plan,
 	c->dist = 0;
 }
 
+/* One length next to a threshold: the profile's alignment pairs for it,
+ * but past 64 KiB (a non-temporal threshold is a few MiB, each call a few
+ * milliseconds) only both buffers aligned and both flush with the guard
+ * page after them, the pairs that select a path by alignment least and
+ * most. */
+#define THRESHOLD_FEW_PAIRS_PAST ((size_t)64 << 10)
+
+static void threshold_length(struct emitter *e, const struct plan *plan, struct mg_case *c)
+{
+	unsigned f = flush_align(c->len);
+
+	if (c->len <= THRESHOLD_FEW_PAIRS_PAST || c->variant->op == MG_MEMSET) {
+		emit_length(e, plan, c);
+		return;
+	}
+	emit_pair(e, c, 0, 0);
+	emit_pair(e, c, f, f);
+}
+
 /* Distinguishes the thresholds' fill seeds from the profile's own cases'. */
 #define THRESHOLD_SEED_SALT 0x7468726573686f6cull
 
@@ -393,7 +412,7 @@ void mg_sweep_thresholds(const struct mg_variant *v, enum mg_profile profile, ui
 			if (len <= 1024 || (size_t)len > MG_MAX_LEN)
 				continue;
 			c.len = (size_t)len;
-			emit_length(&e, plan, &c);
+			threshold_length(&e, plan, &c);
 			if (v->op == MG_MEMMOVE)
 				sweep_threshold_overlaps(&e, plan, &c);
 		}

@@ -34,7 +34,8 @@ int mg_threshold_swept(size_t t);
 
 /* Feeds `fn` the cases around each swept threshold t: the lengths t-1, t
  * and t+1 (the full profile: t plus and minus its small amounts) with the
- * alignment pairs a length past 1 KiB takes, and for memmove a few overlaps
+ * alignment pairs a length past 1 KiB takes (past 64 KiB two of them: both
+ * buffers aligned, both flush with the guard page), and for memmove a few overlaps
  * at each (either direction by one byte, by a cache line, by a page, and by
  * about the length). Their fill seeds are a stream of their own. */
 void mg_sweep_thresholds(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
