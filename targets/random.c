@@ -93,12 +93,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Case i's input, and the target it runs on: the families take turns.
- * The floating-point environment's byte, the stack byte, then the
- * situation bytes, come first, each from a draw of its own, so that the
- * rest is the input case i had before they were added; the vector length's
- * and the tag's bytes, before them, are the stack draw's third and fourth
- * bytes. */
 /* One case in four when --thresholds names some: the case moved to a
  * length next to one of them (T-1, T or T+1) and encoded again, so that
  * its `size` bytes saved decode to it. A case that cannot take the length
@@ -113,7 +107,7 @@ static void near_threshold(const struct mg_target *t, unsigned long long i,
 	if (!opt.thresholds.n || r % 4)
 		return;
 	size_t at = opt.thresholds.at[(r >> 8) % opt.thresholds.n];
-	if (at == 0 || at >= t->max_len)
+	if (at == 0 || at + 1 >= t->max_len) /* lengths are folded below max_len */
 		return;
 	mg_decode(t, input, *size, &c);
 	c.len = at - 1 + (size_t)((r >> 40) % 3);
@@ -123,6 +117,13 @@ static void near_threshold(const struct mg_target *t, unsigned long long i,
 	*size = mg_input_size(&c);
 }
 
+/* Case i's input, and the target it runs on: the families take turns.
+ * The floating-point environment's byte, the stack byte, then the
+ * situation bytes, come first, each from a draw of its own, so that the
+ * rest is the input case i had before they were added; the vector length's
+ * and the tag's bytes, before them, are the stack draw's third and fourth
+ * bytes. `size`: how many of its bytes decode to the case (all of them,
+ * unless near_threshold encoded it again). */
 static const struct mg_target *make_input(unsigned long long i, uint8_t input[MG_INPUT_MAX_BYTES],
 					  size_t *size)
 {
