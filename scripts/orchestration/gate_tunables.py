@@ -1,7 +1,8 @@
 """The numbers a submission reads: the data symbols it loads from (found
-from its relocations), and the value sets it runs under. For glibc's x86-64
-tuning variables the sets come from the producer model (glibc_x86) of the
-release --glibc-version names: a covering subset of what that release
+from its relocations), and the value sets it runs under. For glibc's x86
+tuning variables (x86-64's and i386's) the sets come from the producer
+model (glibc_x86) of the release --glibc-version names, in the routine's
+ABI: a covering subset of what that release
 hands the routine on the table's machines and tunables, then the boundary
 values no producer gives. A failure under a produced set is a finding that
 names its machine; one under a boundary set only is the warning
@@ -67,23 +68,25 @@ def model_runs(ctx, reads):
     if not glibc:
         return [], ("--extern gives every glibc variable it reads" if given & set(reads) & submission.DEFAULT_NAMES
                     else "it reads none of glibc's x86 tuning variables")
-    if ctx.arch != "x86_64":
-        return [], f"the producer model is glibc's x86-64 one, and this routine is for {ctx.arch}"
+    abi = glibc_x86.ABIS.get(ctx.arch)
+    if abi is None:
+        return [], f"the producer model is glibc's x86 one (x86-64 and i386), and this routine is for {ctx.arch}"
     if len(ctx.opts["extern_sets"]) > 1:
         return [], "--extern value lists choose the runs"
     version = ctx.opts.get("glibc_version")
     if not version:
         return [], "no glibc 2.33-2.41 is installed here and --glibc-version names none"
-    runs, produced, rest = glibc_x86.plan(glibc_x86.parse_version(version), glibc, MOST_PRODUCED)
+    runs, produced, rest = glibc_x86.plan(glibc_x86.parse_version(version), glibc, MOST_PRODUCED, abi)
     given = list(ctx.opts["extern"])
     for index, s in enumerate(runs):
         s.extend(given)
         s.full = index == 0
         s.weight = FULL_WEIGHT if index == 0 else 1
-    ran = set().union(*(glibc_x86.targets(s, glibc) for s in runs if s.kind == "produced"))
-    ctx.tunables = {"glibc_version": version, "reads": reads, "model": glibc,
+    ran = set().union(*(glibc_x86.targets(s, glibc, abi) for s in runs if s.kind == "produced"))
+    ctx.tunables = {"glibc_version": version, "abi": abi.arch, "reads": reads, "model": glibc,
                     "sets": [described(s, True) for s in runs],
-                    "not_run": [dict(described(s, False), covered=glibc_x86.targets(s, glibc) <= ran) for s in rest],
+                    "not_run": [dict(described(s, False), covered=glibc_x86.targets(s, glibc, abi) <= ran)
+                                for s in rest],
                     "produced": len(produced)}
     return runs, ""
 
@@ -188,7 +191,7 @@ def lines(ctx):
             out.append(f"  {s['run']}: " + ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items()))
         return out + range_lines(t)
     covered = sum(1 for s in t["not_run"] if s.get("covered"))
-    out.append(f"glibc {t['glibc_version']}'s producer model: {t['produced']} distinct value sets on the "
+    out.append(f"glibc {t['glibc_version']}'s producer model ({t['abi']}): {t['produced']} distinct value sets on the "
                f"machines and tunables of docs/tunables.md; {sum(1 for s in t['sets'] if s['kind'] == 'produced')} "
                f"run, {sum(1 for s in t['not_run'] if s['kind'] == 'produced')} not run ({covered} of them "
                f"with no value class the run ones lack), {sum(1 for s in t['sets'] if s['kind'] == 'boundary')} "

@@ -19,11 +19,27 @@ def verdict_of(results, findings):
 
 
 def qualifiers(results):
-    parts = list(dict.fromkeys(f"{c.name} n/a: {c.note}" for c in results if c.status == "n/a"))
+    parts = list(dict.fromkeys(not_applicable(results)))
     skipped = list(dict.fromkeys(c.name for c in results if c.status == "skip"))
     if skipped:
         parts.append("skipped: " + ", ".join(skipped))
     return "; ".join(parts)
+
+
+def not_applicable(results):
+    """'check n/a: reason' for each, naming the runs where the check ran in
+    others (with value sets, a boundary run's finding makes its own later
+    checks n/a while the other runs ran them)."""
+    runs_of, na = {}, {}
+    for c in results:
+        runs_of.setdefault(c.name, []).append(c.run)
+        if c.status == "n/a":
+            na.setdefault((c.name, c.note), []).append(c.run)
+    out = []
+    for (name, note), runs in na.items():
+        partial = len(runs) < len(runs_of[name]) and all(runs)
+        out.append(f"{name} n/a" + (f" in {', '.join(dict.fromkeys(runs))}" if partial else "") + f": {note}")
+    return out
 
 
 def by_reason(results):

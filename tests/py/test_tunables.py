@@ -1,6 +1,6 @@
-"""glibc's x86-64 tuning variables by release (glibc_x86): the formulas'
-facts that shipped bugs came from, the tunables' bounds, the value sets
-and their cover, the version option."""
+"""glibc's x86 tuning variables by release and ABI (glibc_x86): the
+formulas' facts that shipped bugs came from, the tunables' bounds, the
+value sets and their cover, the version option."""
 import os
 import shutil
 import subprocess
@@ -143,8 +143,54 @@ class Sets(unittest.TestCase):
             g.parse_version("three")
 
 
-if __name__ == "__main__":
-    unittest.main()
+class I386(unittest.TestCase):
+    """i386's glibc runs the same start-up code with a 32-bit `long`.
+    Checked here against Debian 12's /lib/ld-linux.so.2 --list-diagnostics
+    on the 2-vCPU guest of Formulas (its cpu_features are the values before
+    init_cacheinfo rounds them)."""
+
+    GUEST = g.Machine("guest", "", "intel", 48 << 10, 2 << 20, 480 << 20, threads_l2=1, threads_l3=2,
+                      inclusive=False, fsrm=True, vec=64)
+
+    def produce(self, tunables=None, version=g.DEBIAN12, m=None):
+        return g.produce(version, m or self.GUEST, tunables, g.ILP32)
+
+    def test_the_guest_reads_as_on_x86_64(self):
+        got = self.produce()
+        self.assertEqual(got[NT], 0xb580000)
+        self.assertEqual(got["__x86_shared_cache_size"], 0x1e200000)
+        self.assertEqual(got["__x86_rep_movsb_threshold"], 0x840)
+
+    def test_settings_past_a_32_bit_size_t_are_refused(self):
+        # ld.so left every value as it was for 2^32 and kept 0xffffffff.
+        self.assertEqual(self.produce({"x86_shared_cache_size": 1 << 32}), self.produce())
+        self.assertEqual(self.produce({"x86_rep_movsb_threshold": 0xFFFFFFFF})["__x86_rep_movsb_threshold"],
+                         0xFFFFFFFF)
+
+    def test_the_non_temporal_bounds_are_32_bit(self):
+        # 0x4041 and 0xfffffff (SIZE_MAX >> 4) taken; 0x4040, 0x10000000
+        # and 0xffffffff (a long of -1) refused.
+        for v, taken in ((0x4040, False), (0x4041, True), (0xFFFFFFF, True), (0x10000000, False),
+                         (0xFFFFFFFF, False)):
+            self.assertEqual(self.produce({"x86_non_temporal_threshold": v})[NT] == v, taken, hex(v))
+
+    def test_a_size_negative_as_a_long_is_stored_until_2_35(self):
+        # ld.so's shared_cache_size read 0x90000000; init_cacheinfo's
+        # `shared > 0` (2.35 on) keeps the 1 MiB default then.
+        huge = {"x86_shared_cache_size": 0x90000000}
+        self.assertEqual(self.produce(huge)["__x86_shared_cache_size"], 1 << 20)
+        self.assertEqual(self.produce(huge, 34)["__x86_shared_cache_size"], 0x90000000)
+        self.assertEqual(g.produce(34, self.GUEST, huge)["__x86_shared_cache_size"], 0x90000000)
+
+    def test_a_1_tib_l3_keeps_its_low_32_bits(self):
+        # As a 32-bit long the L3 reads 0: AMD's path falls back to the L2.
+        self.assertEqual(self.produce(m=HUGE_AMD)["__x86_shared_cache_size"], 512 << 10)
+
+    def test_boundaries_are_the_32_bit_extremes(self):
+        self.assertEqual(g.boundaries(g.ILP32), (0, 1, 0x7FFFFFFF, 0xFFFFFFFF))
+        runs, _, _ = g.plan(34, ["__x86_shared_cache_size"], abi=g.ILP32)
+        self.assertTrue(all(v <= 0xFFFFFFFF for s in runs for _, v in s))
+        self.assertIn("qemu-tcg", [p for s in runs for p in s.producers])
 
 
 class GateRuns(unittest.TestCase):
@@ -224,3 +270,7 @@ class Thresholds(unittest.TestCase):
     def test_zero_and_negative_values_add_no_length(self):
         from orchestration import gate_tunables as t
         self.assertEqual(t.thresholds(self.ctx(["a", "b"], [("a", 0), ("b", -1)])), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

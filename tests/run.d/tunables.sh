@@ -8,14 +8,16 @@
 # - a memcpy needing a non-temporal threshold of 16448 is rejected only
 #   where a release and machine give less (2.36's, not 2.38's or Debian
 #   12's);
+# - glibc's own i686 SSE2 memset (Debian's libc.a) under i386's model: the
+#   same, rejected under 2.34 and accepted with the warning under 2.36;
 # - gate.json lists what it reads and the values of every run; the table
 #   lists an --extern datum read with its value per run.
-# About three and a half minutes (five gates of ten value sets each, the sweep quick).
+# About four minutes (seven gates of ten value sets each, the sweep quick).
 # Sourced by tests/run (uses expect, expect_all, usage_error, caught, skip, $MG, $TMP).
 
 echo "== tunables: glibc's producer model"
 if [ "$(uname -m)" != x86_64 ]; then
-	skip "tunables" "the glibc producer model is x86-64's, and this machine is $(uname -m)"
+	skip "tunables" "these tests gate x86-64 routines, and this machine is $(uname -m)"
 	return 0
 fi
 # Each further value set gets 1 part of --seconds, the first 4, and a set
@@ -101,6 +103,32 @@ expect_all "gate: --extern NAME=LO..HI runs its ends and between: rejected at 32
 usage_error "gate: a range whose ends are the wrong way round is bad usage" \
 	"^gate: --extern copy_threshold=9..8: a range LO..HI needs LO below HI$" \
 	scripts/gate --op memcpy --extern copy_threshold=9..8 tests/gate/extern_threshold.c
+# i386's model (a 32-bit `long`): Debian's own i686 SSE2 memset, from
+# libc6-dev-i386's libc.a, clears in blocks sized from the shared cache and
+# assumes 128 bytes of it (BZ 28784): glibc 2.34 hands it 0 on QEMU/TCG,
+# Debian 12's glibc keeps its 1 MiB default there.
+tu_libc32=/usr/lib32/libc.a
+if ! arch_wanted i386; then
+	:
+elif ! tu_why=$(scripts/arch-probe i386); then
+	skip "tunables: i386's model" "$tu_why"
+elif [ ! -f "$tu_libc32" ]; then
+	skip "tunables: i386's model" "$tu_libc32 is missing (libc6-dev-i386)"
+else
+	expect_all "gate: Debian's i686 SSE2 memset under glibc 2.34's i386 model: rejected, naming QEMU/TCG" 1 \
+		"^glibc 2.34's producer model \(i386\): " \
+		"^  qemu-tcg, hypervisor-zero-cache: __x86_data_cache_size=0, __x86_shared_cache_size=0$" \
+		"^[0-9]+\. \[sweep\] out-of-bounds-write: dst, .*\(qemu-tcg, hypervisor-zero-cache\)$" \
+		"^REJECTED: __memset_sse2, 1 finding" -- \
+		tu_gate --arch i386 --op memset --requires sse2 --glibc-version 2.34 --symbol __memset_sse2 \
+		"$tu_libc32(memset-sse2.o)"
+	expect_all "gate: the same under Debian 12's glibc: accepted, fragile-tunable at 0" 0 \
+		"^glibc 2.36-deb12's producer model \(i386\): " \
+		"^warning \[sweep\] fragile-tunable: fails with __x86_data_cache_size=0, __x86_shared_cache_size=0, " \
+		"^ACCEPTED \(interrupts n/a in boundary 0, .*fragile-tunable.*\): __memset_sse2" -- \
+		tu_gate --arch i386 --op memset --requires sse2 --glibc-version 2.36-deb12 --symbol __memset_sse2 \
+		"$tu_libc32(memset-sse2.o)"
+fi
 usage_error "gate: a glibc the model does not know is bad usage" \
 	"^gate: --glibc-version: glibc version '2.32': the model knows 2.33 to 2.41 and 2.36-deb12" \
 	scripts/gate --op memset --glibc-version 2.32 tests/bad/x86_64/bad_memset_cache128.c
