@@ -20,8 +20,10 @@ run-time emulation takes them (docs/usercopy.md).
   A routine that reaches no bracket at all leaves them
   to its caller (6.1's clear_user_* are called from __clear_user's inline
   assembly between stac() and clac(); arm64's from C), and the rule is n/a
-  for it, saying so. An indirect jump is not followed (the audit is a
-  floor there).
+  for it, saying so. An indirect jump or call (through a register or
+  memory: `jmp *%rax`, arm64's `br x16`) that a path reaches cannot be
+  followed: the audit then could not judge, naming it, rather than pass
+  what it did not see.
 - arm64 (PAN): every listed instruction of a UACCESS type is one of the
   unprivileged ldtr/sttr family (PAN does not stop them), or lies inside
   uaccess_ttbr0_enable/uaccess_ttbr0_disable (the shim's records, as
@@ -73,7 +75,7 @@ class Result:
         self.outside = []
         self.open_returns = []  # (where, text) of its own returns reached with the brackets open
         self.instructions = 0
-        self.limits = []  # places a path reaches that Capstone could not decode
+        self.limits = []  # places a path reaches that the audit cannot follow: could not judge
 
 
 def words(data, at, layout):
@@ -163,6 +165,16 @@ class Code:
         imms = [op.imm for op in insn.operands if op.type == isa_audit.capstone().CS_OP_IMM]
         return (node[0], imms[-1]) if imms else None
 
+    def indirect(self, insn):
+        """Is it a jump or call through a register or memory (whose
+        target the audit cannot know)?"""
+        cs = isa_audit.capstone()
+        if insn.group(cs.CS_GRP_RET) or not (insn.group(cs.CS_GRP_JUMP) or insn.group(cs.CS_GRP_CALL)):
+            return False
+        if self.obj.arch == "aarch64":
+            return insn.mnemonic.startswith(("br", "blr"))
+        return not any(op.type == cs.CS_OP_IMM for op in insn.operands)
+
     def successors(self, node, insn):
         cs = isa_audit.capstone()
         after = (node[0], node[1] + insn.size)
@@ -187,7 +199,8 @@ def follow(code, entry, listed, brackets, into_calls=True):
     """{node: set of bracket states on entering it} over every path from
     `entry`, and how many brackets the paths reach; without `into_calls`
     a call goes on after it, its callee not followed (the routine's own
-    paths, whose returns are its own)."""
+    paths, whose returns are its own). `missing`: the nodes reached that
+    are not decoded, and the indirect jumps and calls reached."""
     states, work, reached, missing = {entry: {CLOSED}}, [entry], set(), []
     while work:
         node = work.pop()
@@ -201,6 +214,8 @@ def follow(code, entry, listed, brackets, into_calls=True):
             now = {brackets[node]}
         if insn.mnemonic in ("stac", "clac"):
             reached.add(node)
+        if code.indirect(insn):
+            missing.append(node)
         out = {OPEN} if insn.mnemonic == "stac" else {CLOSED} if insn.mnemonic == "clac" else now
         after = [(node[0], node[1] + insn.size)]
         own = after if not into_calls and insn.group(isa_audit.capstone().CS_GRP_CALL) else None
@@ -222,6 +237,16 @@ def open_returns(code, entry, listed, brackets):
     return [(code.name(n), f"{code.insns[n].mnemonic} {code.insns[n].op_str}".strip())
             for n in sorted(states) if n in code.insns and code.insns[n].group(cs.CS_GRP_RET)
             and OPEN in states[n] and n not in brackets]
+
+
+def limit(code, symbol, node):
+    """Why the audit cannot follow a path from `symbol` past `node`."""
+    insn = code.insns.get(node)
+    if insn is None:
+        return (f"a path from {symbol} reaches {code.name(node)}, which Capstone 4.0.2 cannot decode "
+                "(or which is no code)")
+    return (f"a path from {symbol} reaches {insn.mnemonic} {insn.op_str} at {code.name(node)}, an indirect "
+            "jump or call the audit cannot follow (what it reaches is not audited)")
 
 
 def outside_why(rule, result, insn, kind, on_entry):
@@ -260,9 +285,8 @@ def audit(path, symbols):
         if entry is None:
             raise elf_code.BadObject(f"{path}: {symbol} is not defined in its code")
         states, result.brackets, missing = follow(code, entry, listed, brackets)
-        result.instructions = len(states) - len(missing)
-        result.limits = [f"a path from {symbol} reaches {code.name(n)}, which Capstone 4.0.2 cannot decode "
-                         "(or which is no code)" for n in sorted(set(missing))]
+        result.instructions = len(states) - sum(1 for n in set(missing) if n not in code.insns)
+        result.limits = [limit(code, symbol, n) for n in sorted(set(missing))]
         for node, (_fixup, kind) in sorted(listed.items()):
             if node in states and node in code.insns:
                 insn = code.insns[node]

@@ -80,6 +80,12 @@ expect_all "gate: its twin, every access bracketed, passes the uaccess check" 0 
 	"^uaccess +PASS .*3 listed user accesses, 0 outside stac/clac" "^ACCEPTED" -- \
 	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
 	--symbol=mg_x86_64_copy_to_user_bracketed tests/bad/x86/copy_to_user_bracketed.S
+# A jump through a register: the audit cannot follow it, so the check
+# could not judge (exit 2) and names it.
+expect_all "gate: an indirect jump the uaccess audit cannot follow is could not judge, naming it" 2 \
+	"^COULD NOT JUDGE: copy_to_user_indirect: could not judge: uaccess: a path from copy_to_user_indirect reaches jmp rax at copy_to_user_indirect\+0x14, an indirect jump or call the audit cannot follow" -- \
+	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	tests/gate/copy_to_user_indirect.S
 # A kernel file as it lives in its tree: the shim's ASM_STAC/ASM_CLAC are
 # followed through a jump to the tail (as 6.1's copy_user_64.S jumps to
 # copy_user_short_string); one access after the clac is found, and a
