@@ -181,7 +181,7 @@ int mg_convention_parse(const char *text, struct mg_convention *out, char *err, 
 	if (strcmp(text, "c") == 0)
 		return 0;
 	if (GPR_COUNT == 0)
-		return fail(err, size, "register conventions are implemented for x86-64 only");
+		return fail(err, size, "register conventions are implemented for x86-64 and i386 only");
 	for (;;) {
 		size_t n;
 

@@ -7,11 +7,12 @@ The gate checks it here, so that a bad one is one line, exit 2, before
 anything builds; the harness parses the same text again when it calls the
 routine. "c" is the C convention (no convention of its own)."""
 
-# x86-64's general registers (MG_ABI_GPR_NAMES); rsp is none of a
-# convention's.
+# The general registers (each arch's MG_ABI_GPR_NAMES); the stack pointer
+# is none of a convention's.
 REGISTERS = {"x86_64": ("rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-                        "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15")}
-STACK_POINTER = {"x86_64": "rsp"}
+                        "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"),
+             "i386": ("eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi")}
+STACK_POINTER = {"x86_64": "rsp", "i386": "esp"}
 KEYS = ("args", "ret", "clobbers", "zero")
 MAX_ARGS = 3
 # The operands args= names, in order, per operation (a page routine may
@@ -30,7 +31,7 @@ def parse(text, arch="x86_64"):
     if text == "c":
         return None
     if arch not in REGISTERS:
-        raise ValueError(f"register conventions are implemented for x86-64 only, not {arch}")
+        raise ValueError(f"register conventions are implemented for x86-64 and i386 only, not {arch}")
     names = REGISTERS[arch]
     conv = {"args": None, "ret": None, "clobbers": [], "zero": []}
     given = set()

@@ -195,15 +195,19 @@ class Context:
         arch = self.foreign or self.host
         kernel = self.contract == "kernel"
         sampled = ", x87 mode and the entry flags on a sample"
+        conv = self.opts.get("convention")
         if arch == "i386":
-            return "ebx, esi, edi, ebp, esp, the caller's frame, direction flag, MXCSR, x87 control word" + sampled
+            regs = f"every register the convention '{conv}' does not name" if conv else "ebx, esi, edi, ebp"
+            return (f"{regs}, esp, the caller's frame, direction flag, MXCSR, x87 control word" + sampled
+                    + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
         if arch == "aarch64":
             return ("x19-x29, d8-d15, sp, nothing written above sp, FPCR, the entry flags on a sample"
                     + (", x18 (kernel)" if kernel else "")
                     + (", no FP/SIMD state (kernel)" if kernel and "fpu" not in self.requires else ""))
         if arch == "riscv64":
             return "s0-s11, fs0-fs11, sp, nothing written above sp, gp, tp, frm, vstart (with V)"
-        return ("callee-saved registers, stack, direction flag, MXCSR, x87 control word, upper bits of int"
+        regs = f"every register the convention '{conv}' does not name" if conv else "callee-saved registers"
+        return (f"{regs}, stack, direction flag, MXCSR, x87 control word, upper bits of int"
                 + sampled + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
 
     def incumbents(self):

@@ -71,7 +71,7 @@ zero=rax'): the arguments' registers in the op's order (a page routine may
 take its length, 4096, last), the result's, the registers it may change
 besides, those that enter holding 0. Every other register (rsp aside)
 must come back unchanged, the C convention's scratch registers too.
-x86-64 only; default: the C convention (docs/conventions.md).
+x86-64 and i386 only; default: the C convention (docs/conventions.md).
 
 --contract kernel (the default for copy_page, clear_page and the user
 copies, and for a routine built through the kernel shim) holds the

@@ -54,9 +54,16 @@ class Parse(unittest.TestCase):
         self.refused("args=rdi,rcx clobbers=rdi", "'rdi' is an argument, so may change already: not in clobbers=")
         self.refused("args=rdi ret=rax clobbers=rax", "'rax' is the result: not in clobbers=")
 
+    def test_i386_has_its_own_registers(self):
+        conv = convention.parse("args=eax,edx,ecx ret=eax", "i386")
+        self.assertEqual((conv["args"], conv["ret"]), (["eax", "edx", "ecx"], "eax"))
+        self.refused("args=eax clobbers=esp", "'esp' is the stack pointer: no argument, result or clobber",
+                     arch="i386")
+
     def test_other_arches_say_why_not(self):
-        self.refused(CLEAR, "register conventions are implemented for x86-64 only, not i386", arch="i386")
-        self.refused(CLEAR, "register conventions are implemented for x86-64 only, not aarch64", arch="aarch64")
+        self.refused(CLEAR, "unknown register 'rdi' (valid: eax, ecx, edx, ebx, ebp, esi, edi)", arch="i386")
+        self.refused(CLEAR, "register conventions are implemented for x86-64 and i386 only, not aarch64",
+                     arch="aarch64")
 
 
 class Fits(unittest.TestCase):

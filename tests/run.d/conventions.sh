@@ -4,12 +4,12 @@
 # declares its convention is called that way and every register outside it
 # must come back; its broken twin, which clobbers one the convention does
 # not list, is an abi-violation naming the register and the convention.
-# x86-64 only. Sourced by tests/run (uses expect, expect_all, caught,
+# x86-64 and i386. Sourced by tests/run (uses expect, expect_all, caught,
 # usage_error, skip, $MG, $TMP).
 
 echo "== register conventions of their own"
 if [ "$(uname -m)" != x86_64 ]; then
-	skip "register conventions" "implemented for x86-64 only, and this is $(uname -m)"
+	skip "register conventions" "these tests run x86-64 variants, and this is $(uname -m)"
 	return 0
 fi
 
@@ -131,5 +131,33 @@ usage_error "the gate: a convention must fit the op" \
 	$GATE --op copy_from_user --convention 'args=rdi,rsi ret=rcx' tests/gate/conv/movs_style.S
 usage_error "the gate: the stack pointer is no clobber" "'rsp' is the stack pointer" \
 	$GATE --op clear_page --convention 'args=rdi clobbers=rsp' tests/gate/conv/clear_pages_style.S
-usage_error "the gate: not for another arch yet" "implemented for x86-64 only, not i386" \
+usage_error "the gate: not for aarch64 yet" "implemented for x86-64 and i386 only, not aarch64" \
+	$GATE --op clear_page --arch=aarch64 --convention "$CLEAR" tests/gate/conv/clear_pages_style.S
+usage_error "the gate: an i386 convention names i386's registers" \
+	"^gate: --convention 'args=rdi,rcx zero=rax': unknown register 'rdi' \(valid: eax, ecx, edx, ebx, ebp, esi, edi\)" \
 	$GATE --op clear_page --arch=i386 --convention "$CLEAR" tests/gate/conv/clear_pages_style.S
+
+# i386: the kernel's own C functions take their arguments in eax, edx and
+# ecx (-mregparm=3), which a declared convention says.
+REGPARM='args=eax,edx,ecx ret=eax'
+if ! arch_wanted i386; then
+	:
+elif ! cv_why=$(scripts/arch-probe i386); then
+	skip "register conventions on i386" "$cv_why"
+else
+	expect_all "the gate accepts an i386 user copy in -mregparm=3's convention, declared" 0 \
+		"^memgate gate: regparm_style \(copy_from_user, i386, kernel contract, convention '$REGPARM'\)" \
+		"^ACCEPTED .*: regparm_style passed" -- \
+		$GATE --arch=i386 --op copy_from_user --convention "$REGPARM" tests/gate/conv/regparm_style.S
+	expect "the gate rejects its twin that holds its bytes in bl without saving ebx" 1 \
+		"\[abi\] abi-violation: ebx clobbered \(0xc4c4c4c4 -> 0x[0-9a-f]{8}\), which the declared convention '$REGPARM' does not let it change" \
+		$GATE --arch=i386 --op copy_from_user --convention "$REGPARM" -DCLOBBER_EBX tests/gate/conv/regparm_style.S
+	expect "the gate rejects it under the C convention (its arguments are not on the stack)" 1 \
+		"^REJECTED: regparm_style" \
+		$GATE --arch=i386 --op copy_from_user tests/gate/conv/regparm_style.S
+	expect_all "an i386 memcpy in that convention passes every situation, interrupted and in threads" 0 \
+		"^abi +PASS .*every register the convention '$REGPARM' does not name, esp" \
+		"^interrupts +PASS .*the routine called from the handler" "^threads +PASS " \
+		"^ACCEPTED .*: regparm_memcpy passed" -- \
+		$GATE --arch=i386 --op memcpy --convention "$REGPARM" tests/gate/conv/regparm_memcpy.S
+fi

@@ -1,5 +1,5 @@
 /* x86-64 and i386 ABI rules: the callee-saved registers (x86-64: rbx, rbp,
- * r12-r15; i386: ebx, esi, edi, ebp) are preserved (x86-64, under a register
+ * r12-r15; i386: ebx, esi, edi, ebp) are preserved (under a register
  * convention of the routine's own: every register it does not name), the stack pointer comes
  * back where it was, the direction flag is clear, and the control bits of
  * MXCSR and the x87 control word are as they were at entry, the case's
@@ -58,10 +58,6 @@ _Static_assert(offsetof(struct mg_abi_record, fsbase_after) == MG_ABI_FSBASE_AFT
 _Static_assert(offsetof(struct mg_abi_record, fs_before) == MG_ABI_FS_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fs_after) == MG_ABI_FS_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_fs) == MG_ABI_CHECK_FS, "layout");
-_Static_assert(offsetof(struct mg_abi_record, conv) == MG_ABI_CONV, "layout");
-_Static_assert(offsetof(struct mg_abi_record, conv_ret) == MG_ABI_CONV_RET, "layout");
-_Static_assert(offsetof(struct mg_abi_record, regs_in) == MG_ABI_REGS_IN, "layout");
-_Static_assert(offsetof(struct mg_abi_record, regs_out) == MG_ABI_REGS_OUT, "layout");
 #else
 _Static_assert(offsetof(struct mg_abi_record, gsbase_before) == MG_ABI_GSBASE_BEFORE, "layout");
 _Static_assert(offsetof(struct mg_abi_record, check_gs) == MG_ABI_CHECK_GS, "layout");
@@ -72,6 +68,10 @@ _Static_assert(offsetof(struct mg_abi_record, gs_desc) == MG_ABI_GS_DESC, "layou
 _Static_assert(offsetof(struct mg_abi_record, gs_desc_ret) == MG_ABI_GS_DESC_RET, "layout");
 _Static_assert(offsetof(struct mg_abi_record, gs_desc_thread) == MG_ABI_GS_DESC_THREAD, "layout");
 #endif
+_Static_assert(offsetof(struct mg_abi_record, conv) == MG_ABI_CONV, "layout");
+_Static_assert(offsetof(struct mg_abi_record, conv_ret) == MG_ABI_CONV_RET, "layout");
+_Static_assert(offsetof(struct mg_abi_record, regs_in) == MG_ABI_REGS_IN, "layout");
+_Static_assert(offsetof(struct mg_abi_record, regs_out) == MG_ABI_REGS_OUT, "layout");
 
 int mg_abi_has_avx;
 int mg_abi_has_avx512;
@@ -281,11 +281,11 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->fpusw_after = 0;
 #if defined(__x86_64__)
 	prepare_fs(rec, rules);
-	rec->conv = 0; /* the C convention, unless mg_abi_set_convention says otherwise */
-	rec->conv_ret = 0;
 #else
 	prepare_gs(rec, rules);
 #endif
+	rec->conv = 0; /* the C convention, unless mg_abi_set_convention says otherwise */
+	rec->conv_ret = 0;
 }
 
 /* MXCSR comes with SSE: always there on x86-64, not on every i386 CPU. */
@@ -351,7 +351,6 @@ static int clobbered_register(const struct mg_abi_record *rec, struct mg_verdict
 	return 0;
 }
 
-#if defined(__x86_64__)
 static const char *const gpr_names[MG_ABI_GPR_COUNT] = MG_ABI_GPR_NAMES;
 
 void mg_abi_set_convention(struct mg_abi_record *rec, const struct mg_convention *conv,
@@ -367,12 +366,13 @@ void mg_abi_set_convention(struct mg_abi_record *rec, const struct mg_convention
 	rec->conv_text = conv->text;
 }
 
-void mg_abi_call_regs(const void *fn, uint64_t regs[MG_ABI_GPR_COUNT]); /* trampoline_x86_64.S */
+/* trampoline_x86_64.S, trampoline_i386.S */
+void mg_abi_call_regs(const void *fn, mg_abi_gpr_t regs[MG_ABI_GPR_COUNT]);
 
 uintptr_t mg_abi_call_direct_convention(const void *fn, const struct mg_convention *conv,
 					const uintptr_t *operands)
 {
-	uint64_t regs[MG_ABI_GPR_COUNT];
+	mg_abi_gpr_t regs[MG_ABI_GPR_COUNT];
 
 	for (int i = 0; i < MG_ABI_GPR_COUNT; i++)
 		regs[i] = (conv->zero & (1u << i)) ? 0 : MG_ABI_CANARY_GPR(i);
@@ -402,7 +402,6 @@ static int outside_convention(const struct mg_abi_record *rec, struct mg_verdict
 	}
 	return 0;
 }
-#endif
 
 /* The xmm registers exist (and were poisoned): always on x86-64. */
 static int has_xmm(void)
@@ -481,9 +480,7 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 	differ |= (uint32_t)rec->gs_desc_ret;
 #endif
 	differ |= rec->check_fpu; /* the kernel contract's rule: looked at below */
-#if defined(__x86_64__)
-	differ |= rec->conv; /* the registers of a convention of its own: likewise */
-#endif
+	differ |= rec->conv;	  /* the registers of a convention of its own: likewise */
 	return differ == 0;
 }
 
@@ -492,13 +489,8 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi_record *rec,
 							     struct mg_verdict *out)
 {
-#if defined(__x86_64__)
 	if (rec->conv ? outside_convention(rec, out) : clobbered_register(rec, out))
 		return 1;
-#else
-	if (clobbered_register(rec, out))
-		return 1;
-#endif
 	if (rec->sp_after != rec->sp_before) {
 		mg_verdict_abi(out, "stack-pointer", 0, 1, rec->sp_before, rec->sp_after,
 			       "stack pointer moved by %+lld bytes",

@@ -24,6 +24,12 @@
  * x87 registers and resets the x87 unit, fills xmm0-7 (with SSE) with a poison pattern and saves an
  * FXSAVE image before the call and another after it, as on x86-64.
  *
+ * With a register convention of the routine's own (the record's conv),
+ * every general register but esp enters as the record's regs_in says (the
+ * argument words stay on the stack, unread), and every one is stored in
+ * regs_out after the call; the result is regs_out[conv_ret] (eax for the
+ * C convention).
+ *
  * Last it compares gs, the thread pointer, with the record's (its selector,
  * and its base: with get_thread_area after the sampled calls, through the
  * thread control block's self-pointer after the others) and puts the
@@ -47,6 +53,10 @@
 current_record:
 	.zero	4
 caller_sp:			/* esp after the pushes: the saved registers */
+	.zero	4
+current_fn:			/* the callee: every register may be its argument */
+	.zero	4
+scratch_ecx:			/* ecx as the call left it, while ecx finds the record */
 	.zero	4
 
 /* The four saved registers, and the callee's frame: the three argument
@@ -166,12 +176,15 @@ ENTRY(mg_abi_call)
 	movl	$MG_ABI_CANARY_FRAME1, 16(%eax)
 	movl	%eax, MG_ABI_SP_BEFORE(%edx)
 	movl	20(%esp), %ecx		/* fn */
+	movl	%ecx, %fs:current_fn@ntpoff
 	/* The callee's frame is realigned: no fixed offset leads back to
 	 * ours, so the CFI finds it through the word kept above the frame
 	 * words. */
 	.cfi_remember_state
 	movl	%eax, %esp
 	CFA_FROM_SLOT(0)
+	cmpl	$0, MG_ABI_CONV(%edx)
+	jne	21f
 	movl	$MG_ABI_CANARY_EBX, %ebx
 	movl	$MG_ABI_CANARY_ESI, %esi
 	movl	$MG_ABI_CANARY_EDI, %edi
@@ -183,11 +196,43 @@ ENTRY(mg_abi_call)
 	orl	$0x8d5, (%esp)
 	popfl
 	CFA_FROM_SLOT(0)
-10:	call	*%ecx
+	jmp	10f
+	/* A convention of the routine's own: every register but esp from
+	 * regs_in, the flags set first (a mov leaves them), eax last. */
+21:	cmpl	$0, MG_ABI_SET_FLAGS(%edx)
+	je	22f
+	pushfl
+	CFA_FROM_SLOT(4)
+	orl	$0x8d5, (%esp)
+	popfl
+	CFA_FROM_SLOT(0)
+22:	movl	%edx, %eax
+	movl	MG_ABI_REGS_IN+4*1(%eax), %ecx
+	movl	MG_ABI_REGS_IN+4*2(%eax), %edx
+	movl	MG_ABI_REGS_IN+4*3(%eax), %ebx
+	movl	MG_ABI_REGS_IN+4*5(%eax), %ebp
+	movl	MG_ABI_REGS_IN+4*6(%eax), %esi
+	movl	MG_ABI_REGS_IN+4*7(%eax), %edi
+	movl	MG_ABI_REGS_IN+4*0(%eax), %eax
+10:	call	*%fs:current_fn@ntpoff
 	.globl	mg_abi_call_returned
 mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 
+	/* Every register as the call left it, for a convention of the
+	 * routine's own (movs only: the flags are recorded below), and the
+	 * result from the register it names (eax by default). */
+	movl	%ecx, %fs:scratch_ecx@ntpoff
 	movl	%fs:current_record@ntpoff, %ecx
+	movl	%eax, MG_ABI_REGS_OUT+4*0(%ecx)
+	movl	%edx, MG_ABI_REGS_OUT+4*2(%ecx)
+	movl	%ebx, MG_ABI_REGS_OUT+4*3(%ecx)
+	movl	%ebp, MG_ABI_REGS_OUT+4*5(%ecx)
+	movl	%esi, MG_ABI_REGS_OUT+4*6(%ecx)
+	movl	%edi, MG_ABI_REGS_OUT+4*7(%ecx)
+	movl	%fs:scratch_ecx@ntpoff, %eax
+	movl	%eax, MG_ABI_REGS_OUT+4*1(%ecx)
+	movl	MG_ABI_CONV_RET(%ecx), %eax
+	movl	MG_ABI_REGS_OUT(%ecx,%eax,4), %eax
 	movl	%esp, MG_ABI_SP_AFTER(%ecx)
 	movl	MG_ABI_SP_BEFORE(%ecx), %esp
 	movl	%ebx, MG_ABI_SAVED+0(%ecx)
@@ -300,6 +345,68 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	.cfi_restore %ebp
 	ret
 END(mg_abi_call)
+
+/* void mg_abi_call_regs(const void *fn, uint32_t regs[8])
+ *
+ * A direct call with a register convention of the routine's own (abi.h):
+ * every general register but esp enters as regs[] says (in the order of
+ * MG_ABI_GPR_NAMES), and leaves its value there after the call. Only the
+ * stack holds its state, so a signal handler or another thread may call it
+ * while a call through mg_abi_call is under way; it checks nothing. */
+ENTRY(mg_abi_call_regs)
+	pushl	%ebp
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %ebp, 0
+	pushl	%ebx
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %ebx, 0
+	pushl	%esi
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %esi, 0
+	pushl	%edi
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %edi, 0
+	movl	24(%esp), %eax		/* regs */
+	movl	20(%esp), %ecx		/* fn */
+	subl	$4, %esp		/* esp a multiple of 16 at the call */
+	.cfi_adjust_cfa_offset 4
+	pushl	%eax			/* 4(%esp) at the call: regs */
+	.cfi_adjust_cfa_offset 4
+	pushl	%ecx			/* 0(%esp): fn */
+	.cfi_adjust_cfa_offset 4
+	movl	4*1(%eax), %ecx
+	movl	4*2(%eax), %edx
+	movl	4*3(%eax), %ebx
+	movl	4*5(%eax), %ebp
+	movl	4*6(%eax), %esi
+	movl	4*7(%eax), %edi
+	movl	4*0(%eax), %eax
+	call	*(%esp)
+	xchgl	%eax, 4(%esp)		/* eax: regs; the callee's eax on the stack */
+	movl	%ecx, 4*1(%eax)
+	movl	%edx, 4*2(%eax)
+	movl	%ebx, 4*3(%eax)
+	movl	%ebp, 4*5(%eax)
+	movl	%esi, 4*6(%eax)
+	movl	%edi, 4*7(%eax)
+	movl	4(%esp), %ecx
+	movl	%ecx, 4*0(%eax)
+	addl	$12, %esp
+	.cfi_adjust_cfa_offset -12
+	popl	%edi
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %edi
+	popl	%esi
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %esi
+	popl	%ebx
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %ebx
+	popl	%ebp
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %ebp
+	ret
+END(mg_abi_call_regs)
 
 /* mg_abi_call with the trap flag set (step.h): from the next instruction
  * on, each one raises SIGTRAP, until the handler clears the flag. */

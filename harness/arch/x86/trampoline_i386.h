@@ -35,6 +35,15 @@
 #define MG_ABI_GS_DESC	     1136 /* get_thread_area's answer (struct user_desc) */
 #define MG_ABI_GS_DESC_RET   1152 /* its return value */
 #define MG_ABI_GS_DESC_THREAD 1156 /* in: the thread's descriptor, to put back */
+/* A register convention of the routine's own (engine/convention.h), as on
+ * x86-64: every general register but esp enters as regs_in says (the
+ * arguments where the convention puts them, a canary elsewhere) and is
+ * stored in regs_out after the call; the trampoline returns
+ * regs_out[conv_ret]. */
+#define MG_ABI_CONV	     1160 /* in: enter with regs_in, not the C convention */
+#define MG_ABI_CONV_RET	     1164 /* in: the register returned (0: eax) */
+#define MG_ABI_REGS_IN	     1168 /* in: 8 registers, in the order of MG_ABI_GPR_NAMES */
+#define MG_ABI_REGS_OUT	     1200 /* every register after the call (esp's slot unused) */
 #define MG_ABI_FX_XMM	    160 /* where xmm0 sits in an FXSAVE image */
 #define MG_ABI_FX_XMM_COUNT 8	/* xmm0-xmm7 */
 
@@ -56,6 +65,18 @@
 #define MG_ABI_STACK_PROMISE	 "a multiple of 16 for (esp + 4) at entry (psABI-32 2.2.2)"
 #define MG_ABI_STACK_PROMISE_KERNEL "a multiple of 4 for esp (the kernel's cc_stack_align4)"
 
+/* Under a convention of the routine's own, register i (not an argument,
+ * not zero=) enters with this. */
+#define MG_ABI_CANARY_GPR(i) (0xc1c1c1c1u + (unsigned)(i) * 0x01010101u)
+/* The general registers, numbered as the instruction encoding numbers
+ * them (a convention names them so). */
+#define MG_ABI_GPR_COUNT 8
+#define MG_ABI_GPR_SP	 4 /* esp: never an argument, a result or a clobber */
+#define MG_ABI_GPR_NAMES                                                                           \
+	{                                                                                          \
+		"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi"                             \
+	}
+
 /* Hex digits a register is printed with in a diagnosis. */
 #define MG_ABI_REG_DIGITS 8
 /* Where the two frame canaries sit, for a diagnosis. */
@@ -72,6 +93,8 @@
 #include <asm/ldt.h>
 #include <stddef.h>
 #include <stdint.h>
+
+typedef uint32_t mg_abi_gpr_t; /* a general register */
 
 struct mg_abi_record {
 	uint32_t saved[MG_ABI_SAVED_COUNT];
@@ -100,6 +123,14 @@ struct mg_abi_record {
 	struct user_desc gs_desc; /* in: its entry_number; out: the base after the call */
 	int32_t gs_desc_ret;
 	const struct user_desc *gs_desc_thread;
+	uint32_t conv;	   /* in: a convention of the routine's own (regs_in) */
+	uint32_t conv_ret; /* in: the register the trampoline returns */
+	mg_abi_gpr_t regs_in[MG_ABI_GPR_COUNT];
+	mg_abi_gpr_t regs_out[MG_ABI_GPR_COUNT];
+	/* For the judge (C only): the registers the convention lets the call
+	 * change (a bit each), and its text, for the diagnosis. */
+	uint32_t conv_may_change;
+	const char *conv_text;
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

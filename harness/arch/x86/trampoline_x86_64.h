@@ -95,6 +95,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef uint64_t mg_abi_gpr_t; /* a general register */
+
 struct mg_abi_record {
 	uint64_t saved[MG_ABI_SAVED_COUNT];
 	uint64_t sp_before, sp_after;
@@ -122,8 +124,8 @@ struct mg_abi_record {
 	uint32_t check_fs; /* in: arch_prctl(ARCH_GET_FS) after this call */
 	uint32_t conv;	   /* in: a convention of the routine's own (regs_in) */
 	uint32_t conv_ret; /* in: the register the trampoline returns */
-	uint64_t regs_in[MG_ABI_GPR_COUNT];
-	uint64_t regs_out[MG_ABI_GPR_COUNT];
+	mg_abi_gpr_t regs_in[MG_ABI_GPR_COUNT];
+	mg_abi_gpr_t regs_out[MG_ABI_GPR_COUNT];
 	/* For the judge (C only): the registers the convention lets the call
 	 * change (a bit each), and its text, for the diagnosis. */
 	uint32_t conv_may_change;
