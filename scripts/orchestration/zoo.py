@@ -89,12 +89,14 @@ AARCH64_OP_NAME_FEATURES = (("memset", "falkor", ("zva64",)),)
 # The kernel features the alternatives test, as the gate's --requires names
 # them (None: a kernel judgement of speed, not a CPU instruction set).
 KERNEL_FEATURES = {"X86_FEATURE_REP_GOOD": None, "X86_FEATURE_ERMS": "erms", "X86_FEATURE_FSRM": "fsrm",
-                   "X86_FEATURE_FSRS": "fsrs", "ARM64_HAS_NO_HW_PREFETCH": None, "ARM64_HAS_MOPS": "mops"}
+                   "X86_FEATURE_FSRS": "fsrs", "X86_FEATURE_XMM2": "sse2", "ARM64_HAS_NO_HW_PREFETCH": None,
+                   "ARM64_HAS_MOPS": "mops"}
 # A CPU with the first has the second (FSRM is a faster ERMS).
 KERNEL_IMPLIES = {"X86_FEATURE_FSRM": "X86_FEATURE_ERMS"}
 # Bits of ZOO_CPU, as zoo/kernel/shim.h numbers them.
 KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_FEATURE_FSRM": 1 << 2,
-               "X86_FEATURE_FSRS": 1 << 3, "ARM64_HAS_NO_HW_PREFETCH": 1 << 8, "ARM64_HAS_MOPS": 1 << 9}
+               "X86_FEATURE_FSRS": 1 << 3, "X86_FEATURE_XMM2": 1 << 4, "ARM64_HAS_NO_HW_PREFETCH": 1 << 8,
+               "ARM64_HAS_MOPS": 1 << 9}
 
 ARCHES = ("x86_64", "i386", "aarch64")
 
@@ -309,14 +311,17 @@ def extract_kernel(tarball, out):
     top = re.sub(r"\.tar\.\w+$", "", os.path.basename(tarball))
     tree = os.path.join(out, top)
     stamp = os.path.join(out, f"{top}.extracted")
-    mark = f"{tarball} {os.path.getsize(tarball)}\n"
+    # Every .S of the folders: the files a version lacks (6.1 has no arm64
+    # memmove.S) are then notes, not a failed extraction; and the C files
+    # of the user copies.
+    wanted = sorted({f"{top}/{folder}/*.S" for folder, _ in KERNEL_FILES.values()}
+                    | {f"{top}/{KERNEL_USER_FOLDER[arch]}/{row[0]}" for arch, table in KERNEL_USER_COPIES.items()
+                       for row in table if row[0].endswith(".c")})
+    mark = f"{tarball} {os.path.getsize(tarball)} {' '.join(wanted)}\n"
     if os.path.exists(stamp) and open(stamp).read() == mark:
         return tree
     shutil.rmtree(tree, ignore_errors=True)
     os.makedirs(out, exist_ok=True)
-    # Every .S of the folders: the files a version lacks (6.1 has no arm64
-    # memmove.S) are then notes, not a failed extraction.
-    wanted = [f"{top}/{folder}/*.S" for folder, _ in KERNEL_FILES.values()]
     run_text(["tar", "-xf", tarball, "-C", out, "--wildcards"] + wanted, timeout=600)
     records.write_text(stamp, mark)
     return tree
@@ -336,12 +341,13 @@ def cpus_of(features):
 def compiler_for(arch):
     if arch == "aarch64":
         return ["clang", "--target=aarch64-linux-gnu"], "aarch64-linux-gnu-objdump"
-    return ["gcc"], "objdump"
+    return (["gcc", "-m32"] if arch == "i386" else ["gcc"]), "objdump"
 
 
-def assemble(arch, source, incdir, mask, obj):
+def assemble(arch, source, incdir, mask, obj, cflags=()):
     cc, _ = compiler_for(arch)
-    run_text(cc + ["-c", "-nostdinc", "-I", incdir, "-include", SHIM, f"-DZOO_CPU={mask}", source, "-o", obj])
+    run_text(cc + ["-c", "-nostdinc", "-I", incdir, "-include", SHIM, f"-DZOO_CPU={mask}", *cflags, source,
+                   "-o", obj])
 
 
 def code_hash(arch, obj):
@@ -418,7 +424,27 @@ KERNEL_USER_COPIES = {"x86_64": (
      CLEAR_USER_CONVENTION),
     ("clear_page_64.S", "clear_user_erms", ("clear_user",), (("X86_FEATURE_REP_GOOD", "X86_FEATURE_ERMS"),),
      CLEAR_USER_CONVENTION))}
-KERNEL_USER_FOLDER = {"x86_64": "arch/x86/lib"}
+# i386's (Linux 6.1): arch/x86/lib/usercopy_32.c, C with inline assembly,
+# built as the kernel builds it (-O2, -mregparm=3: the arguments in eax,
+# edx, ecx, the result in eax; with CONFIG_X86_INTEL_USERCOPY, as
+# X86_GENERIC selects it). raw_copy_{from,to}_user call __copy_user_ll
+# (uaccess_32.h), __copy_from_user_inatomic_nocache calls
+# __copy_from_user_ll_nocache_nozero, whose Intel nocache copy (movnti)
+# runs past 64 bytes on a CPU with SSE2 (static_cpu_has); clear_user and
+# __clear_user are the clears. __copy_user_ll's Intel unrolled copy is
+# not reached: it is taken when (to ^ from) & movsl_mask.mask, and the
+# file's movsl_mask stays 0 until init_intel sets it at boot.
+# ecx is a scratch register of the C convention: a two-argument function
+# may change it.
+REGPARM = {3: "args=eax,edx,ecx ret=eax", 2: "args=eax,edx ret=eax clobbers=ecx"}
+KERNEL_USER_COPIES["i386"] = (
+    ("usercopy_32.c", "__copy_user_ll", ("copy_from_user", "copy_to_user"), ((),), REGPARM[3]),
+    ("usercopy_32.c", "__copy_from_user_ll_nocache_nozero", ("copy_from_user",), ((), ("X86_FEATURE_XMM2",)),
+     REGPARM[3]),
+    ("usercopy_32.c", "clear_user", ("clear_user",), ((),), REGPARM[2]),
+    ("usercopy_32.c", "__clear_user", ("clear_user",), ((),), REGPARM[2]))
+KERNEL_C_FLAGS = {"i386": ("-O2", "-mregparm=3", "-DCONFIG_X86_INTEL_USERCOPY", "-Wno-unused-parameter")}
+KERNEL_USER_FOLDER = {"x86_64": "arch/x86/lib", "i386": "arch/x86/lib"}
 
 
 def cpu_label(cpu):
@@ -443,7 +469,8 @@ def kernel_user_units(tree, version, work, notes):
                 mask = sum(KERNEL_BITS[x] for x in cpu)
                 obj = os.path.join(work, "obj", arch, f"{f}-{mask}.o")
                 os.makedirs(os.path.dirname(obj), exist_ok=True)
-                assemble(arch, path, incdir, mask, obj)
+                cflags = KERNEL_C_FLAGS.get(arch, ()) if f.endswith(".c") else ()
+                assemble(arch, path, incdir, mask, obj, cflags)
                 defined, _ = parse_nm(run_text(["nm", "-A", obj]))
                 if not any(kind == "T" and name == symbol for syms in defined.values() for kind, name, _ in syms):
                     notes.append(f"linux {version} {folder}/{f}: no {symbol} in this version")
@@ -458,7 +485,7 @@ def kernel_user_units(tree, version, work, notes):
                     units.append(Unit(name, f"linux {version} {folder}/{f}", arch, [path], [(op, symbol)],
                                       requires=[KERNEL_FEATURES[x] for x in cpu if KERNEL_FEATURES[x]],
                                       flags=["-I", incdir, "-D", f"ZOO_CPU={mask}", "--cflags",
-                                             f"-include {SHIM}"],
+                                             " ".join([f"-include {SHIM}", *cflags])],
                                       alternative=label, convention=convention))
                     units[-1].objects = [obj]
     return units

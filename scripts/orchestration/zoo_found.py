@@ -46,7 +46,8 @@ def key(sources, arches, archives, kernel_dir, shim):
              "archives": {p: _stat(p) for p in archives},
              "kernel": {n: _stat(os.path.join(kernel_dir, n)) for n in src if n.startswith("linux-source-")},
              "code": {n: _sha(os.path.join(HERE, n)) for n in ("zoo.py", "kernel_shim.py", "zoo_found.py")},
-             "shim": _sha(shim), "tools": tools,
+             "shim": {n: _sha(os.path.join(os.path.dirname(shim), n)) for n in sorted(os.listdir(os.path.dirname(shim)))},
+             "tools": tools,
              "dpkg": _stat("/var/lib/dpkg/status")}
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 

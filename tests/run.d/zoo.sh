@@ -32,7 +32,10 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		$'^linux-aarch64-clear_user\taarch64\tclear_user=__arch_clear_user\t-' \
 		$'^linux-x86_64-copy_user_generic_unrolled-none-copy_from_user\tx86_64\tcopy_from_user=copy_user_generic_unrolled\t-\t.*\tc$' \
 		$'^linux-x86_64-copy_user_enhanced_fast_string-rep_good\\+erms\\+fsrm-copy_to_user\tx86_64\tcopy_to_user=copy_user_enhanced_fast_string\terms,fsrm\t' \
-		$'^linux-x86_64-clear_user_erms-rep_good\\+erms\tx86_64\tclear_user=clear_user_erms\terms\t.*\targs=rdi,rcx ret=rcx clobbers=rdx zero=rax$' -- \
+		$'^linux-x86_64-clear_user_erms-rep_good\\+erms\tx86_64\tclear_user=clear_user_erms\terms\t.*\targs=rdi,rcx ret=rcx clobbers=rdx zero=rax$' \
+		$'^linux-i386-__copy_user_ll-none-copy_from_user\ti386\tcopy_from_user=__copy_user_ll\t-\t.*usercopy_32.c\targs=eax,edx,ecx ret=eax$' \
+		$'^linux-i386-__copy_from_user_ll_nocache_nozero-xmm2\ti386\tcopy_from_user=__copy_from_user_ll_nocache_nozero\tsse2\t' \
+		$'^linux-i386-clear_user-none\ti386\tclear_user=clear_user\t-\t.*\targs=eax,edx ret=eax clobbers=ecx$' -- \
 		scripts/zoo --list --sources kernel --out "$zoo_out"
 	# The control of the clear_user rows' convention (issue 25): under the
 	# C convention the count is passed in rsi, while clear_user_original
@@ -46,6 +49,30 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		'^1\. \[sweep\] wrong-count: ' scripts/gate "${zoo_cu_flags[@]}" "$zoo_cu"
 	expect "zoo: clear_user_original with its convention is accepted" 0 '^ACCEPTED' \
 		scripts/gate "${zoo_cu_flags[@]}" --convention 'args=rdi,rcx ret=rcx clobbers=rdx zero=rax' "$zoo_cu"
+	# i386's usercopy_32.c, C through the shim's C half, built as the
+	# kernel builds it (-mregparm=3) and gated in that convention: its
+	# clear_user is accepted; __copy_user_ll as copy_from_user returns n
+	# when a source dword straddles the fault with readable bytes before
+	# it, which uaccess.h's "returning size should happen only when
+	# nothing could be copied" forbids (docs/usercopy.md, "i386's
+	# usercopy_32.c").
+	zoo_u32=$(ls build/zoo/src/linux-source-*/arch/x86/lib/usercopy_32.c 2>/dev/null | head -n1)
+	zoo_u32_flags=(--arch i386 --quick --seconds=20 --skip=fuzz,huge,valgrind,regressions --no-bench
+		-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0
+		--cflags "-include $PWD/zoo/kernel/shim.h -O2 -mregparm=3 -DCONFIG_X86_INTEL_USERCOPY -Wno-unused-parameter")
+	if ! arch_wanted i386; then
+		:
+	elif ! zoo_why=$(scripts/arch-probe i386); then
+		skip "zoo: i386's usercopy_32.c" "$zoo_why"
+	else
+		expect "zoo: i386 clear_user (usercopy_32.c, -mregparm=3) with its convention is accepted" 0 \
+			'^ACCEPTED .*: clear_user passed' scripts/gate "${zoo_u32_flags[@]}" --entry clear_user=clear_user \
+			--convention 'args=eax,edx ret=eax clobbers=ecx' "$zoo_u32"
+		expect "zoo: i386 __copy_user_ll as copy_from_user returns n with a byte readable: nothing-copied" 1 \
+			'^1\. \[sweep\] nothing-copied: returned n = [0-9]+ \(nothing copied\), but the first [1-3] bytes? could be' \
+			scripts/gate "${zoo_u32_flags[@]}" --entry copy_from_user=__copy_user_ll \
+			--convention 'args=eax,edx,ecx ret=eax' "$zoo_u32"
+	fi
 else
 	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"
 fi

@@ -11,9 +11,11 @@
  * such a CPU, so each alternative is a routine of its own, gated apart. */
 #ifndef ZOO_KERNEL_SHIM_H
 #define ZOO_KERNEL_SHIM_H
-/* The gate gives the tree's flags to its own C files too: they see none of
- * this. */
-#ifdef __ASSEMBLER__
+/* C files (a kernel C file, and the gate's generated data files of the
+ * same submission) get the C half, macros and types only. */
+#ifndef __ASSEMBLER__
+#include "shim_c.h"
+#else
 
 #ifndef ZOO_CPU
 #define ZOO_CPU 0
