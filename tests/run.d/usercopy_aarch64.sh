@@ -113,7 +113,7 @@ else
 		"^uaccess +FAIL .*1 listed user accesses, 1 privileged" \
 		"^1\. \[uaccess\] pan-privileged-access: strb w4, \[x0\] at mg_aarch64_bad_copy_to_user_plain_store\+0x10, listed in the exception table as a user access, is a privileged access" \
 		"^  cpu max: REJECTED, 1 finding" -- \
-		scripts/gate --arch=aarch64 --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions \
+		scripts/gate --arch=aarch64 --op copy_to_user --quick --seconds=20+ --skip=fuzz,regressions \
 		--no-bench --symbol=mg_aarch64_bad_copy_to_user_plain_store tests/bad/aarch64/bad_copy_to_user_plain_store.S
 
 	# An entry of a type the emulation does not have (BPF) makes the case

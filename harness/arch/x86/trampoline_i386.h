@@ -94,6 +94,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trampoline_conv.h"
+
 typedef uint32_t mg_abi_gpr_t; /* a general register */
 
 struct mg_abi_record {
@@ -123,14 +125,7 @@ struct mg_abi_record {
 	struct user_desc gs_desc; /* in: its entry_number; out: the base after the call */
 	int32_t gs_desc_ret;
 	const struct user_desc *gs_desc_thread;
-	uint32_t conv;	   /* in: a convention of the routine's own (regs_in) */
-	uint32_t conv_ret; /* in: the register the trampoline returns */
-	mg_abi_gpr_t regs_in[MG_ABI_GPR_COUNT];
-	mg_abi_gpr_t regs_out[MG_ABI_GPR_COUNT];
-	/* For the judge (C only): the registers the convention lets the call
-	 * change (a bit each), and its text, for the diagnosis. */
-	uint32_t conv_may_change;
-	const char *conv_text;
+	MG_ABI_CONV_FIELDS
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \

@@ -95,6 +95,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trampoline_conv.h"
+
 typedef uint64_t mg_abi_gpr_t; /* a general register */
 
 struct mg_abi_record {
@@ -122,14 +124,7 @@ struct mg_abi_record {
 	uint64_t fsbase_before, fsbase_after; /* fs: the thread pointer (X13) */
 	uint16_t fs_before, fs_after;
 	uint32_t check_fs; /* in: arch_prctl(ARCH_GET_FS) after this call */
-	uint32_t conv;	   /* in: a convention of the routine's own (regs_in) */
-	uint32_t conv_ret; /* in: the register the trampoline returns */
-	mg_abi_gpr_t regs_in[MG_ABI_GPR_COUNT];
-	mg_abi_gpr_t regs_out[MG_ABI_GPR_COUNT];
-	/* For the judge (C only): the registers the convention lets the call
-	 * change (a bit each), and its text, for the diagnosis. */
-	uint32_t conv_may_change;
-	const char *conv_text;
+	MG_ABI_CONV_FIELDS
 };
 
 #define MG_ABI_SAVED_NAMES                                                                         \
