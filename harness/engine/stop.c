@@ -20,6 +20,10 @@ static volatile pid_t children[MAX_CHILDREN];
 static const char *stop_who = "memgate";
 static const char *volatile remove_on_stop;
 static int installed, exit_at_once;
+/* Which stop signals have on_stop: not one that the command was started
+ * with ignored, which stays ignored (nohup's SIGHUP; the SIGINT of a
+ * script's background job), as a shell's trap leaves it. */
+static int caught[STOP_SIGNAL_COUNT];
 /* The at_once line, made before any signal (the handler cannot format). */
 static char at_once_line[STOP_SIGNAL_COUNT][160];
 
@@ -66,8 +70,13 @@ void mg_stop_install(const char *who, int at_once)
 	sigemptyset(&sa.sa_mask);
 	stop_set(&sa.sa_mask);
 	for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++) {
+		struct sigaction was;
+
 		snprintf(at_once_line[i], sizeof at_once_line[i], "%s: interrupted by %s\n", who,
 			 mg_signal_name(stop_signals[i]));
+		if (!caught[i] && sigaction(stop_signals[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+			continue;
+		caught[i] = 1;
 		sigaction(stop_signals[i], &sa, NULL);
 	}
 	installed = 1;
@@ -88,7 +97,8 @@ static void in_child(pid_t parent, const sigset_t *saved)
 	memset((void *)children, 0, sizeof children);
 	if (installed)
 		for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++)
-			signal(stop_signals[i], SIG_DFL);
+			if (caught[i])
+				signal(stop_signals[i], SIG_DFL);
 	installed = 0;
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)

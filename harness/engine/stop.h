@@ -19,7 +19,8 @@
 /* Handlers for SIGINT, SIGTERM and SIGHUP in the parent. `who` ("memgate
  * verify") starts the "interrupted" line. With `at_once` the process has
  * no children to stop and nothing to save: the handler says the line
- * itself and exits 128 + N at once (bench, speed). */
+ * itself and exits 128 + N at once (bench, speed). A signal the command
+ * was started with ignored (nohup's SIGHUP) is left ignored. */
 void mg_stop_install(const char *who, int at_once);
 
 /* An at_once handler removes this file (a partial result of the run, made

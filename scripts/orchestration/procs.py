@@ -218,6 +218,18 @@ def resolve(program, path, cwd=None):
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# A stop signal this program was started with ignored stays ignored, as a
+# shell's trap leaves it (and scripts/repro's): `nohup scripts/gate` must
+# outlive the terminal, and a script's background job, which the shell
+# starts with SIGINT ignored, must not end at the terminal's ^C. Read once,
+# at import, before stop_early() or catch_stop_signals() put handlers in.
+_IGNORED_AT_ENTRY = frozenset(s for s in STOP_SIGNALS if signal.getsignal(s) == signal.SIG_IGN)
+
+
+def _catch(handler):
+    for s in STOP_SIGNALS:
+        if s not in _IGNORED_AT_ENTRY:
+            signal.signal(s, handler)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -261,18 +273,17 @@ def stop_early(prog):
         os.write(2, f"{prog}: interrupted by {signal.Signals(signum).name} before it started\n".encode())
         os._exit(128 + signum)
 
-    for s in STOP_SIGNALS:
-        signal.signal(s, end)
+    _catch(end)
 
 
 def catch_stop_signals():
     """SIGINT, SIGTERM and SIGHUP raise Interrupted in the main thread (the
-    first of them; later ones are ignored), wherever they came from."""
+    first of them; later ones are ignored), wherever they came from; one
+    that was ignored when the program started stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         return
     del _interrupted[:]
-    for s in STOP_SIGNALS:
-        signal.signal(s, _on_stop_signal)
+    _catch(_on_stop_signal)
 
 
 def interrupted():

@@ -193,6 +193,16 @@ def run_setup(row, scratch, env):
     return None
 
 
+def as_from_a_terminal():
+    """The stop signals at their defaults in the command, as a terminal's
+    shell starts one, whatever this runner inherited: make check's workers
+    are a script's background jobs, started with SIGINT ignored, and a tool
+    rightly keeps a signal it was started with ignored (a row wants that
+    ignored, as nohup does, by saying so in its command)."""
+    for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def run_command(row, scratch, env):
     """(exit status, output, problem) of the row's command; a signal row's
     signal is sent to the PID the command runs as. The output goes to a file,
@@ -201,7 +211,7 @@ def run_command(row, scratch, env):
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(["bash", "-c", row["command"]], cwd=scratch, env=env,
                                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=as_from_a_terminal)
         problem = None
         try:
             if "signal" in row:

@@ -1,6 +1,7 @@
 """Shared by the unit tests: the orchestration package on sys.path, and a
 gate context with fixed directories for the checks' record readers."""
 import os
+import signal
 import sys
 import tempfile
 
@@ -10,6 +11,15 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 # the same), wherever the tests were started from: from tests/py they
 # would otherwise make tests/py/memgate-results (workspace.py).
 os.environ.setdefault("MEMGATE_OUT", ROOT)
+# The tools a test signals start with the stop signals at their defaults, as
+# from a terminal, whatever the runner inherited: make check's workers are a
+# script's background jobs, started with SIGINT ignored, and the tools keep
+# a signal they were started with ignored (orchestration.procs).
+for _s in (signal.SIGTERM, signal.SIGHUP):
+    if signal.getsignal(_s) == signal.SIG_IGN:
+        signal.signal(_s, signal.SIG_DFL)
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from orchestration import gate  # noqa: E402
 

@@ -141,6 +141,26 @@ class Signals(unittest.TestCase):
         time.sleep(0.2)
         self.assertEqual([p for p in pids if running(p)], [])
 
+    def test_a_stop_signal_ignored_at_start_stays_ignored(self):
+        # As nohup starts it (SIGHUP) and a script's background job (SIGINT):
+        # the other stop signals are caught, the ignored one is left alone.
+        program = (
+            "import signal, sys; sys.path.insert(0, %r)\n"
+            "from orchestration import procs\n"
+            "procs.stop_early('demo')\n"
+            "early = [signal.getsignal(s) == signal.SIG_IGN for s in procs.STOP_SIGNALS]\n"
+            "procs.catch_stop_signals()\n"
+            "print(early, [signal.getsignal(s) == signal.SIG_IGN for s in procs.STOP_SIGNALS])\n"
+        ) % SCRIPTS
+
+        def ignoring(signum):
+            return lambda: signal.signal(signum, signal.SIG_IGN)
+
+        for signum, want in ((signal.SIGHUP, "[False, False, True]"), (signal.SIGINT, "[True, False, False]")):
+            out = subprocess.run([sys.executable, "-c", program], preexec_fn=ignoring(signum),
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(out.stdout.strip(), f"{want} {want}", out.stderr)
+
 
 class Starting(unittest.TestCase):
     """How a child is started: no at-fork hook of ours runs (a module a
