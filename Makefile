@@ -119,6 +119,9 @@ TEST_JSON := $(BUILD)/test-json
 # The standalone reproducer's fixed part (targets/standalone.c) with a
 # sample case: built with -Werror, run by the tests.
 TEST_STANDALONE := $(BUILD)/test-standalone
+# The same for a user copy's program (targets/standalone_user.c), put
+# together from both files' sections as emit_c.c puts it together.
+TEST_STANDALONE_USER := $(BUILD)/test-standalone-user
 # riscv64 under qemu-user: the plugin that reports misaligned loads and
 # stores (targets/qemu_misaligned.c), a host object qemu loads, built with
 # the host's compiler whatever ARCH is.
@@ -127,7 +130,7 @@ ifeq ($(ARCH)-$(filter riscv64,$(HOST_ARCH)),riscv64-)
 QEMU_MISALIGNED := $(BUILD)/qemu-misaligned.so
 endif
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
-	$(TEST_JSON) $(TEST_STANDALONE) $(QEMU_MISALIGNED)
+	$(TEST_JSON) $(TEST_STANDALONE) $(TEST_STANDALONE_USER) $(QEMU_MISALIGNED)
 
 $(BUILD)/qemu-misaligned.so: targets/qemu_misaligned.c
 	@mkdir -p $(dir $@)
@@ -139,11 +142,28 @@ GEN := $(BUILD)/gen
 $(GEN)/standalone_text.h: targets/standalone.c scripts/c-sections
 	@mkdir -p $(dir $@)
 	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
-$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h
-$(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN)
+$(GEN)/standalone_user_text.h: targets/standalone_user.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
+$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h $(GEN)/standalone_user_text.h
+# The emitted program's build and run lines: this arch's compiler, its
+# flags for C variants, and its runner.
+$(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN) -DMG_EMIT_CC='"$(CC)"' \
+	-DMG_EMIT_FLAGS='"$(NO_LIBCALLS)"' -DMG_RUNNER='"$(RUN)"'
 
 $(TEST_STANDALONE): targets/standalone.c tests/standalone_case.h
 	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $@ $<
+
+$(GEN)/standalone_user_sample.c: targets/standalone.c targets/standalone_user.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	{ scripts/c-sections raw=includes targets/standalone.c && \
+	  echo '#include "standalone_user_case.h"' && \
+	  scripts/c-sections raw='setup signals report compare' targets/standalone.c && \
+	  scripts/c-sections raw=user targets/standalone_user.c; } >$@.tmp && mv $@.tmp $@
+$(TEST_STANDALONE_USER): $(GEN)/standalone_user_sample.c tests/standalone_user_case.h \
+		harness/arch/$(ISA)/extable.c harness/engine/extable.h
+	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -Iharness/engine $(ARCH_INCLUDES) \
+		-o $@ $< harness/arch/$(ISA)/extable.c
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^

@@ -19,6 +19,7 @@
 #include "rng.h"
 #include "sandbox.h"
 #include "table.h"
+#include "usercopy.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,6 +28,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The compiler, the flags that keep a C variant's byte loops as loops, and
+ * the runner (qemu-user, or none) of this build's arch, for the build and
+ * run lines (Makefile). */
+#ifndef MG_EMIT_CC
+#define MG_EMIT_CC "cc"
+#endif
+#ifndef MG_EMIT_FLAGS
+#define MG_EMIT_FLAGS "-fno-builtin"
+#endif
+#ifndef MG_RUNNER
+#define MG_RUNNER ""
+#endif
 
 /* Buffers up to this size are written out as arrays; longer ones are
  * regenerated from memgate's random pool by the program. */
@@ -42,6 +56,9 @@ struct emit {
 	const struct mg_verdict *v;
 	const struct mg_sandbox *sb;
 	struct mg_layout at;
+	unsigned char *prot; /* a user copy's PROT_NONE pages (NULL: none) */
+	size_t prot_len;
+	int user;	     /* a user copy (standalone_user.c's program) */
 	unsigned char *base; /* the start of the sandbox's reservation */
 	int pool_used;	     /* the pool generator has been written */
 };
@@ -64,14 +81,17 @@ __attribute__((noreturn, format(printf, 1, 2))) static void fail(const char *for
 
 /* ---- the program's fixed text ---- */
 
-/* standalone_notes, _includes, _pool, _setup, _signals, _report and _compare:
- * the sections of targets/standalone.c, made by scripts/c-sections. */
+/* standalone_notes, _includes, _pool, _setup, _signals, _report, _compare
+ * and _main: the sections of targets/standalone.c; standalone_user_notes
+ * and _user, of targets/standalone_user.c; made by scripts/c-sections. */
 #include "standalone_text.h"
+#include "standalone_user_text.h"
 
 /* ---- what depends on the operation ---- */
 
 struct op_text {
-	const char *proto; /* the prototype, around the symbol */
+	const char *returns; /* what call_variant returns */
+	const char *proto;   /* the prototype, around the symbol */
 	const char *proto_end;
 	const char *call; /* call_variant's body, around the symbol */
 	const char *call_end;
@@ -81,13 +101,18 @@ struct op_text {
 
 static const char copy_loop[] = "\tfor (size_t i = 0; i < len; i++)\n"
 				"\t\tdst[i] = src[i];\n";
+static const char zero_loop[] = "\t(void)src;\n"
+				"\tfor (size_t i = 0; i < len; i++)\n"
+				"\t\tdst[i] = 0;\n";
+static const char count_type[] = "unsigned long ", copy_user_proto[] =
+	"(void *to, const void *from, unsigned long n);\n";
 
 static const struct op_text op_texts[MG_OP_COUNT] = {
-	[MG_MEMCPY] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
+	[MG_MEMCPY] = {"void *", "void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 		       "(dst, src, len);\n", copy_loop, 1, 1},
-	[MG_MEMPCPY] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
+	[MG_MEMPCPY] = {"void *", "void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 			"(dst, src, len);\n", copy_loop, 1, 1},
-	[MG_MEMMOVE] = {"void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
+	[MG_MEMMOVE] = {"void *", "void *", "(void *dst, const void *src, size_t n);\n", "\treturn ",
 			"(dst, src, len);\n",
 			"\t/* As if through a temporary: whichever direction reads each\n"
 			"\t * byte before it is overwritten. */\n"
@@ -98,23 +123,27 @@ static const struct op_text op_texts[MG_OP_COUNT] = {
 			"\t\tfor (size_t i = len; i > 0; i--)\n"
 			"\t\t\tdst[i - 1] = src[i - 1];\n",
 			1, 1},
-	[MG_MEMSET] = {"void *", "(void *dst, int c, size_t n);\n", "\t(void)src;\n\treturn ",
+	[MG_MEMSET] = {"void *", "void *", "(void *dst, int c, size_t n);\n", "\t(void)src;\n\treturn ",
 		       "(dst, VALUE, len);\n",
 		       "\t(void)src;\n"
 		       "\tfor (size_t i = 0; i < len; i++)\n"
 		       "\t\tdst[i] = (unsigned char)VALUE;\n",
 		       0, 1},
-	[MG_COPY_PAGE] = {"void ", "(void *to, void *from);\n", "\t",
+	[MG_COPY_PAGE] = {"void *", "void ", "(void *to, void *from);\n", "\t",
 			  "(dst, (void *)src);\n"
 			  "\treturn NULL;\n",
 			  copy_loop, 1, 0},
-	[MG_CLEAR_PAGE] = {"void ", "(void *page);\n", "\t(void)src;\n\t",
+	[MG_CLEAR_PAGE] = {"void *", "void ", "(void *page);\n", "\t(void)src;\n\t",
 			   "(dst);\n"
 			   "\treturn NULL;\n",
-			   "\t(void)src;\n"
-			   "\tfor (size_t i = 0; i < len; i++)\n"
-			   "\t\tdst[i] = 0;\n",
-			   0, 0},
+			   zero_loop, 0, 0},
+	/* The user copies return the bytes not copied (standalone_user.c). */
+	[MG_COPY_FROM_USER] = {count_type, count_type, copy_user_proto, "\treturn ",
+			       "(dst, src, len);\n", copy_loop, 1, 0},
+	[MG_COPY_TO_USER] = {count_type, count_type, copy_user_proto, "\treturn ",
+			     "(dst, src, len);\n", copy_loop, 1, 0},
+	[MG_CLEAR_USER] = {count_type, count_type, "(void *to, unsigned long n);\n",
+			   "\t(void)src;\n\treturn ", "(dst, len);\n", zero_loop, 0, 0},
 };
 
 /* ---- small emitters ---- */
@@ -130,17 +159,27 @@ static void emit_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* harness/arch/ISA/, where the arch's exception-table emulation is. */
+static const char *isa_of(const char *arch)
+{
+	return strcmp(arch, "x86_64") == 0 || strcmp(arch, "i386") == 0 ? "x86" : arch;
+}
+
 static const char *own_source(const struct mg_variant *v, char *buf, size_t size)
 {
 	static const char *const dirs[] = {"impls", "tests/bad"};
 	static const char *const exts[] = {".S", ".c"};
+	/* tests/bad/x86/ holds the broken variants of both x86 arches. */
+	const char *const arches[] = {v->arch, isa_of(v->arch)};
 
 	for (size_t d = 0; d < 2; d++)
-		for (size_t x = 0; x < 2; x++) {
-			snprintf(buf, size, "%s/%s/%s%s", dirs[d], v->arch, v->name, exts[x]);
-			if (access(buf, R_OK) == 0)
-				return buf;
-		}
+		for (size_t a = 0; a < 2; a++)
+			for (size_t x = 0; x < 2; x++) {
+				snprintf(buf, size, "%s/%s/%s%s", dirs[d], arches[a], v->name,
+					 exts[x]);
+				if (access(buf, R_OK) == 0)
+					return buf;
+			}
 	snprintf(buf, size, "<the file defining %s>", v->symbol);
 	return buf;
 }
@@ -151,20 +190,27 @@ static void emit_command(struct emit *e)
 	size_t n = strlen(e->path);
 	char own[512];
 
+	char emulation[160] = "";
+
 	if (!sources || !*sources)
 		sources = own_source(e->c->variant, own, sizeof own);
 	if (n > 2 && strcmp(e->path + n - 2, ".c") == 0)
 		n -= 2;
+	if (e->user)
+		snprintf(emulation, sizeof emulation,
+			 " -Iharness/engine -Iharness/arch/%s harness/arch/%s/extable.c",
+			 isa_of(e->c->variant->arch), isa_of(e->c->variant->arch));
 	fprintf(e->f,
 		" * Build and run, in memgate's tree (the flags keep a C variant's loops as\n"
-		" * loops, as memgate builds it; clang ignores the second, with a warning;\n"
-		" * an assembly variant includes harness/arch/asmdefs.h):\n *\n"
-		" *\tcc -O2 -g -fno-builtin -fno-tree-loop-distribute-patterns -Iharness/arch -o %.*s %s %s\n"
-		" *\t%s%.*s\n *\n"
+		" * loops, as memgate builds it; an assembly variant includes\n"
+		" * harness/arch/asmdefs.h%s):\n *\n"
+		" *\t%s -O2 -g %s -Iharness/arch -o %.*s %s%s %s\n"
+		" *\t%s%s%s%.*s\n *\n"
 		" * It prints the case, one verdict line (and the bytes around a wrong one),\n"
 		" * and exits 1 if the bug shows, 0 if not.\n *\n",
-		(int)n, e->path, e->path, sources, strchr(e->path, '/') ? "" : "./", (int)n,
-		e->path);
+		e->user ? "; a user copy's\n * program builds memgate's exception-table emulation in" : "",
+		MG_EMIT_CC, MG_EMIT_FLAGS, (int)n, e->path, e->path, emulation, sources, MG_RUNNER,
+		*MG_RUNNER ? " " : "", strchr(e->path, '/') ? "" : "./", (int)n, e->path);
 }
 
 /* "src+17 (1 byte past its end)" */
@@ -274,7 +320,7 @@ static void emit_header(struct emit *e)
 		emit_around(e);
 	fputs(" *\n", e->f);
 	emit_command(e);
-	fputs(standalone_notes, e->f);
+	fputs(e->user ? standalone_user_notes : standalone_notes, e->f);
 	fputc('\n', e->f);
 }
 
@@ -302,6 +348,14 @@ static void emit_case(struct emit *e)
 		e->sb->arena, e->at.src - e->base, e->at.dst - e->base, e->at.win - e->base,
 		t->has_src, t->has_src && !c->overlap, t->returns_dst, c->variant->ret == MG_RET_DST_END ? "len" : "0", c->value,
 		mg_timeout_for(c->len), c->len, e->at.win_len);
+	if (e->user)
+		fprintf(e->f,
+			"#define USER_IS_SRC  %d /* copy_from_user: the user buffer is src */\n"
+			"#define IS_CLEAR_USER %d\n"
+			"#define FAULT_AT     (%ld) /* the user byte that starts its PROT_NONE pages (-1: none) */\n"
+			"#define PROT_LEN     ((size_t)%zu)\n\n",
+			mg_user_is_src(c->variant->op), c->variant->op == MG_CLEAR_USER,
+			e->prot ? (long)c->fault_at : -1L, e->prot_len);
 	mg_case_describe(c, text, sizeof text);
 	fputs("static const char case_text[] = ", e->f);
 	emit_string(e->f, text);
@@ -388,9 +442,9 @@ static void emit_op(struct emit *e)
 		"%s%s%s#define ENTRY_NAME \"%s\"\n\n"
 		"static const void *entry_address(void)\n{\n"
 		"\treturn (const void *)(uintptr_t)%s;\n}\n\n"
-		"static void *call_variant(unsigned char *dst, const unsigned char *src)\n{\n"
+		"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n"
 		"%s%s%s}\n\n",
-		t->proto, sym, t->proto_end, sym, sym, t->call, sym, t->call_end);
+		t->proto, sym, t->proto_end, sym, sym, t->returns, t->call, sym, t->call_end);
 	fprintf(e->f,
 		"/* What the variant must do, one byte at a time (volatile: no compiler\n"
 		" * turns it into a call of the routine it checks). */\n"
@@ -443,10 +497,6 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 		fail("the variant is called with a register convention of its own ('%s', "
 		     "docs/conventions.md), which a standalone program does not reproduce yet: use "
 		     "the replay command", c->variant->convention);
-	if (mg_op_is_user(c->variant->op))
-		fail("a user copy's case runs under memgate's exception-table emulation "
-		     "(docs/usercopy.md), which a standalone program does not reproduce yet: use "
-		     "the replay command");
 	if (mg_case_is_huge(c))
 		fail("a length over %zu (or --oracle) runs in memgate's huge-length check, which "
 		     "a standalone program does not reproduce: use the replay command",
@@ -456,8 +506,12 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 		     "use the replay command",
 		     missing);
 	e.sb = mg_sandbox_get();
+	e.user = mg_op_is_user(c->variant->op);
 	find_reservation(&e);
-	mg_check_layout(c, &e.at);
+	if (e.user)
+		mg_usercopy_layout(c, &e.at, &e.prot, &e.prot_len);
+	else
+		mg_check_layout(c, &e.at);
 	e.f = fopen(path, "w");
 	if (!e.f)
 		fail("cannot write %s: %s", path, strerror(errno));
@@ -472,6 +526,7 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 	fputs(standalone_signals, e.f);
 	fputs(standalone_report, e.f);
 	fputs(standalone_compare, e.f);
+	fputs(e.user ? standalone_user : standalone_main, e.f);
 	if (ferror(e.f) | fclose(e.f))
 		fail("cannot write %s: %s", path, strerror(errno));
 	partial = NULL;

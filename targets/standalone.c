@@ -84,7 +84,6 @@ static void pool_fill(unsigned char *to, uint64_t off, size_t n, uint64_t hash,
 static unsigned char *lo, *hi; /* the whole reservation, guard pages included */
 static unsigned char *src, *dst, *win;
 static unsigned char *want; /* the window after reference() */
-static void *volatile returned;
 
 static void die(const char *what)
 {
@@ -139,21 +138,35 @@ static void *volatile fault_addr, *volatile fault_pc;
 static const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGALRM};
 #define SIGNAL_COUNT (sizeof signals / sizeof signals[0])
 
-static void on_signal(int signo, siginfo_t *info, void *context)
+/* What a signal says about the fault: the signal, the address, the pc and
+ * (x86) whether it was a page fault's read or write or a general-protection
+ * fault. */
+static void decode(int signo, const siginfo_t *info, const void *context)
 {
 	fault_signo = signo;
 	fault_addr = info->si_addr;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 	/* Trap 14 is a page fault, whose error code says read or write; trap
 	 * 13 is a general-protection fault (reported with address 0). */
-	const greg_t *regs = ((ucontext_t *)context)->uc_mcontext.gregs;
+	const greg_t *regs = ((const ucontext_t *)context)->uc_mcontext.gregs;
+#if defined(__x86_64__)
 	fault_pc = (void *)regs[REG_RIP];
+#else
+	fault_pc = (void *)regs[REG_EIP];
+#endif
 	fault_gp = regs[REG_TRAPNO] == 13;
 	if (signo == SIGSEGV && regs[REG_TRAPNO] == 14)
 		fault_write = (regs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+	fault_pc = (void *)((const ucontext_t *)context)->uc_mcontext.pc;
 #else
 	(void)context;
 #endif
+}
+
+static void on_signal(int signo, siginfo_t *info, void *context)
+{
+	decode(signo, info, context);
 	siglongjmp(escape, 1);
 }
 
@@ -238,15 +251,22 @@ static const char *signal_name(int signo)
 	}
 }
 
-static int report_crash(const unsigned char *a)
+/* The faulting pc as ENTRY_NAME+0x2b, or the raw pointer. */
+static void pc_text(char *out, size_t size)
 {
 	ptrdiff_t off = (const char *)fault_pc - (const char *)entry_address();
-	char pc[96], detail[256];
 
 	if (off >= 0 && off < 0x10000)
-		snprintf(pc, sizeof pc, "%s+0x%tx", ENTRY_NAME, off);
+		snprintf(out, size, "%s+0x%tx", ENTRY_NAME, off);
 	else
-		snprintf(pc, sizeof pc, "%p", fault_pc);
+		snprintf(out, size, "%p", fault_pc);
+}
+
+static int report_crash(const unsigned char *a)
+{
+	char pc[96], detail[256];
+
+	pc_text(pc, sizeof pc);
 	if (fault_signo == SIGABRT)
 		snprintf(detail, sizeof detail, "SIGABRT at pc %s", pc);
 	else
@@ -325,6 +345,9 @@ static int red_zone(size_t k)
 	snprintf(detail, sizeof detail, "%s: changed 0x%02x -> 0x%02x", at, want[k], win[k]);
 	return verdict("out-of-bounds-write", detail);
 }
+
+//@ main
+static void *volatile returned;
 
 static int wrong_result(size_t first)
 {

@@ -376,6 +376,18 @@ static void judge(const struct ucopy *u, struct mg_verdict *out)
 	mg_verdict_start(out, MG_OK);
 }
 
+void mg_usercopy_layout(const struct mg_case *c, struct mg_layout *at, unsigned char **prot,
+			size_t *prot_len)
+{
+	struct ucopy u = {.c = c, .sb = mg_sandbox_get()};
+
+	place(&u);
+	fill(&u);
+	*at = u.at;
+	*prot = u.prot;
+	*prot_len = u.prot ? u.prot_len : 0;
+}
+
 void mg_usercopy_check(const struct mg_case *c, int clean_int, struct mg_verdict *out)
 {
 	struct ucopy u;

@@ -110,5 +110,10 @@ else
 	done
 	expect "i386: the usercopy seeds pass on every correct user copy" 0 "^[0-9]+ passed, 0 failed$" \
 		$i386_run build/i386/replay --each-variant corpus/usercopy
+	# Their standalone reproducer, built with -m32 as its header says.
+	for v in bad_copy_to_user_tail_unlisted bad_copy_from_user_count_off_by_one bad_copy_to_user_reads_past_src; do
+		emit_and_reproduce "i386 $v" 1 "$TMP/emit-i386-$v.c" \
+			"$(find corpus/regressions/usercopy/$v -name '*.in' | sort | head -n 1)" --arch=i386 --variant=$v
+	done
 	MG=$host_mg
 fi

@@ -93,24 +93,10 @@ echo "== scripts/repro --emit-c: a standalone program, built and run"
 # Its fixed part is real C (targets/standalone.c), built with a sample case.
 expect "the reproducer's fixed part (targets/standalone.c) passes its sample case" 0 \
 	"^verdict: ok$" build/test-standalone
-# repro_emitted NAME STATUS INPUT: writes the program, builds it with the command
-# in its header (warnings as errors) and runs it; it must exit with STATUS
-# and print the verdict scripts/repro printed.
+# repro_emitted NAME STATUS INPUT: the program for INPUT, in $REPRO/NAME.c,
+# built and run (tests/run's emit_and_reproduce).
 repro_emitted() {
-	local name=$1 want=$2 in=$3 c=$REPRO/$1.c verdict cmd out rc
-	verdict=$(scripts/repro --emit-c "$c" "$in" | sed -n 's/^verdict:  //p')
-	cmd=$(sed -n 's/^ \*\t\(cc .*\)/\1/p' "$c" 2>/dev/null)
-	if [ -z "$cmd" ] || ! out=$($cmd -Wall -Wextra -Werror 2>&1); then
-		fail "emitted program for $name builds" "command '$cmd': $out"
-		return
-	fi
-	out=$("$REPRO/$name")
-	rc=$?
-	if [ "$rc" -ne "$want" ] || ! grep -qxF "verdict: $verdict" <<<"$out"; then
-		fail "emitted program for $name reproduces it" "exit $rc, want $want; want 'verdict: $verdict' in: $out"
-	else
-		pass "emitted program for $name: exit $want, $(sed -n 's/^verdict: //p' <<<"$out" | cut -c1-60)"
-	fi
+	emit_and_reproduce "$1" "$2" "$REPRO/$1.c" "$3"
 }
 repro_emitted overread 1 "$REPRO_OVERREAD"
 repro_emitted forward 1 "$REPRO/memmove/bad_memmove_always_forward/forward.in"

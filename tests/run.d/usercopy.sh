@@ -172,9 +172,24 @@ expect "random finds the unlisted store, as unhandled-fault" 1 \
 	"signature: bad_copy_to_user_tail_unlisted unhandled-fault SIGSEGV at mg_x86_64_bad_copy_to_user_tail_unlisted\+0x" \
 	build/random --variant=bad_copy_to_user_tail_unlisted --seconds=10 --seed=1 --max-findings=1 \
 	--findings="$TMP/random"
-expect "the standalone reproducer refuses a user copy, saying why" 2 \
-	"does not reproduce yet: use the replay command" \
-	build/replay --variant=copy_to_user_bytes --emit-c="$TMP/uc.c" corpus/usercopy/copy_to_user_bytes-len17-fault8.in
+# The standalone reproducer: its fixed part with a sample case, then each
+# rule's broken variant on its regression input and correct ones with a
+# fault, through scripts/repro --emit-c, built and run.
+expect "the user copy's reproducer's fixed part (targets/standalone_user.c) passes its sample case" 0 \
+	"^verdict: ok$" build/test-standalone-user
+for uc_bad in corpus/regressions/usercopy/bad_*/; do
+	uc_bad=${uc_bad%/}
+	uc_in=$(find "$uc_bad" -name '*.in' | sort | head -n 1)
+	emit_and_reproduce "${uc_bad##*/}" 1 "$TMP/emit-${uc_bad##*/}.c" "$uc_in" --variant="${uc_bad##*/}"
+done
+for uc_ok in copy_from_user_rep_movsq:copy_from_user_bytes-len100-fault50 \
+	copy_to_user_rep_movsb:copy_to_user_bytes-len17-fault8 clear_user_rep_stosb:clear_user_bytes-len4097-fault2048; do
+	emit_and_reproduce "${uc_ok%%:*}" 0 "$TMP/emit-${uc_ok%%:*}.c" "corpus/usercopy/${uc_ok#*:}.in" \
+		--variant="${uc_ok%%:*}"
+done
+expect "the user copy's program builds memgate's exception-table emulation in" 0 \
+	'^ \*[[:blank:]]cc .* -Iharness/engine -Iharness/arch/x86 harness/arch/x86/extable\.c tests/bad/x86/bad_copy_to_user_tail_unlisted\.S$' \
+	cat "$TMP/emit-bad_copy_to_user_tail_unlisted.c"
 if ! command -v clang >/dev/null; then
 	skip "fuzz_usercopy" "clang is not installed (scripts/install-deps installs it)"
 elif ! make --no-print-directory -s build/fuzz/libfuzzer/fuzz_usercopy >/dev/null 2>&1; then

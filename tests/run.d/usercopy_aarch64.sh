@@ -92,6 +92,13 @@ else
 		$uc64_run build/aarch64/random --variant=bad_copy_to_user_tail_unlisted --seconds=10 --seed=1 \
 		--max-findings=1 --findings="$TMP/random"
 
+	# The standalone reproducer, built with clang for aarch64 and run under
+	# qemu-user as its header says.
+	for v in bad_copy_to_user_tail_unlisted bad_copy_from_user_count_off_by_one bad_copy_to_user_reads_past_src; do
+		emit_and_reproduce "aarch64 $v" 1 "$TMP/emit-aarch64-$v.c" \
+			"$(find corpus/regressions/usercopy/$v -name '*.in' | sort | head -n 1)" --arch=aarch64 --variant=$v
+	done
+
 	# The gate: a broken routine is rejected with its class under every
 	# CPU model (a finding needs no sweep floor; an accepted user copy
 	# needs minutes of qemu, docs/usercopy.md).

@@ -4,6 +4,11 @@
  * copies use (ex_handler_uaccess_err_zero), applied to a signal's machine
  * context instead of the kernel's pt_regs. A type this does not emulate
  * is said so (the case is an error, not a verdict). */
+/* <ucontext.h> names mcontext_t's regs and pc only for _GNU_SOURCE, which the build
+ * gives; the standalone reproducer builds this file on its own. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "extable.h"
 #include "extable_types.h"
 

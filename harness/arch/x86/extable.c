@@ -3,6 +3,11 @@
  * the handlers of arch/x86/mm/extable.c that user copies use, applied to a
  * signal's machine context instead of the kernel's pt_regs. A type this
  * does not emulate is said so (the case is an error, not a verdict). */
+/* <ucontext.h> names REG_RIP and its kin only for _GNU_SOURCE, which the build
+ * gives; the standalone reproducer builds this file on its own. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "extable.h"
 #include "extable_types.h"
 
