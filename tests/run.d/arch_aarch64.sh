@@ -9,10 +9,8 @@
 # shellcheck disable=SC2086
 
 echo "== aarch64"
-if ! arch_wanted aarch64; then
+if ! arch_usable aarch64 "aarch64 build and checks" a64_run; then
 	:
-elif ! a64_run=$(scripts/arch-probe aarch64); then
-	skip "aarch64 build and checks" "$a64_run"
 elif ! a64_out=$(make -s ARCH=aarch64 all 2>&1); then
 	fail "make ARCH=aarch64 all" "$(tail -n 3 <<<"$a64_out")"
 else

@@ -4,10 +4,8 @@
 # table's sweep.
 
 echo "== i386"
-if ! arch_wanted i386; then
+if ! arch_usable i386 "i386 build and checks" i386_run; then
 	:
-elif ! i386_run=$(scripts/arch-probe i386); then
-	skip "i386 build and checks" "$i386_run"
 elif ! i386_build=$(make -s ARCH=i386 all 2>&1); then
 	fail "make ARCH=i386 all builds (warnings are errors)" "$(tail -n 3 <<<"$i386_build")"
 else

@@ -10,10 +10,8 @@
 # shellcheck disable=SC2086
 
 echo "== riscv64"
-if ! arch_wanted riscv64; then
+if ! arch_usable riscv64 "riscv64 build and checks" rv_run; then
 	:
-elif ! rv_run=$(scripts/arch-probe riscv64); then
-	skip "riscv64 build and checks" "$rv_run"
 elif ! rv_out=$(make -s ARCH=riscv64 all 2>&1); then
 	fail "make ARCH=riscv64 all" "$(tail -n 3 <<<"$rv_out")"
 else

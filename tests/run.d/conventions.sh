@@ -140,10 +140,8 @@ usage_error "the gate: an i386 convention names i386's registers" \
 # i386: the kernel's own C functions take their arguments in eax, edx and
 # ecx (-mregparm=3), which a declared convention says.
 REGPARM='args=eax,edx,ecx ret=eax'
-if ! arch_wanted i386; then
+if ! arch_usable i386 "register conventions on i386" cv_why; then
 	:
-elif ! cv_why=$(scripts/arch-probe i386); then
-	skip "register conventions on i386" "$cv_why"
 else
 	expect_all "the gate accepts an i386 user copy in -mregparm=3's convention, declared" 0 \
 		"^memgate gate: regparm_style \(copy_from_user, i386, kernel contract, convention '$REGPARM'\)" \

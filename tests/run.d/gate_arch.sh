@@ -10,10 +10,8 @@
 # Sourced by tests/run (uses expect, expect_all, arch_wanted, skip, $TMP).
 
 echo "== the gate on other arches (scripts/gate --arch)"
-if ! arch_wanted aarch64; then
+if ! arch_usable aarch64 "gate --arch=aarch64" ga_why; then
 	:
-elif ! ga_why=$(scripts/arch-probe aarch64); then
-	skip "gate --arch=aarch64" "$ga_why"
 else
 	sed 's/mg_aarch64_memcpy_ldp/my_ldp/g' impls/aarch64/memcpy_ldp.S >"$TMP/my_ldp.S"
 	# --seconds least: what the plan measures it needs here under the three
@@ -52,10 +50,8 @@ else
 		bash -c "eval \"\$(jq -r '.findings[] | select(.check == \"fuzz\") | .repro' $TMP/gax19.json | head -n1)\""
 fi
 
-if ! arch_wanted i386; then
+if ! arch_usable i386 "gate --arch=i386" ga_why; then
 	:
-elif ! ga_why=$(scripts/arch-probe i386); then
-	skip "gate --arch=i386" "$ga_why"
 else
 	expect_all "gate: i386 bad_memcpy_tail_off_by_one is rejected with out-of-bounds-read or -write" 1 \
 		"^memgate gate: mg_i386_bad_memcpy_tail_off_by_one \(memcpy, i386" \
@@ -94,10 +90,8 @@ fi
 # alone with them at least, 183 in the next make check). Before the situations had
 # room of their own in the plan (docs/gate.md, "it fits"), least gave
 # bad_memset_vlen128 too little to judge, and these had 16 to 90 s.
-if ! arch_wanted riscv64; then
+if ! arch_usable riscv64 "gate --arch=riscv64" ga_why; then
 	:
-elif ! ga_why=$(scripts/arch-probe riscv64); then
-	skip "gate --arch=riscv64" "$ga_why"
 else
 	sed 's/mg_riscv64_memset_rvv/my_rvv/g' impls/riscv64/memset_rvv.S >"$TMP/my_rvv.S"
 	expect_all "gate: a correct riscv64 vector memset is accepted under V at every VLEN" 0 \

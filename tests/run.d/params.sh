@@ -47,10 +47,8 @@ usage_error "gate: an aarch64 CPU fact for an x86 routine is bad usage" \
 	"^gate: --requires zva64: aarch64 CPU facts, and this routine is for " \
 	scripts/gate --op memcpy --requires=zva64 tests/bad/generic/bad_memcpy_nt_threshold.c
 
-if ! arch_wanted aarch64; then
+if ! arch_usable aarch64 "CPU models (aarch64)" pa_why; then
 	:
-elif ! pa_why=$(scripts/arch-probe aarch64); then
-	skip "CPU models (aarch64)" "$pa_why"
 else
 	pa_run="$pa_why"
 	expect "only -cpu cortex-a57 (of max, cortex-a57, a64fx) has a 64-byte DC ZVA block" 0 \

@@ -128,10 +128,8 @@ usage_error "trees: --requires knows fsrs only as a word it knows" "unknown feat
 # routine, built for a CPU without MOPS (the generic code, the MOPS code
 # left out as an assembler without it would) and for one with it (a SKIP:
 # no qemu 7.2 model has MOPS).
-if ! arch_wanted aarch64; then
+if ! arch_usable aarch64 "trees: arm64 kernel files" tr_why; then
 	:
-elif ! tr_why=$(scripts/arch-probe aarch64); then
-	skip "trees: arm64 kernel files" "$tr_why"
 else
 	cat >"$tr_dir/arch/arm64/lib/tset.S" <<'EOF'
 #include <linux/linkage.h>

@@ -108,10 +108,8 @@ usage_error "gate: a range whose ends are the wrong way round is bad usage" \
 # assumes 128 bytes of it (BZ 28784): glibc 2.34 hands it 0 on QEMU/TCG,
 # Debian 12's glibc keeps its 1 MiB default there.
 tu_libc32=/usr/lib32/libc.a
-if ! arch_wanted i386; then
+if ! arch_usable i386 "tunables: i386's model" tu_why; then
 	:
-elif ! tu_why=$(scripts/arch-probe i386); then
-	skip "tunables: i386's model" "$tu_why"
 elif [ ! -f "$tu_libc32" ]; then
 	skip "tunables: i386's model" "$tu_libc32 is missing (libc6-dev-i386)"
 else

@@ -11,10 +11,8 @@
 # shellcheck disable=SC2086
 
 echo "== the user copies on aarch64"
-if ! arch_wanted aarch64; then
+if ! arch_usable aarch64 "aarch64 user copies" uc64_run; then
 	:
-elif ! uc64_run=$(scripts/arch-probe aarch64); then
-	skip "aarch64 user copies" "$uc64_run"
 elif ! uc64_out=$(make -s ARCH=aarch64 all 2>&1); then
 	fail "make ARCH=aarch64 all" "$(tail -n 3 <<<"$uc64_out")"
 else

@@ -60,10 +60,8 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 	zoo_u32_flags=(--arch i386 --quick --seconds=20 --skip=fuzz,huge,valgrind,regressions --no-bench
 		-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0
 		--cflags "-include $PWD/zoo/kernel/shim.h -O2 -mregparm=3 -DCONFIG_X86_INTEL_USERCOPY -Wno-unused-parameter")
-	if ! arch_wanted i386; then
+	if ! arch_usable i386 "zoo: i386's usercopy_32.c" zoo_why; then
 		:
-	elif ! zoo_why=$(scripts/arch-probe i386); then
-		skip "zoo: i386's usercopy_32.c" "$zoo_why"
 	else
 		expect "zoo: i386 clear_user (usercopy_32.c, -mregparm=3) with its convention is accepted" 0 \
 			'^ACCEPTED .*: clear_user passed' scripts/gate "${zoo_u32_flags[@]}" --entry clear_user=clear_user \
