@@ -47,6 +47,7 @@
 #include <sys/syscall.h>
 #include "abi.h"
 #include "asmdefs.h"
+#include "cfi_push.h"
 
 	.section .tbss, "awT", @nobits
 	.p2align 2
@@ -87,18 +88,7 @@ LOCAL_ENTRY(pc_in_ecx)
 END(pc_in_ecx)
 
 ENTRY(mg_abi_call)
-	pushl	%ebp
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %ebp, 0
-	pushl	%ebx
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %ebx, 0
-	pushl	%esi
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %esi, 0
-	pushl	%edi
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %edi, 0
+	MG_SAVE_CALLEE_SAVED
 	/* Arguments, above the four saved registers and the return address. */
 	movl	36(%esp), %edx		/* rec */
 	movl	%edx, %gs:current_record@ntpoff
@@ -331,18 +321,7 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 17:	movl	%esi, %eax
 	movl	%fs:caller_sp@ntpoff, %esp
 	.cfi_restore_state
-	popl	%edi
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %edi
-	popl	%esi
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %esi
-	popl	%ebx
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %ebx
-	popl	%ebp
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %ebp
+	MG_RESTORE_CALLEE_SAVED
 	ret
 END(mg_abi_call)
 
@@ -354,18 +333,7 @@ END(mg_abi_call)
  * stack holds its state, so a signal handler or another thread may call it
  * while a call through mg_abi_call is under way; it checks nothing. */
 ENTRY(mg_abi_call_regs)
-	pushl	%ebp
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %ebp, 0
-	pushl	%ebx
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %ebx, 0
-	pushl	%esi
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %esi, 0
-	pushl	%edi
-	.cfi_adjust_cfa_offset 4
-	.cfi_rel_offset %edi, 0
+	MG_SAVE_CALLEE_SAVED
 	movl	24(%esp), %eax		/* regs */
 	movl	20(%esp), %ecx		/* fn */
 	subl	$4, %esp		/* esp a multiple of 16 at the call */
@@ -393,18 +361,7 @@ ENTRY(mg_abi_call_regs)
 	movl	%ecx, 4*0(%eax)
 	addl	$12, %esp
 	.cfi_adjust_cfa_offset -12
-	popl	%edi
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %edi
-	popl	%esi
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %esi
-	popl	%ebx
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %ebx
-	popl	%ebp
-	.cfi_adjust_cfa_offset -4
-	.cfi_restore %ebp
+	MG_RESTORE_CALLEE_SAVED
 	ret
 END(mg_abi_call_regs)
 

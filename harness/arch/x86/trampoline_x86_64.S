@@ -28,6 +28,7 @@
  */
 #include "abi.h"
 #include "asmdefs.h"
+#include "cfi_push.h"
 
 #include <asm/prctl.h>
 #include <sys/syscall.h>
@@ -64,24 +65,7 @@ fpu_poison:
 ENTRY(mg_abi_call)
 	/* The CFI follows the pushes, so that a debugger stopped in the
 	 * callee unwinds through here to the C caller. */
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
+	MG_SAVE_CALLEE_SAVED
 	/* The callee's stack alignment is the case's (X9, XK4 in
 	 * docs/contract.md): rsp is aligned down to 64, then raised by the
 	 * record's stack_offset, so that at the call rsp mod 64 is that
@@ -361,24 +345,7 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	movq	%r10, %rax
 20:	movq	MG_ABI_SP_CALLER(%r11), %rsp
 	.cfi_def_cfa %rsp, SAVED_SIZE + 8
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	MG_RESTORE_CALLEE_SAVED
 	ret
 END(mg_abi_call)
 
@@ -390,24 +357,7 @@ END(mg_abi_call)
  * stack holds its state, so a signal handler or another thread may call it
  * while a call through mg_abi_call is under way; it checks nothing. */
 ENTRY(mg_abi_call_regs)
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
+	MG_SAVE_CALLEE_SAVED
 	pushq	%rsi			/* 16(%rsp) at the call: regs */
 	.cfi_adjust_cfa_offset 8
 	pushq	%rdi			/* 8(%rsp): fn */
@@ -450,24 +400,7 @@ ENTRY(mg_abi_call_regs)
 	movq	%rcx, 8*0(%rax)
 	addq	$24, %rsp
 	.cfi_adjust_cfa_offset -24
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	MG_RESTORE_CALLEE_SAVED
 	ret
 END(mg_abi_call_regs)
 
