@@ -65,6 +65,37 @@ class Constants(unittest.TestCase):
         self.assertFalse(kernel_shim.uses_shim(["-include"]))
 
 
+class ExtableTypeReg(unittest.TestCase):
+    """The C half's _ASM_EXTABLE_TYPE_REG (zoo/kernel/shim_c.h): the entry's
+    data word carries the operand's register number, and an operand that
+    is not a general register stops the build, never a wrong entry."""
+
+    def compile(self, operand):
+        d = tmpdir(self)
+        src = write(os.path.join(d, "t.c"),
+                    "unsigned long f(unsigned long n, unsigned long *m)\n{\n"
+                    '\tasm volatile("1: nop\\n2:\\n" _ASM_EXTABLE_TYPE_REG(1b, 2b, EX_TYPE_UCOPY_LEN4, %%0)'
+                    " : %s);\n\treturn n;\n}\n" % operand)
+        obj = os.path.join(d, "t.o")
+        done = subprocess.run(["cc", "-O2", "-c", "-include", kernel_shim.SHIM, "-o", obj, src],
+                              capture_output=True, text=True)
+        return done, obj
+
+    def test_a_register_operand_is_numbered_as_the_kernel_numbers_it(self):
+        done, obj = self.compile('"+c"(n)')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        raw = obj + ".bin"
+        subprocess.run(["objcopy", "-O", "binary", "--only-section=__ex_table", obj, raw], check=True)
+        with open(raw, "rb") as f:
+            data = int.from_bytes(f.read()[8:12], "little")
+        self.assertEqual(data, 19 | (4 << 16) | (1 << 8))  # UCOPY_LEN, imm 4, register 1 (cx)
+
+    def test_a_memory_operand_stops_the_build(self):
+        done, _ = self.compile('"+m"(*m)')
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("_ASM_EXTABLE_TYPE_REG: not a general register", done.stderr)
+
+
 class Contract(unittest.TestCase):
     def test_the_kernel_shim_defaults_to_the_kernel_contract_and_contract_wins(self):
         self.assertEqual(gate_context.default_contract({"kernel_shim": True}, "memcpy"), "kernel")
