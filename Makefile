@@ -181,7 +181,7 @@ $(TEST_DECODE): $(OBJ)/tests/test_decode.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) 
 $(TEST_JSON): $(OBJ)/tests/test_json.o $(OBJ)/harness/engine/json.o
 	$(CC) -o $@ $^
 
-$(REPLAY): $(call objs,targets/replay.c targets/emit_c.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
+$(REPLAY): $(call objs,targets/replay.c targets/emit_c.c targets/emit_convention.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
 		$(BAD_OBJ)
 	$(CC) -pthread -o $@ $^
 
@@ -360,7 +360,7 @@ GATE_PLAIN := $(filter-out %/table.o,$(ENGINE_OBJ)) $(REF_OBJ) $(IMPL_OBJ) $(BAD
 	$(GATE)/table-plain.o $(GATE)/plain.o
 $(GATE)/memgate: $(call objs,$(CLI_SRC)) $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
-$(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c) $(GATE_PLAIN)
+$(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c targets/emit_convention.c) $(GATE_PLAIN)
 	$(CC) -pthread -o $@ $^
 # Seeded random cases on the submitted variant: the gate's fuzz check on an
 # arch where no coverage-guided fuzzer runs.

@@ -12,6 +12,7 @@
  * into), else impls/ARCH/NAME.{S,c} or tests/bad/ARCH/NAME.{S,c} if one
  * exists here. */
 #include "emit_c.h"
+#include "emit_convention.h"
 #include "call.h"
 #include "check.h"
 #include "convention.h"
@@ -437,14 +438,17 @@ static void emit_op(struct emit *e)
 	const struct op_text *t = &op_texts[e->c->variant->op];
 	const char *sym = e->c->variant->symbol;
 
-	fprintf(e->f,
-		"/* The routine under test, from the file(s) in the build command. */\n"
-		"%s%s%s#define ENTRY_NAME \"%s\"\n\n"
-		"static const void *entry_address(void)\n{\n"
-		"\treturn (const void *)(uintptr_t)%s;\n}\n\n"
-		"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n"
-		"%s%s%s}\n\n",
-		t->proto, sym, t->proto_end, sym, sym, t->returns, t->call, sym, t->call_end);
+	if (mg_variant_convention(e->c->variant))
+		mg_emit_convention_call(e->f, e->c->variant, t->returns);
+	else
+		fprintf(e->f,
+			"/* The routine under test, from the file(s) in the build command. */\n"
+			"%s%s%s#define ENTRY_NAME \"%s\"\n\n"
+			"static const void *entry_address(void)\n{\n"
+			"\treturn (const void *)(uintptr_t)%s;\n}\n\n"
+			"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n"
+			"%s%s%s}\n\n",
+			t->proto, sym, t->proto_end, sym, sym, t->returns, t->call, sym, t->call_end);
 	fprintf(e->f,
 		"/* What the variant must do, one byte at a time (volatile: no compiler\n"
 		" * turns it into a call of the routine it checks). */\n"
@@ -493,10 +497,6 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 	struct emit e = {.path = path, .c = c, .v = v};
 	int has_src = op_texts[c->variant->op].has_src;
 
-	if (mg_variant_convention(c->variant))
-		fail("the variant is called with a register convention of its own ('%s', "
-		     "docs/conventions.md), which a standalone program does not reproduce yet: use "
-		     "the replay command", c->variant->convention);
 	if (mg_case_is_huge(c))
 		fail("a length over %zu (or --oracle) runs in memgate's huge-length check, which "
 		     "a standalone program does not reproduce: use the replay command",

@@ -70,10 +70,14 @@ expect "a convention narrower than the C one catches a C scratch register" 1 \
 	$MG run --variant=memset_word --len=100 --convention='args=rdi,rsi,rdx ret=rax'
 expect "the records name a declared convention" 1 "\"convention\":\"$CLEAR\"" \
 	$MG run --variant=bad_clear_pages_unrolled_rdx --len=4096 --format=jsonl
-expect "the standalone reproducer refuses a convention of its own, saying why" 2 \
-	"register convention of its own .* does not reproduce yet: use the replay command" \
-	build/replay --variant=clear_pages_unrolled --target=page --emit-c="$TMP/conv.c" \
-	corpus/page/clear-after.in
+# The standalone reproducer calls it in its convention, from inline
+# assembly (a plain C call would leave rax, the page's fill, as it was).
+emit_and_reproduce "clear_pages_unrolled in its convention" 0 "$TMP/conv.c" corpus/page/clear-after.in \
+	--variant=clear_pages_unrolled --target=page
+expect "the emitted program binds each register of the convention" 0 \
+	'^[[:blank:]]+: "\+r"\(r_rax\), "\+r"\(r_rcx\), "\+r"\(r_rdi\)$' cat "$TMP/conv.c"
+emit_and_reproduce "copy_from_user_movs_alt in its convention, with a fault" 0 "$TMP/conv-uc.c" \
+	corpus/usercopy/copy_from_user_bytes-len100-fault50.in --variant=copy_from_user_movs_alt
 
 # The fuzz inputs, the random driver, replay.
 expect "the page seeds pass on clear_pages_unrolled" 0 "^[0-9]+ passed, 0 failed$" \
