@@ -80,7 +80,9 @@ void mg_emit_convention_call(FILE *f, const struct mg_variant *v, const char *re
 		" * (docs/conventions.md): called from inline assembly, each operand in\n"
 		" * its register; every register the convention does not name must come\n"
 		" * back as it went in. */\n"
-		"extern char %s[];\n#define ENTRY_NAME \"%s\"\n\n"
+		"extern char %s[];\n#define ENTRY_NAME \"%s\"\n"
+		"/* The symbol as the assembly names it, after any -D of the build line. */\n"
+		"#define SYMBOL_TEXT(s) #s\n#define SYMBOL(s) SYMBOL_TEXT(s)\n\n"
 		"static const void *entry_address(void)\n{\n\treturn (const void *)%s;\n}\n\n"
 		"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n",
 		c->text, v->symbol, v->symbol, v->symbol, returns);
@@ -95,9 +97,9 @@ void mg_emit_convention_call(FILE *f, const struct mg_variant *v, const char *re
 		}
 	if (c->ret >= 0 && !(in & (UINT32_C(1) << c->ret)))
 		bind(f, c->ret, NULL);
-	fprintf(f, "\n\t(void)dst;\n\t(void)src;\n\t__asm__ volatile(\"%scall %s%s\"\n\t\t\t : ",
+	fprintf(f, "\n\t(void)dst;\n\t(void)src;\n\t__asm__ volatile(\"%scall \" SYMBOL(%s)%s\n\t\t\t : ",
 		red_zone ? "sub $128, %%rsp\\n\\t" : "", v->symbol,
-		red_zone ? "\\n\\tadd $128, %%rsp" : "");
+		red_zone ? " \"\\n\\tadd $128, %%rsp\"" : "");
 	operands(f, in, c->ret);
 	fputs("\n\t\t\t :\n\t\t\t : ", f);
 	clobbers(f, c->clobbers & ~in & ~(c->ret >= 0 ? UINT32_C(1) << c->ret : 0));

@@ -69,7 +69,25 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		expect "zoo: i386 __copy_user_ll as copy_from_user returns n with a byte readable: nothing-copied" 1 \
 			'^1\. \[sweep\] nothing-copied: returned n = [0-9]+ \(nothing copied\), but the first [1-3] bytes? could be' \
 			scripts/gate "${zoo_u32_flags[@]}" --entry copy_from_user=__copy_user_ll \
-			--convention 'args=eax,edx,ecx ret=eax' "$zoo_u32"
+			--convention 'args=eax,edx,ecx ret=eax' --report "$TMP/u32.json" "$zoo_u32"
+		# Its standalone reproducer: the gate's object of the kernel file
+		# (built with -mregparm=3, which the program's own files must not
+		# get), called in its convention, the fault resumed through its
+		# exception table. The finding's repro line, as the report has it.
+		zoo_repro=$(python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+for e in doc.get("entries") or [doc]:
+    for f in e.get("findings") or []:
+        if "scripts/repro" in (f.get("repro") or ""):
+            print(f["repro"]); sys.exit(0)' "$TMP/u32.json" 2>/dev/null)
+		read -ra zoo_words <<<"${zoo_repro#* scripts/repro }"
+		zoo_build=${zoo_repro%% *}
+		if [ "${zoo_build%%=*}" != MEMGATE_BUILD ] || [ ${#zoo_words[@]} -lt 2 ]; then
+			fail "zoo: the i386 finding has a repro line" "report: '$zoo_repro'"
+		else
+			MEMGATE_BUILD=${zoo_build#*=} emit_and_reproduce "zoo: i386 __copy_user_ll's nothing-copied" 1 \
+				"$TMP/u32-repro.c" "${zoo_words[-1]}" "${zoo_words[@]:0:${#zoo_words[@]}-1}"
+		fi
 	fi
 else
 	skip "zoo --list: the kernel's routines" "linux-source is not installed (scripts/install-deps --zoo)"
