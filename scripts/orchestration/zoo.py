@@ -90,12 +90,14 @@ AARCH64_OP_NAME_FEATURES = (("memset", "falkor", ("zva64",)),)
 # them (None: a kernel judgement of speed, not a CPU instruction set).
 KERNEL_FEATURES = {"X86_FEATURE_REP_GOOD": None, "X86_FEATURE_ERMS": "erms", "X86_FEATURE_FSRM": "fsrm",
                    "X86_FEATURE_FSRS": "fsrs", "X86_FEATURE_XMM2": "sse2", "ARM64_HAS_NO_HW_PREFETCH": None,
-                   "ARM64_HAS_MOPS": "mops"}
+                   "ARM64_HAS_MOPS": "mops", "INTEL_MOVSL_MASK": None}
 # A CPU with the first has the second (FSRM is a faster ERMS).
 KERNEL_IMPLIES = {"X86_FEATURE_FSRM": "X86_FEATURE_ERMS"}
 # Bits of ZOO_CPU, as zoo/kernel/shim.h numbers them.
 KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_FEATURE_FSRM": 1 << 2,
-               "X86_FEATURE_FSRS": 1 << 3, "X86_FEATURE_XMM2": 1 << 4, "ARM64_HAS_NO_HW_PREFETCH": 1 << 8,
+               "X86_FEATURE_FSRS": 1 << 3, "X86_FEATURE_XMM2": 1 << 4,
+               # Not a CPUID bit: what init_intel sets at boot (zoo/kernel/shim_c.h).
+               "INTEL_MOVSL_MASK": 1 << 5, "ARM64_HAS_NO_HW_PREFETCH": 1 << 8,
                "ARM64_HAS_MOPS": 1 << 9}
 
 ARCHES = ("x86_64", "i386", "aarch64")
@@ -351,12 +353,14 @@ def assemble(arch, source, incdir, mask, obj, cflags=()):
 
 
 def code_hash(arch, obj):
-    """What a kernel CPU's build of a file runs: its disassembly, without
-    the file name, hashed; two CPUs with the same code are one routine."""
+    """What a kernel CPU's build of a file runs: its disassembly and its
+    initialised data (a value boot sets, as init_intel's movsl_mask),
+    without the file name, hashed; two CPUs with the same of both are one
+    routine."""
     _, objdump = compiler_for(arch)
-    text = run_text([objdump, "-d", "--no-show-raw-insn", obj])
-    text = text.split("\n", 2)[-1]
-    return hashlib.sha256(text.encode()).hexdigest()
+    text = run_text([objdump, "-d", "--no-show-raw-insn", obj]).split("\n", 2)[-1]
+    data = run_text([objdump, "-s", obj]).split("\n", 2)[-1]  # every section's bytes
+    return hashlib.sha256((text + data).encode()).hexdigest()
 
 
 def kernel_units(tree, version, work, notes):
@@ -431,14 +435,16 @@ KERNEL_USER_COPIES = {"x86_64": (
 # (uaccess_32.h), __copy_from_user_inatomic_nocache calls
 # __copy_from_user_ll_nocache_nozero, whose Intel nocache copy (movnti)
 # runs past 64 bytes on a CPU with SSE2 (static_cpu_has); clear_user and
-# __clear_user are the clears. __copy_user_ll's Intel unrolled copy is
-# not reached: it is taken when (to ^ from) & movsl_mask.mask, and the
-# file's movsl_mask stays 0 until init_intel sets it at boot.
+# __clear_user are the clears. __copy_user_ll's Intel unrolled copy
+# (__copy_user_intel) is taken when (to ^ from) & movsl_mask.mask, and the
+# file's movsl_mask stays 0 until init_intel sets it to 7 at boot on
+# Intel's families 6 and 15: the INTEL_MOVSL_MASK rows are that boot.
 # ecx is a scratch register of the C convention: a two-argument function
 # may change it.
 REGPARM = {3: "args=eax,edx,ecx ret=eax", 2: "args=eax,edx ret=eax clobbers=ecx"}
 KERNEL_USER_COPIES["i386"] = (
-    ("usercopy_32.c", "__copy_user_ll", ("copy_from_user", "copy_to_user"), ((),), REGPARM[3]),
+    ("usercopy_32.c", "__copy_user_ll", ("copy_from_user", "copy_to_user"), ((), ("INTEL_MOVSL_MASK",)),
+     REGPARM[3]),
     ("usercopy_32.c", "__copy_from_user_ll_nocache_nozero", ("copy_from_user",), ((), ("X86_FEATURE_XMM2",)),
      REGPARM[3]),
     ("usercopy_32.c", "clear_user", ("clear_user",), ((),), REGPARM[2]),

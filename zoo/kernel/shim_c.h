@@ -8,7 +8,8 @@
  * What it stands in for, and how (docs/usercopy.md, "i386's usercopy_32.c"):
  * - access_ok: every address is a user one here, so always true (the
  *   kernel's range check against TASK_SIZE is not the routine's contract);
- * - might_fault, the exports, __user, __read_mostly: nothing;
+ * - might_fault, the exports, __user: nothing; __read_mostly: nothing,
+ *   or init_intel's movsl_mask (below);
  * - the SMAP brackets (stac, clac; __uaccess_begin_nospec's lfence aside):
  *   the 3-byte nop and the __memgate_uaccess record the assembly half
  *   writes, as an inline-assembly string;
@@ -24,7 +25,19 @@
 #endif
 
 #define __user
+/* init_intel (arch/x86/kernel/cpu/intel.c) sets movsl_mask.mask = 7 at
+ * boot on Intel's families 6 and 15 (CONFIG_X86_INTEL_USERCOPY), which
+ * sends __copy_user_ll's copies of 64 bytes and more whose ends differ
+ * mod 8 to __copy_user_intel. The CPU bit ZOO_INTEL_MOVSL stands for that
+ * boot: the value is the variable's initializer, carried by the one
+ * __read_mostly of usercopy_32.c, the variable's (on any other object it
+ * does not compile, so it cannot initialise the wrong one). */
+#define ZOO_INTEL_MOVSL (1 << 5)
+#if (ZOO_CPU) & ZOO_INTEL_MOVSL
+#define __read_mostly = {.mask = 7}
+#else
 #define __read_mostly
+#endif
 #define EXPORT_SYMBOL(name)
 #define EXPORT_SYMBOL_GPL(name)
 #define might_fault() do { } while (0)
