@@ -37,6 +37,18 @@ NM_MUSL = """\
 /m/libc.a:mempcpy.lo:0000000000000000 T mempcpy
 /m/libc.a:mempcpy.lo:                 U memcpy
 """
+# glibc's generic memcpy (riscv64): it calls wordcopy.o's helpers, which
+# call nothing; strlen.o calls something, so it is no helper to pull in.
+NM_WORDCOPY = """\
+/r/libc.a:memcpy.o:0000000000000000 T memcpy
+/r/libc.a:memcpy.o:                 U _wordcopy_fwd_aligned
+/r/libc.a:wordcopy.o:0000000000000000 T _wordcopy_fwd_aligned
+/r/libc.a:wordcopy.o:0000000000000100 T _wordcopy_bwd_aligned
+/r/libc.a:memset.o:0000000000000000 T memset
+/r/libc.a:memset.o:                 U helper_that_calls
+/r/libc.a:helper.o:0000000000000000 T helper_that_calls
+/r/libc.a:helper.o:                 U abort
+"""
 # A wrapper that calls an ifunc.
 NM_WRAPPER = """\
 /a/libc.a:memcpy.o:0000000000000000 i memcpy
@@ -73,6 +85,17 @@ class Discovery(unittest.TestCase):
         self.assertEqual(units["musl-x86_64-mempcpy"].inputs, ["/m/libc.a(mempcpy.lo)", "/m/libc.a(memcpy.lo)"])
         # memcpy and __memcpy_fwd are one routine: the public name.
         self.assertEqual(units["musl-x86_64-memcpy"].entries, [("memcpy", "memcpy")])
+
+    def test_a_helper_that_calls_nothing_comes_along(self):
+        units = {u.name: u for u in zoo.archive_units("glibc", "libc6-dev-riscv64-cross", "riscv64", "/r/libc.a",
+                                                      NM_WORDCOPY, [])}
+        self.assertEqual(units["glibc-riscv64-memcpy"].inputs, ["/r/libc.a(memcpy.o)", "/r/libc.a(wordcopy.o)"])
+        # A helper that calls something is left to the gate's rules.
+        self.assertEqual(units["glibc-riscv64-memset"].inputs, ["/r/libc.a(memset.o)"])
+
+    def test_the_older_linkage_names_start_a_routine(self):
+        text = "ENTRY(__memset)\nWEAK(memset)\nSYM_FUNC_START(__memmove)\nSYM_FUNC_START_WEAK(memmove)\n"
+        self.assertEqual(zoo.FUNC_START.findall(text), ["__memset", "memset", "__memmove", "memmove"])
 
     def test_a_wrapper_of_an_ifunc_is_a_note_not_a_unit(self):
         notes = []

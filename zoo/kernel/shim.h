@@ -58,6 +58,12 @@
  * code calls. */
 #define SYM_PIC_ALIAS(name) SYM_FUNC_ALIAS(__pi_##name, name)
 
+/* The older names (include/linux/linkage.h), which 6.1's riscv memcpy.S
+ * and memset.S use: ENTRY a global function, WEAK a weak one, END its size. */
+#define ENTRY(name) .globl name; ALIGN; .type name, %function; name:
+#define WEAK(name) .weak name; ALIGN; .type name, %function; name:
+#define END(name) .size name, . - name
+
 /* Exports and objtool annotations mean nothing here. */
 #define EXPORT_SYMBOL(name)
 #define EXPORT_SYMBOL_GPL(name)
@@ -128,6 +134,24 @@
 #else
 #define _ASM_EXTABLE_UA(from, to)
 #define _ASM_EXTABLE(from, to)
+#endif
+
+#if defined(__riscv)
+/* Alignment resolved here, as the kernel's link resolves it: with linker
+ * relaxation the assembler pads each .p2align with nops for the link to
+ * remove, and a WEAK alias aligned after its ENTRY would sit past it in
+ * the object the zoo reads. The files make no calls to relax. */
+.option norelax
+/* Position-dependent, as the kernel assembles (-fno-PIE): `la` is the
+ * pc-relative lla, not a load from a GOT. */
+.option nopic
+/* rv64: Kconfig's CONFIG_64BIT, which 6.1's memset.S tests for its
+ * 64-bit fill pattern and its jump into the unrolled stores. */
+#define CONFIG_64BIT 1
+/* arch/riscv/include/asm/asm.h: XLEN's loads, stores and size (rv64). */
+#define SZREG 8
+#define REG_L ld
+#define REG_S sd
 #endif
 
 #if defined(__aarch64__)
