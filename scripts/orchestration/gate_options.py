@@ -313,12 +313,17 @@ def entries_of(opts):
 def kernel_tree(opts):
     """A kernel routine is one built through the kernel shim (--kernel, or
     the shim given with -include): opts["kernel_shim"]. A kernel constant
-    its files test that the shim lacks is said before anything builds."""
+    its files test that the shim lacks is said before anything builds; the
+    CONFIG_ options they test that nothing defines are opts["configs_off"]
+    (the verdict's first line and the report name them)."""
     opts["kernel_shim"] = opts["kernel"] or kernel_shim.uses_shim(opts["tree_flags"])
+    opts["configs_off"] = []
     if opts["kernel_shim"]:
-        unknown = kernel_shim.unknown_constants([f for f in opts["files"] if not submission.split_member(f)])
+        sources = [f for f in opts["files"] if not submission.split_member(f)]
+        unknown = kernel_shim.unknown_constants(sources)
         if unknown:
             die(kernel_shim.unknown_message(unknown))
+        opts["configs_off"] = kernel_shim.configs_off(sources, opts["tree_flags"])
 
 
 def validate(opts):

@@ -74,7 +74,10 @@ def took_text(ctx, seconds):
 def table(ctx, results):
     lines = [f"memgate gate: {ctx.name} ({ctx.op}, {ctx.arch}" + (f", under {ctx.emulated}" if ctx.emulated else "")
              + f", {ctx.contract} contract"
-             + (f", convention '{ctx.opts['convention']}'" if ctx.opts.get("convention") else "") + f"), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
+             + (f", convention '{ctx.opts['convention']}'" if ctx.opts.get("convention") else "")
+             + (f", built without {', '.join(ctx.opts['configs_off'])} (neither the shim nor a -D defines "
+                f"{'them' if len(ctx.opts['configs_off']) > 1 else 'it'})" if ctx.opts.get("configs_off") else "")
+             + f"), from {' '.join(workspace.CURRENT.shown(f) for f in ctx.files)}"]
     if ctx.cached:
         lines.append(f"cached: {report.cached_text(ctx.cached)} (the same code, options, memgate and machine; "
                      "--no-cache runs it again)")
@@ -139,6 +142,8 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "skipped": [c.name for c in results if c.status == "skip"]}
     if ctx.opts.get("convention"):
         doc["convention"] = ctx.opts["convention"]  # docs/conventions.md; absent: the C convention
+    if ctx.opts.get("configs_off"):
+        doc["kernel_configs_off"] = ctx.opts["configs_off"]  # built as a kernel without them
     if ctx.opts.get("submitted"):
         # The files as named where the gate was started (the user's tree):
         # SARIF's locations name them.

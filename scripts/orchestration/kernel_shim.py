@@ -19,6 +19,8 @@ CONSTANT = re.compile(r"\b(X86_FEATURE_\w+|X86_BUG_\w+|ARM64_\w+)\b")
 DEFINE = re.compile(r"^#define\s+(\w+)", re.M)
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 STUB_TEXT = "/* empty: zoo/kernel/shim.h stands in for the kernel's headers */\n"
+# The kernel configuration a file tests: #ifdef, #ifndef, defined(), IS_ENABLED().
+CONFIG_TEST = re.compile(r"(?:#\s*ifn?def\s+|\bdefined\s*\(\s*|\bIS_ENABLED\s*\(\s*)(CONFIG_\w+)")
 
 
 def read(path):
@@ -57,6 +59,20 @@ def unknown_constants(sources, shim=SHIM):
     known = defined(shim)
     return [(path, name) for path in sources if path.endswith((".S", ".s"))
             for name in constants(read(path)) if name not in known]
+
+
+def configs_off(sources, flags, shim=SHIM):
+    """The CONFIG_ options the sources test that neither the shim nor a -D
+    of the tree flags defines, in order: each file is built as a kernel
+    configured without them, which the gate says (6.1's riscv memset.S
+    tests CONFIG_64BIT for its 64-bit fill and its jump into its stores,
+    and crashed built without it)."""
+    given = set(defined(shim))
+    for i, flag in enumerate(flags):
+        name = flags[i + 1] if flag == "-D" and i + 1 < len(flags) else flag[2:] if flag.startswith("-D") else ""
+        given.add(name.split("=", 1)[0])
+    return list(dict.fromkeys(name for path in sources
+                              for name in CONFIG_TEST.findall(COMMENT.sub(" ", read(path))) if name not in given))
 
 
 def unknown_message(found):

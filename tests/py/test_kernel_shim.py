@@ -58,6 +58,21 @@ class Constants(unittest.TestCase):
         self.assertIn("the kernel constant X86_FEATURE_NEWER", message)
         self.assertIn("no --extern gives it", message)
 
+    def test_a_config_nothing_defines_is_named_and_one_given_is_not(self):
+        d = tmpdir(self)
+        src = write(os.path.join(d, "m.S"), "/* #ifdef CONFIG_IN_A_COMMENT */\n#ifdef CONFIG_64BIT\n#endif\n"
+                                            "#ifndef CONFIG_KASAN\n#endif\n#if defined(CONFIG_GIVEN) || "
+                                            "IS_ENABLED(CONFIG_PAIR)\n#endif\n#ifdef CONFIG_KASAN\n#endif\n")
+        shim = write(os.path.join(d, "shim.h"), "#define CONFIG_64BIT 1\n")
+        self.assertEqual(kernel_shim.configs_off([src], ["-DCONFIG_GIVEN=1", "-D", "CONFIG_PAIR"], shim),
+                         ["CONFIG_KASAN"])
+        self.assertEqual(kernel_shim.configs_off([src], [], shim), ["CONFIG_KASAN", "CONFIG_GIVEN", "CONFIG_PAIR"])
+
+    def test_the_shim_defines_config_64bit_for_riscv64s_memset(self):
+        # 6.1's arch/riscv/lib/memset.S halves its jump into its unrolled
+        # stores under it: built without it, the sweep crashed.
+        self.assertIn("CONFIG_64BIT", kernel_shim.defined())
+
     def test_the_shim_in_tree_flags_makes_a_kernel_routine(self):
         self.assertTrue(kernel_shim.uses_shim(["-I", "x", "-include", kernel_shim.SHIM]))
         self.assertTrue(kernel_shim.uses_shim(["-include" + os.path.relpath(kernel_shim.SHIM)]))

@@ -69,6 +69,12 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		expect "zoo: i386 clear_user (usercopy_32.c, -mregparm=3) with its convention is accepted" 0 \
 			'^ACCEPTED .*: clear_user passed' scripts/gate "${zoo_u32_flags[@]}" --entry clear_user=clear_user \
 			--convention 'args=eax,edx ret=eax clobbers=ecx' "$zoo_u32"
+		# Without the -D the zoo gives, the file is built as a kernel
+		# configured without the option, and the verdict's first line says so.
+		expect "zoo: a CONFIG_ option the file tests and nothing defines is named" 0 \
+			"^memgate gate: clear_user \(clear_user, i386, .*, built without CONFIG_X86_INTEL_USERCOPY \(neither the shim nor a -D defines it\)\), from " \
+			scripts/gate "${zoo_u32_flags[@]/%-DCONFIG_X86_INTEL_USERCOPY -Wno-unused-parameter/-Wno-unused-parameter}" \
+			--entry clear_user=clear_user --convention 'args=eax,edx ret=eax clobbers=ecx' "$zoo_u32"
 		expect "zoo: i386 __copy_user_ll as copy_from_user returns n with a byte readable: nothing-copied" 1 \
 			'^1\. \[sweep\] nothing-copied: returned n = [0-9]+ \(nothing copied\), but the first [1-3] bytes? could be' \
 			scripts/gate "${zoo_u32_flags[@]}" --entry copy_from_user=__copy_user_ll \
