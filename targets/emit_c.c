@@ -1,16 +1,19 @@
 /* scripts/repro --emit-c: writes one case as a standalone C program that
- * needs nothing of memgate but the variant's source file.
+ * needs nothing of memgate but the variant's source file (and, for a user
+ * copy, memgate's exception-table emulation, harness/arch/ISA/extable.c).
  *
  * The program is the sections of targets/standalone.c (real C, compiled
- * and tested on its own) and the parts that depend on the case: a header
+ * and tested on its own; a user copy's ends with targets/standalone_user.c's
+ * instead of its main) and the parts that depend on the case: a header
  * comment, the layout as offsets into the same reservation the sandbox
- * maps, the bytes memgate filled the buffers with, and the call and
- * byte-loop reference of the variant's operation.
+ * maps, the bytes memgate filled the buffers with, and the call (in the
+ * variant's own register convention, if it has one: emit_convention.c)
+ * and byte-loop reference of the variant's operation.
  *
  * The header's build command names the variant's source files: those in
  * $MEMGATE_EMIT_SOURCES (scripts/repro finds them, with the files they call
- * into), else impls/ARCH/NAME.{S,c} or tests/bad/ARCH/NAME.{S,c} if one
- * exists here. */
+ * into), else impls/ARCH/NAME.{S,c} or tests/bad/ARCH/NAME.{S,c} (or
+ * tests/bad/x86/, both x86 arches') if one exists here. */
 #include "emit_c.h"
 #include "emit_convention.h"
 #include "call.h"
