@@ -43,7 +43,7 @@ void mg_abi_init(void);
 enum mg_abi_rule {
 	MG_ABI_RULE_UPPER = 1u << 0,	    /* x86: read XINUSE after the call */
 	MG_ABI_RULE_PLATFORM_REG = 1u << 1, /* aarch64: x18 must be preserved */
-	MG_ABI_RULE_NO_FPU = 1u << 2,	    /* x86-64 kernel code: no vector or x87 state */
+	MG_ABI_RULE_NO_FPU = 1u << 2,	    /* kernel code: no vector, x87 or FP state */
 	MG_ABI_RULE_X87_MODE = 1u << 3,	    /* x86: back in x87 mode (emms after MMX) */
 	MG_ABI_RULE_ENTRY_FLAGS = 1u << 4,  /* enter with every arithmetic flag set */
 };

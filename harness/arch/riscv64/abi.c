@@ -5,7 +5,8 @@
  * unchanged (fcsr "must have thread storage duration in accordance with
  * C11 section 7.6": a function does not alter its caller's control modes),
  * and vstart is zero on return. vl, vtype, vxrm, vxsat and v0-v31 are not
- * preserved across calls: nothing to check (docs/contract.md, R1-R12). */
+ * preserved across calls: nothing to check (docs/contract.md, R1-R12).
+ * Kernel code touches no FP state at all (RK1). */
 #include "abi.h"
 
 #include <stdio.h>
@@ -27,7 +28,7 @@ void mg_abi_init(void)
 
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
-	(void)rules; /* no optional rule applies here yet (kernel code: open, R12) */
+	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
 	rec->stack_offset = stack_offset;
 	rec->check_vector = has_v;
 	rec->frm_caller = caller_frm;
@@ -76,6 +77,35 @@ static int unallocatable_changed(struct mg_verdict *out, const char *name, uint6
 	return 1;
 }
 
+/* The kernel contract's no-FP rule: Linux builds riscv kernel code
+ * without the F and D extensions (arch/riscv/Makefile strips fd from
+ * -march), and 6.1 has no bracket for kernel FP or vector use. The poison
+ * the trampoline put in the FP temporaries, and fflags, cleared, must come
+ * back as they went (fs0-fs11 are the canaries' rule). */
+static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	static const char *const names[MG_ABI_FTEMP_COUNT] = {
+		"ft0", "ft1", "ft2", "ft3", "ft4",  "ft5", "ft6", "ft7", "ft8", "ft9",
+		"ft10", "ft11", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6", "fa7",
+	};
+	const char *what = NULL;
+
+	if (!rec->check_fpu)
+		return 0;
+	for (int k = 0; k < MG_ABI_FTEMP_COUNT && !what; k++)
+		if (rec->ftemp[k] != (uint64_t)MG_ABI_POISON_FT(k))
+			what = names[k];
+	if (!what && rec->fflags_after != 0)
+		what = "fflags";
+	if (!what)
+		return 0;
+	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
+		       "kernel contract: touches %s (the kernel is built without the F and D "
+		       "extensions: no FP state in kernel code; declare it with --requires fpu)",
+		       what);
+	return 1;
+}
+
 int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 {
 	if (clobbered_register(rec, out) ||
@@ -108,7 +138,7 @@ int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
 			       (unsigned long long)rec->vstart_after);
 		return 1;
 	}
-	return 0;
+	return touched_fpu(rec, out);
 }
 
 /* RISC-V has no state like x86's dirty upper AVX halves that would slow

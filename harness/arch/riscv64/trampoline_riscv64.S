@@ -19,6 +19,10 @@
  * through a global (pc-relative, not through gp), the stack pointer comes
  * back from the record, gp, tp and frm are the caller's again, and vstart
  * is zero, before it returns.
+ *
+ * Under the kernel contract's no-FP rule (check_fpu) it also fills the FP
+ * temporaries, ft0-ft11 and fa0-fa7, with a poison (fs0-fs11 hold their
+ * canaries) and clears fflags before the call, and records them after it.
  */
 #include "abi.h"
 #include "asmdefs.h"
@@ -58,6 +62,13 @@ current_record:
 #define PLANT_FS(n)	li t0, MG_ABI_CANARY_FS(n); fmv.d.x fs##n, t0
 #define RECORD_S(n)	sd s##n, (MG_ABI_SAVED + 8 * n)(t0)
 #define RECORD_FS(n)	fsd fs##n, (MG_ABI_FSAVED + 8 * n)(t0)
+/* The FP temporaries, slot k of MG_ABI_FTEMP (ft0-ft11, then fa0-fa7). */
+#define POISON_F(reg, k)	li t0, MG_ABI_POISON_FT(k); fmv.d.x reg, t0
+#define RECORD_F(reg, k)	fsd reg, (MG_ABI_FTEMP + 8 * (k))(t0)
+#define FTEMPS(op)                                                                                 \
+	op(ft0, 0); op(ft1, 1); op(ft2, 2); op(ft3, 3); op(ft4, 4); op(ft5, 5); op(ft6, 6);        \
+	op(ft7, 7); op(ft8, 8); op(ft9, 9); op(ft10, 10); op(ft11, 11); op(fa0, 12);               \
+	op(fa1, 13); op(fa2, 14); op(fa3, 15); op(fa4, 16); op(fa5, 17); op(fa6, 18); op(fa7, 19)
 
 	.text
 ENTRY(mg_abi_call)
@@ -104,7 +115,11 @@ ENTRY(mg_abi_call)
 	slli	t3, t3, 63		/* vtype.vill */
 	vsetvl	t4, zero, t3
 	csrwi	CSR_VSTART, 0
-1:
+1:	lwu	t3, MG_ABI_CHECK_FPU(a4)
+	beqz	t3, 3f
+	FTEMPS(POISON_F)
+	csrwi	fflags, 0
+3:
 	mv	t6, a0
 	mv	a0, a1
 	mv	a1, a2
@@ -139,7 +154,12 @@ ENTRY(mg_abi_call)
 	csrr	t1, CSR_VSTART
 	sd	t1, MG_ABI_VSTART_AFTER(t0)
 	csrwi	CSR_VSTART, 0
-2:	ld	t1, MG_ABI_SP_CALLER(t0)
+2:	lwu	t1, MG_ABI_CHECK_FPU(t0)
+	beqz	t1, 4f
+	FTEMPS(RECORD_F)
+	frflags	t1
+	sd	t1, MG_ABI_FFLAGS_AFTER(t0)
+4:	ld	t1, MG_ABI_SP_CALLER(t0)
 	mv	sp, t1
 	.cfi_def_cfa sp, FRAME_SIZE
 	ld	gp, SAVE_GP(sp)

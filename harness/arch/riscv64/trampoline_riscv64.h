@@ -22,6 +22,10 @@
 #define MG_ABI_FRM_AFTER    280
 #define MG_ABI_FRM_CALLER   288 /* in: the caller's frm, restored after the call */
 #define MG_ABI_VSTART_AFTER 296 /* with check_vector: vstart after the call */
+#define MG_ABI_CHECK_FPU    304 /* in: the kernel contract's no-FP rule */
+#define MG_ABI_FTEMP	    312 /* with check_fpu: ft0-ft11, fa0-fa7 after the call */
+#define MG_ABI_FTEMP_COUNT  20
+#define MG_ABI_FFLAGS_AFTER 472 /* with check_fpu: fflags after the call (cleared before) */
 
 /* What the stack alignment at entry may be (docs/contract.md, R6): the
  * case's stack_offset is sp mod 64 at entry, a multiple of 16 (the psABI's
@@ -43,6 +47,9 @@
  * register's, so that a diagnosis names itself. */
 #define MG_ABI_CANARY_S(n)   (0x5555555555555500 + (n))
 #define MG_ABI_CANARY_FS(n)  (0xf5f5f5f5f5f5f500 + (n))
+/* The kernel contract's poison in the FP temporaries: ft0-ft11 are 0..11,
+ * fa0-fa7 12..19, in the order MG_ABI_FTEMP keeps them. */
+#define MG_ABI_POISON_FT(n)  (0xf7f7f7f7f7f7f700 + (n))
 #define MG_ABI_CANARY_FRAME0 0xf0f0f0f0f0f0f0f0
 #define MG_ABI_CANARY_FRAME1 0xf1f1f1f1f1f1f1f1
 
@@ -64,6 +71,10 @@ struct mg_abi_record {
 	uint64_t frm_after;
 	uint64_t frm_caller; /* in: the caller's, given back after the call */
 	uint64_t vstart_after;
+	uint32_t check_fpu; /* in: kernel code without --requires fpu */
+	uint32_t pad;
+	uint64_t ftemp[MG_ABI_FTEMP_COUNT];
+	uint64_t fflags_after;
 };
 
 _Static_assert(offsetof(struct mg_abi_record, fsaved) == MG_ABI_FSAVED, "layout");
@@ -81,6 +92,9 @@ _Static_assert(offsetof(struct mg_abi_record, frm_before) == MG_ABI_FRM_BEFORE, 
 _Static_assert(offsetof(struct mg_abi_record, frm_after) == MG_ABI_FRM_AFTER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, frm_caller) == MG_ABI_FRM_CALLER, "layout");
 _Static_assert(offsetof(struct mg_abi_record, vstart_after) == MG_ABI_VSTART_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "layout");
+_Static_assert(offsetof(struct mg_abi_record, ftemp) == MG_ABI_FTEMP, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fflags_after) == MG_ABI_FFLAGS_AFTER, "layout");
 #endif
 
 #endif

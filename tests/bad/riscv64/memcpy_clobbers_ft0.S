@@ -1,5 +1,6 @@
 /* Passes each byte through ft0 and the t and a registers, all temporaries
- * (not preserved across calls): must pass. */
+ * (not preserved across calls): must pass. The same code under the kernel
+ * contract, which has no FP state, is bad_memcpy_kernel_uses_ft0. */
 #include "asmdefs.h"
 	.text
 ENTRY(mg_riscv64_memcpy_clobbers_ft0)
@@ -16,3 +17,7 @@ ENTRY(mg_riscv64_memcpy_clobbers_ft0)
 2:	li	t6, -1
 	ret
 END(mg_riscv64_memcpy_clobbers_ft0)
+
+	.globl	mg_riscv64_bad_memcpy_kernel_uses_ft0
+	.type	mg_riscv64_bad_memcpy_kernel_uses_ft0, %function
+	.set	mg_riscv64_bad_memcpy_kernel_uses_ft0, mg_riscv64_memcpy_clobbers_ft0
