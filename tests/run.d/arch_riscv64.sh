@@ -38,12 +38,12 @@ else
 	rv_bad=$rv_bad,bad_memcpy_changes_gp,bad_memcpy_changes_tp,bad_memcpy_changes_frm
 	rv_bad=$rv_bad,bad_memcpy_leaves_vstart,bad_memcpy_tail_off_by_one,bad_memmove_signed_compare
 	rv_bad=$rv_bad,bad_memset_vlen128,bad_memcpy_assumes_vtype,bad_memcpy_stack_block
-	rv_bad=$rv_bad,memcpy_clobbers_ft0,memcpy_changes_vxrm,memcpy_stack_block,bad_memcpy_kernel_uses_ft0
+	rv_bad=$rv_bad,memcpy_clobbers_ft0,memcpy_changes_vxrm,memcpy_stack_block,bad_memcpy_kernel_uses_ft0,bad_memcpy_kernel_sets_fflags
 	# Under the model's name, as make verify runs it: replay lines carry it.
 	MEMGATE_CPU_MODEL=$(rv_model 256) $MG verify --set=selftest --sweep-seconds=3 --timeout-ms=200 \
 		--huge=off --variant="$rv_bad" --findings="$TMP/findings-bad" >"$TMP/rv-bad.out" 2>&1
 	expect "riscv64: every self-test fails as declared, its twins pass (VLEN 256)" 0 \
-		"^17 variants: 3 passed, 14 failed as expected, 0 skipped, 0 unexpected$" \
+		"^18 variants: 3 passed, 15 failed as expected, 0 skipped, 0 unexpected$" \
 		cat "$TMP/rv-bad.out"
 	expect "riscv64: a finding's replay line names its CPU model" 0 \
 		"replay: qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,v=true,vlen=256,vext_spec=v1.0 build/riscv64/memgate run --variant=bad_memcpy_clobbers_s1 " \
@@ -73,6 +73,7 @@ else
 	# Kernel code has no FP state (RK1): memcpy_clobbers_ft0's code, which
 	# passes as user code just below, under the kernel contract.
 	rv_abi bad_memcpy_kernel_uses_ft0 "kernel contract: touches ft0 \(the kernel is built without the F and D extensions: no FP state in kernel code; declare it with --requires fpu\)"
+	rv_abi bad_memcpy_kernel_sets_fflags "kernel contract: touches fflags \(the kernel is built without the F and D extensions: no FP state in kernel code; declare it with --requires fpu\)"
 	for v in memcpy_clobbers_ft0 memcpy_changes_vxrm; do
 		expect "riscv64: $v uses only what is not preserved" 0 "^verdict: ok$" \
 			$MG run --variant="$v" --len=40
