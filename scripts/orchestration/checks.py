@@ -205,7 +205,7 @@ def warnings_of(check, recs):
 # --- the sweep, its ABI checks and the 4 GiB+ check (memgate verify) -------------
 
 def verify_argv(ctx):
-    profile = "quick" if ctx.quick else "full"
+    profile = ctx.profile
     huge = "off" if ctx.huge_off() else ("oracle" if ctx.emulated else "on")
     # The values the routine reads are lengths its paths may start at: the
     # sweep takes lengths around them (docs/tunables.md, "Lengths around

@@ -25,7 +25,7 @@ AFTER_FUZZ_BENCH = 8
 # length and as many of the profile's other cases as fit, at the speed it
 # measures (native or under qemu), and says how many that was.
 SWEEP_SHARE = 0.4
-# Under a further CPU model (aarch64) only the quick sweep and the
+# Under a further CPU model (aarch64) only the quick (or smoke) sweep and the
 # regressions run, so the sweep may take most of that model's share.
 FURTHER_MODEL_SWEEP_SHARE = 0.8
 
@@ -43,7 +43,7 @@ class Context:
         self.label, self.cpu_model = "", ""
         self.externs = opts["extern"]
         self.builds = []
-        self.quick = opts["quick"]
+        self.profile = opts["profile"]
         self.bench = opts["bench"]
         self.skip = opts["skip"]
         self.overread = opts.get("overread", "classify")

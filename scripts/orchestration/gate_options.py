@@ -17,8 +17,8 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--convention 'args=REG,... [ret=REG] [clobbers=REG,...] [zero=REG,...]']
              [--extern NAME=VALUE[,VALUE...]|NAME=LO..HI]... [--glibc-version V]
              [--seconds N|N+|least] [--report FILE.json] [--sarif FILE] [--junit FILE]
-             [--baseline VARIANT] [--no-bench] [--max-slowdown X] [--quick]
-             [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
+             [--baseline VARIANT] [--no-bench] [--max-slowdown X]
+             [--profile smoke|quick|full] [--quick] [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
              [--out DIR] FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
 Builds the files into the harness as a new variant and runs every check on
@@ -31,7 +31,10 @@ naming the least that works; --seconds N+ takes N or, if N is too small,
 that least; --seconds least takes that least (for a CI job or a test that
 wants a verdict in the shortest time). A verdict is reused when the built code, the
 options, memgate and the machine are all the same ("cached: from RUN,
-DATE"); --no-cache runs every check again. --quick runs the quick sweep.
+DATE"); --no-cache runs every check again. --profile names the sweep
+(default full; quick, --quick for short, about a third of its cases;
+smoke, every length and a tenth to a twentieth of quick: a first look
+in seconds, under qemu too, not a verdict to merge on).
 --skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
 verdict line says so. --extern NAME=VALUE defines a data symbol (an
 integer) the routine may reference; it may reference nothing else
@@ -94,7 +97,7 @@ SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out",
-                 "--convention", "--glibc-version")
+                 "--convention", "--glibc-version", "--profile")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-27, aarch64's at 8-13, riscv64's at 28-31.
@@ -114,6 +117,8 @@ OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmov
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page"),
        "copy_from_user": ("COPY_FROM_USER", "usercopy"), "copy_to_user": ("COPY_TO_USER", "usercopy"),
        "clear_user": ("CLEAR_USER", "usercopy")}
+# The sweep's profiles (memgate verify --profile), the lightest first.
+PROFILES = ("smoke", "quick", "full")
 SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
 
 
@@ -187,6 +192,24 @@ def parse(argv):
             opts["files"].append(arg)
         i += 1
     return opts
+
+
+def profile_of(opts):
+    """The sweep's profile: --profile, or --quick's."""
+    quick, profile = opts.pop("quick", False), opts.get("profile")
+    if profile is None:
+        return "quick" if quick else "full"
+    if profile not in PROFILES:
+        die(f"--profile must be {', '.join(PROFILES[:-1])} or {PROFILES[-1]}, not '{profile}'")
+    if quick and profile != "quick":
+        die(f"--quick is --profile=quick; it contradicts --profile={profile}")
+    return profile
+
+
+def lighter(profile, other):
+    """The lighter of two profiles (a further CPU model's sweep is at most
+    quick)."""
+    return min(profile, other, key=PROFILES.index)
 
 
 def whole(name, text):
@@ -371,6 +394,7 @@ def validate(opts):
         if c not in SKIPPABLE:
             die(f"unknown check '{c}' in --skip (valid: {', '.join(SKIPPABLE)})")
     opts["skip"] = skip
+    opts["profile"] = profile_of(opts)
     overread = opts.get("overread") or "classify"
     if overread not in ("classify", "strict"):
         die(f"--overread must be classify or strict, not '{overread}'")

@@ -17,7 +17,7 @@ import threading
 import time
 
 from . import gate_cache, procs
-from .gate_options import die
+from .gate_options import die, lighter
 
 # The share of the sweep's cases below which the evidence is too thin to
 # accept on: a budget that cannot run FLOOR of them is refused, and a
@@ -478,7 +478,7 @@ def needs_of(ctx, cal, entry, primary, model):
     variant = calibration_variant(ctx, op)
     if variant is None:
         die(f"the plan has no correct {op} of the tree to calibrate with (see {ctx.B}/memgate list)")
-    profile = "quick" if ctx.quick or not primary else "full"
+    profile = ctx.profile if primary else lighter(ctx.profile, "quick")
     huge_applies = (family not in ("page", "usercopy") and (ctx.arch != "i386" or op == "memmove")
                     and not getattr(ctx, "huge_elsewhere", ""))
     huge = "off" if ctx.skipped("huge") or not huge_applies else ("oracle" if ctx.emulated else "on")

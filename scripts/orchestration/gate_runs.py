@@ -8,7 +8,7 @@ import time
 
 from . import checks, cpu_models, gate_isa, gate_tunables, misaligned
 from .gate_build import build, build_check
-from .gate_options import die
+from .gate_options import die, lighter
 
 # --- runs: CPU models and --extern values ------------------------------------
 
@@ -229,7 +229,7 @@ def run_all(ctx, runs, opts):
     [(entry, results, findings, warnings, seconds)], one per entry."""
     per_entry = [([], [], [], 0.0) for _ in ctx.entries]
     base_env = dict(ctx.env)
-    built, quick = None, ctx.quick
+    built, profile = None, ctx.profile
     for model, externs in runs:
         rebuild = built != externs
         # A further value set of the glibc model runs as a further CPU
@@ -266,7 +266,7 @@ def run_all(ctx, runs, opts):
                     results.append(check)
                     # A finding that names its entry is that entry's (uaccess).
                     findings += [f for f in found if f.get("symbol", ctx.symbol) == ctx.symbol]
-            ctx.quick = quick or not primary
+            ctx.profile = profile if primary else lighter(profile, "quick")
             ctx.primary = primary
             ctx.huge_elsewhere = further_set(externs)
             ctx.start_clock()
@@ -298,7 +298,7 @@ def run_all(ctx, runs, opts):
             if over:
                 entry["overran"] = "; ".join(filter(None, (entry.get("overran"), over)))
             per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
-    ctx.env, ctx.seconds, ctx.quick, ctx.primary = base_env, opts["seconds"], quick, True
+    ctx.env, ctx.seconds, ctx.profile, ctx.primary = base_env, opts["seconds"], profile, True
     ctx.huge_elsewhere = ""
     ctx.label, ctx.cpu_model = "", ""
     for entry in ctx.entries:

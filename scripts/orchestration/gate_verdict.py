@@ -235,7 +235,9 @@ def verdict_line(ctx, results, findings, took, warnings=()):
     verdict = verdict_of(results, findings)
     cannot = [c for c in results if c.status == "error"]
     cut = cut_text(results)
-    quals = "; ".join(q for q in (cut, qualifiers(results), warned(warnings)) if q)
+    # A smoke sweep is a first look, and an accepted line says so first.
+    smoke = "smoke sweep" if getattr(ctx, "profile", "") == "smoke" else ""
+    quals = "; ".join(q for q in (smoke, cut, qualifiers(results), warned(warnings)) if q)
     if verdict == "rejected":
         extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
         extra += f"; {warned(warnings)}" if warnings else ""

@@ -43,6 +43,17 @@ class Options(unittest.TestCase):
         self.usage(lambda: gate.parse(["--quick=yes"]), r"^--quick takes no value")
         self.usage(lambda: zoo.parse(["--list=1"]), r"^--list takes no value")
 
+    def test_the_sweep_profile_is_one_of_three_and_quick_agrees_with_it(self):
+        profile = lambda *argv: gate_options.profile_of(gate.parse(["--op=memcpy", *argv, GOOD_C]))
+        self.assertEqual(profile(), "full")
+        self.assertEqual(profile("--quick"), "quick")
+        self.assertEqual(profile("--profile=smoke"), "smoke")
+        self.assertEqual(profile("--quick", "--profile", "quick"), "quick")
+        self.usage(lambda: profile("--profile=tiny"), r"^--profile must be smoke, quick or full, not 'tiny'$")
+        self.usage(lambda: profile("--quick", "--profile=smoke"), r"^--quick is --profile=quick; it contradicts")
+        self.assertEqual(gate_options.lighter("full", "quick"), "quick")
+        self.assertEqual(gate_options.lighter("smoke", "quick"), "smoke")
+
     def test_non_utf8_arguments_are_refused_by_name(self):
         self.usage(lambda: gate.parse(["--op", "memcpy", NOT_UTF8]), r"^the file name 'g\\xff\.c' is not UTF-8")
         self.usage(lambda: gate.parse(["--op", "memcpy", "-D", "X=" + NOT_UTF8, GOOD_C]),

@@ -161,6 +161,13 @@ class Cut(unittest.TestCase):
         _, line, _ = gate_verdict.verdict_line(ctx, [out["abi"], out["sweep"]], [], "1.0 s")
         self.assertEqual(line, "ACCEPTED: bytecopy passed every check (1.0 s)")
 
+    def test_a_smoke_sweep_is_named_first_on_an_accepted_line(self):
+        ctx = context(tmpdir(self))
+        ctx.profile = "smoke"
+        out, _, _ = checks.judge_verify(ctx, verify_records(120606, 120606), 3.0, "smoke", False)
+        _, line, _ = gate_verdict.verdict_line(ctx, [out["abi"], out["sweep"]], [], "1.0 s")
+        self.assertEqual(line, "ACCEPTED (smoke sweep): bytecopy passed every check (1.0 s)")
+
 
 class Calibrating(unittest.TestCase):
     """The calibration runs what is missing at once, and a budget that

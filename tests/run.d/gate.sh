@@ -20,9 +20,13 @@ source_of() {
 }
 
 # gate_case VARIANT OP SYMBOL FEATURES EXPECT: one submission and its verdict.
-# The quick sweep stands in for the full one and fuzzing is left out, to keep
-# this under a few minutes; what only the full sweep or the 4 GiB+ check can
-# see gets those. A correct twin of the self-test table gets valgrind too (no
+# The smoke sweep stands in for the full one and fuzzing is left out, to
+# keep this under a few minutes: the gate's way from a file to a verdict
+# is what is tested here, and the smoke sweep catches every broken
+# variant of the tables with its class (`memgate verify --set=all
+# --profile=smoke`: 57 of 57), while core.sh and main.sh sweep each
+# variant at quick; what only the full sweep or the 4 GiB+ check can see
+# gets those (the 4 GiB+ ones beside the smoke sweep, which they pass). A correct twin of the self-test table gets valgrind too (no
 # false alarm under memcheck); the main table's correct variants do not, as
 # `make valgrind` (tests/run.d/valgrind.sh) replays the seeds on each of them
 # under memcheck already, and a broken one is rejected by the sweep, so
@@ -35,13 +39,13 @@ gate_said() {
 	echo "$(grep -m3 '^[0-9]*\. \[' <<<"$1") $(sed -n '/^Traceback/,$p' <<<"$1" | tail -n 12) $(tail -n1 <<<"$1")"
 }
 gate_case() {
-	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 conv=$6 file flags=(--quick --skip=fuzz,huge --no-bench)
+	local v=$1 op=$2 sym=$3 needs=$4 expect=$5 conv=$6 file flags=(--profile=smoke --skip=fuzz,huge --no-bench)
 	# Right at run time (the table's expectation is the run-time checks'),
 	# wrong by a rule only the gate's static uaccess row sees (contract.md
 	# U9, U11).
 	[ "$v" != bad_copy_to_user_stores_after_clac ] || expect="FAIL: smap-unbracketed"
 	[ "$v" != bad_copy_to_user_fault_leaves_stac ] || expect="FAIL: smap-left-open"
-	[ "$expect" = pass ] && ! grep -qx "$v" "$TMP/gate-main-variants" || flags=(--quick --skip=fuzz,huge,valgrind --no-bench)
+	[ "$expect" = pass ] && ! grep -qx "$v" "$TMP/gate-main-variants" || flags=(--profile=smoke --skip=fuzz,huge,valgrind --no-bench)
 	file=$(source_of "$sym")
 	[ -n "$file" ] || { fail "gate: $v" "no source file defines $sym"; return; }
 	[ "$needs" = - ] || flags+=(--requires="$needs")
@@ -57,7 +61,7 @@ gate_case() {
 	# The 4 GiB+ check of a routine wrong at mid-size lengths took 62 s at a
 	# load of 20: room for it (a failing sweep ends early, so it costs
 	# nothing where the machine is less busy).
-	"FAIL at 4 GiB+"*) flags=(--quick --skip=fuzz,valgrind,regressions --no-bench --seconds=150) ;;
+	"FAIL at 4 GiB+"*) flags=(--profile=smoke --skip=fuzz,valgrind,regressions --no-bench --seconds=150) ;;
 	"FAIL in the full sweep"*) flags=(--skip=fuzz,huge,valgrind --no-bench) ;;
 	esac
 	# A register convention of its own (MG_VARIANT_CONV), declared as the

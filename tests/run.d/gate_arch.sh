@@ -19,8 +19,8 @@ else
 	expect_all "gate: a correct aarch64 routine, named by --arch, is accepted" 0 \
 		"^memgate gate: my_ldp \(memcpy, aarch64" "^fuzz +PASS .*random cases \(not coverage-guided" \
 		"^bench +N/A .*n/a \(memgate speed under qemu-aarch64 measures qemu, not the hardware\)" \
-		"^ACCEPTED \((sweep cut to .*; )?valgrind n/a: valgrind runs on the host's build only; bench n/a: .*\): my_ldp " -- \
-		scripts/gate --arch=aarch64 --op memcpy --quick --skip=huge --seconds=least --report="$TMP/ga64.json" \
+		"^ACCEPTED \(smoke sweep; (sweep cut to .*; )?valgrind n/a: valgrind runs on the host's build only; bench n/a: .*\): my_ldp " -- \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=huge --seconds=least --report="$TMP/ga64.json" \
 		--sarif="$TMP/ga64.sarif" --junit="$TMP/ga64.xml" "$TMP/my_ldp.S"
 	expect "gate: the aarch64 reports name the arch" 0 "^aarch64 accepted 2.1.0 aarch64$" \
 		jq -r --slurpfile s "$TMP/ga64.sarif" \
@@ -33,18 +33,18 @@ else
 	# or busier machine.
 	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
-		scripts/gate --op memcpy --quick --seconds=least --skip=regressions \
+		scripts/gate --op memcpy --profile=smoke --seconds=least --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
 	# The failure-function stub traps with brk (SIGTRAP) on aarch64: the
 	# finding still names the call.
 	expect "gate: an aarch64 routine that calls __chk_fail is rejected, the finding names the call" 1 \
 		"^1\. \[sweep\] crash: called __chk_fail, a failure function that does not return \(cpu max\)" \
-		scripts/gate --arch=aarch64 --op memcpy --quick --seconds=least --skip=fuzz,huge,regressions --no-bench \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --seconds=least --skip=fuzz,huge,regressions --no-bench \
 		tests/gate/calls_chk_fail.c
 	usage_error "gate: an aarch64 svc instruction is refused at build time" \
 		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
-		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/svc_aarch64.S
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/svc_aarch64.S
 	expect "gate: the replay command of an aarch64 random-case finding reproduces it" 1 \
 		"REPRODUCED: mg_aarch64_bad_memcpy_clobbers_x19 fails this case \(abi-violation\)" \
 		bash -c "eval \"\$(jq -r '.findings[] | select(.check == \"fuzz\") | .repro' $TMP/gax19.json | head -n1)\""
@@ -57,11 +57,11 @@ else
 		"^memgate gate: mg_i386_bad_memcpy_tail_off_by_one \(memcpy, i386" \
 		"^[0-9]+\. \[sweep\] out-of-bounds-(read|write): " \
 		"^huge +N/A .*need a 64-bit size_t" "^valgrind +N/A .*the host's build only" -- \
-		scripts/gate --arch=i386 --op memcpy --quick --seconds=least --skip=regressions,fuzz --no-bench \
+		scripts/gate --arch=i386 --op memcpy --profile=smoke --seconds=least --skip=regressions,fuzz --no-bench \
 		--symbol=mg_i386_bad_memcpy_tail_off_by_one tests/bad/i386/bad_memcpy_tail_off_by_one.S
 	usage_error "gate: an i386 int \$0x80 is refused at build time" \
 		"^gate: tests/gate/int80_i386.S makes system calls: int \\\$0x80 at int80_i386\+0x7$" \
-		scripts/gate --arch=i386 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/int80_i386.S	# A fresh clone has no build/i386: the gate builds memgate for the
+		scripts/gate --arch=i386 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/int80_i386.S	# A fresh clone has no build/i386: the gate builds memgate for the
 	# submission's arch itself. A copy of the tree's files (no build/) is
 	# the fresh clone; the same copy with the i386 trampoline broken is a
 	# foreign build that fails, which is one line naming make ARCH=i386.
@@ -72,13 +72,13 @@ else
 	git ls-files -z | tar --null -T - -cf - 2>/dev/null | tar -xf - -C "$fresh"
 	expect_all "gate: a fresh tree without build/i386 builds it, then judges" 0 \
 		"^memgate gate: bytecopy \(memcpy, i386" "^ACCEPTED.*: bytecopy passed" -- \
-		bash -c "cd '$fresh' && [ ! -e build/i386 ] && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --quick \
+		bash -c "cd '$fresh' && [ ! -e build/i386 ] && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --profile=smoke \
 			--skip=huge,fuzz,regressions --no-bench tests/gate/bytecopy.c && test -x build/i386/memgate"
 	rm -rf "$fresh/build/i386"
 	echo '#error broken on purpose by tests/run.d/gate_arch.sh' >>"$fresh/harness/arch/x86/trampoline_i386.S"
 	usage_error "gate: a foreign build that fails is one line naming make ARCH=i386" \
 		"^gate: memgate itself does not build for i386: run make ARCH=i386 to see why$" \
-		bash -c "cd '$fresh' && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --quick tests/gate/bytecopy.c"
+		bash -c "cd '$fresh' && env -u MEMGATE_OUT scripts/gate --arch=i386 --op memcpy --profile=smoke tests/gate/bytecopy.c"
 	rm -rf "$fresh"
 fi
 
@@ -98,7 +98,7 @@ else
 		"^memgate gate: my_rvv \(memset, riscv64, under qemu-riscv64" \
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: ACCEPTED" \
 		"^isa +N/A .*no RISC-V decoder" "^ACCEPTED .*: my_rvv passed" -- \
-		scripts/gate --arch=riscv64 --op memset --requires v --quick --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memset --requires v --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		--seconds=least --report="$TMP/garvv.json" "$TMP/my_rvv.S"
 	# It requires v: RV64GC, which has none, does not run it.
 	expect "gate: a riscv64 routine that requires v runs under the four VLENs only" 0 \
@@ -109,7 +109,7 @@ else
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
 		"^  cpu rv64,v=true,vlen=256,vext_spec=v1.0: REJECTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: REJECTED" \
 		"^[0-9]+\. \[sweep\] out-of-bounds-write: dst, [0-9]+ bytes past the end .*\(cpu rv64,v=true,vlen=256" -- \
-		scripts/gate --op memset --requires v --quick --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --op memset --requires v --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
 		--symbol=mg_riscv64_bad_memset_vlen128 --report="$TMP/garv.json" tests/bad/riscv64/bad_memset_vlen128.S
 	expect "gate: the replay command of a riscv64 finding under a VLEN model reproduces it" 1 \
 		"REPRODUCED: mg_riscv64_bad_memset_vlen128 fails this case \(out-of-bounds-write\)" \
@@ -118,50 +118,50 @@ else
 	expect_all "gate: a riscv64 C routine is built for RV64GC and accepted under VLEN 128 and RV64GC" 0 \
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
 		"^  cpu rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false: ACCEPTED" "^ACCEPTED .*: bytecopy passed" -- \
-		scripts/gate --arch=riscv64 --op memcpy --quick --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/bytecopy.c
 	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
 		"^1\. \[sweep\] crash: SIGILL .* at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
-		scripts/gate --arch=riscv64 --op memcpy --quick --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/rvv_undeclared.S
 	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
 		"^gate: .*my_rvv.S does not build; the compiler said:" "instruction requires the following: 'V'" -- \
-		scripts/gate --arch=riscv64 --op memset --quick "$TMP/my_rvv.S"
+		scripts/gate --arch=riscv64 --op memset --profile=smoke "$TMP/my_rvv.S"
 	usage_error "gate: a riscv64 ecall is refused at build time" \
 		"^gate: tests/gate/ecall_riscv64.S makes system calls: ecall at ecall_riscv64\+0x6$" \
-		scripts/gate --arch=riscv64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench tests/gate/ecall_riscv64.S
+		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/ecall_riscv64.S
 	# Misaligned loads and stores, as qemu's plugin sees them in the sweep.
 	mis=tests/gate/misaligned/words_any_alignment.S
-	rv_quick=(--arch=riscv64 --op memcpy --quick --seconds=least --skip=huge,fuzz,regressions --no-bench)
+	rv_smoke=(--arch=riscv64 --op memcpy --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench)
 	expect_all "gate: a riscv64 word loop that ignores alignment is rejected under the kernel contract" 1 \
 		"^misaligned +FAIL .*2 instructions made misaligned accesses" \
 		"^1\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load at 0x[0-9a-f]+ \(address % 8 = [1-7]\) by mg_gate_words_any_alignment\+0x8: kernel and firmware code must not" \
 		"^2\. \[misaligned\] misaligned-access: misaligned access: a 8-byte store .* by mg_gate_words_any_alignment\+0xc:" -- \
-		scripts/gate "${rv_quick[@]}" --contract=kernel --report="$TMP/gamis.json" "$mis"
+		scripts/gate "${rv_smoke[@]}" --contract=kernel --report="$TMP/gamis.json" "$mis"
 	expect "gate: the replay of a misaligned access shows it again" 0 \
 		'"symbol":"mg_gate_words_any_alignment","address":"0x[0-9a-f]+","width":8,"access":"load"' \
 		bash -c "eval \"\$(jq -r '.findings[0].repro' $TMP/gamis.json)\""
 	expect_all "gate: under the user contract the same word loop is accepted with a warning" 0 \
 		"^warning \[misaligned\] misaligned-access: 2 instructions made misaligned accesses, first a 8-byte load" \
 		"^ACCEPTED \(.*2 warnings: misaligned-access \(x2\)\): words_any_alignment" -- \
-		scripts/gate "${rv_quick[@]}" "$mis"
+		scripts/gate "${rv_smoke[@]}" "$mis"
 	expect_all "gate: --requires misaligned_fast allows them, even in kernel code" 0 \
 		"^misaligned +PASS .*2 instructions made misaligned accesses, which --requires misaligned_fast allows" \
 		"^ACCEPTED .*: words_any_alignment passed" -- \
-		scripts/gate "${rv_quick[@]}" --contract=kernel --requires=misaligned_fast "$mis"
+		scripts/gate "${rv_smoke[@]}" --contract=kernel --requires=misaligned_fast "$mis"
 	# A vector access is watched element by element.
 	expect "gate: a riscv64 vector copy of 64-bit elements from any alignment is rejected in kernel code" 1 \
 		"^[0-9]+\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load .* by mg_gate_rvv_e64_any_alignment\+0xe: .*\(cpu rv64,v=true,vlen=" \
-		scripts/gate --arch=riscv64 --op memcpy --requires v --quick --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --requires v --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
 		--contract=kernel tests/gate/misaligned/rvv_e64_any_alignment.S
 	sed 's/mg_riscv64_memcpy_word/my_word/g' impls/riscv64/memcpy_word.S >"$TMP/my_word.S"
 	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \
 		"^misaligned +PASS .*no misaligned load or store in the sweep" "^ACCEPTED .*: my_word passed" -- \
-		scripts/gate "${rv_quick[@]}" --contract=kernel "$TMP/my_word.S"
+		scripts/gate "${rv_smoke[@]}" --contract=kernel "$TMP/my_word.S"
 	usage_error "gate: riscv64's misaligned_fast is refused for an x86-64 routine" \
 		"^gate: --requires misaligned_fast: riscv64's declaration, and this routine is for x86_64$" \
-		scripts/gate --arch=x86_64 --op memcpy --requires misaligned_fast --quick tests/gate/bytecopy.c
+		scripts/gate --arch=x86_64 --op memcpy --requires misaligned_fast --profile=smoke tests/gate/bytecopy.c
 	usage_error "gate: an aarch64 fact is refused for a riscv64 routine" \
 		"^gate: --requires sve: aarch64 CPU facts, and this routine is for riscv64$" \
-		scripts/gate --arch=riscv64 --op memcpy --requires sve --quick tests/gate/bytecopy.c
+		scripts/gate --arch=riscv64 --op memcpy --requires sve --profile=smoke tests/gate/bytecopy.c
 fi

@@ -58,7 +58,7 @@ fi
 
 # The gate: the audit's finding, the minimal --requires in the table and
 # in every report.
-ISA_FLAGS=(--quick --skip=fuzz,huge --no-bench)
+ISA_FLAGS=(--profile=smoke --skip=fuzz,huge --no-bench)
 expect_all "gate: an avx2 routine that uses bzhi is rejected by the isa check alone" 1 \
 	"^isa +FAIL .*minimal --requires: avx,bmi2" "^sweep +(PASS|N/A) " "^minimal --requires: avx,bmi2 \(declared: avx2\)" \
 	"^1\. \[isa\] undeclared-feature: bmi2: bzhi " "^REJECTED: avx2_bzhi, 1 finding\(s\)" -- \
@@ -118,7 +118,7 @@ else
 	fi
 	expect_all "gate: glibc's avx512 mempcpy with --requires avx512f is accepted, valgrind n/a" 0 \
 		"^valgrind +N/A .*n/a \(valgrind cannot run avx512f\)" \
-		"^ACCEPTED \(valgrind n/a: valgrind cannot run avx512f.*\): __mempcpy_avx512_no_vzeroupper passed every other" -- \
+		"^ACCEPTED \(smoke sweep; valgrind n/a: valgrind cannot run avx512f.*\): __mempcpy_avx512_no_vzeroupper passed every other" -- \
 		scripts/gate "${ISA_FLAGS[@]}" "${ISA_PIN[@]}" --requires=avx512f --entry mempcpy=__mempcpy_avx512_no_vzeroupper "$ISA_MEMBER"
 fi
 
@@ -129,14 +129,15 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 	expect_all "gate: an aarch64 SVE routine without --requires sve is undeclared-feature sve, cortex-a57 n/a" 1 \
 		"^1\. \[isa\] undeclared-feature: sve: " "^sweep +N/A .*cpu cortex-a57 +n/a \(qemu-aarch64 -cpu cortex-a57 cannot run sve" \
 		"^REJECTED: sve_copy, 1 finding\(s\)" -- \
-		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --seconds=least tests/gate/isa/sve_copy.S
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --seconds=least tests/gate/isa/sve_copy.S
 	# Its run is also the unmarked object's below (BTI): one gate, two rows.
 	# Accepted needs its sweep above the 5% floor under two emulated SVE
 	# models, which the bare least (the plan's CPU time) misses on a busy
-	# machine: twice what the plan asked for here (32 s).
+	# machine: twice what the plan asked for here (16 s with the smoke
+	# sweep; 32 with quick's).
 	expect_all "gate: the SVE routine with --requires sve is accepted (qemu max and a64fx)" 0 \
 		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
-		bash -c "scripts/gate --arch=aarch64 --op memcpy --requires=sve --quick --skip=fuzz,huge,regressions --seconds=64 \
+		bash -c "scripts/gate --arch=aarch64 --op memcpy --requires=sve --profile=smoke --skip=fuzz,huge,regressions --seconds=32 \
 		tests/gate/isa/sve_copy.S 2>&1 | tee '$TMP/sve-accepted.out'; exit \${PIPESTATUS[0]}"
 	# BTI (docs/contract.md, A16), aarch64's row of the landing-pad rule: a
 	# BTI-marked object whose entry has no landing pad is the isa check's
@@ -146,11 +147,11 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^isa +FAIL .*marked for BTI: each entry must start with bti c or bti jc or paciasp or pacibsp" \
 		"^1\. \[isa\] landing-pad: no_landing_pad starts with 03 00 80 d2, not bti c or bti jc or paciasp or pacibsp, in an object marked for BTI" \
 		"^REJECTED: no_landing_pad" -- \
-		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=least \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least \
 		tests/gate/bti/no_landing_pad.S
 	expect "gate: its twin, bti c first, passes the landing-pad rule" 0 \
 		"^isa +PASS .*marked for BTI: each entry must start with bti c" \
-		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=least tests/gate/bti/landing_pad.S; true'
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least tests/gate/bti/landing_pad.S; true'
 	expect "gate: an object without the BTI property owes no landing pads" 0 \
 		"^isa +PASS .*not marked for BTI \(no landing pad asked\)" cat "$TMP/sve-accepted.out"
 	# Below sp (docs/contract.md, A4, AK4): scratch at [sp, #-16] is the
@@ -159,11 +160,11 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^below-sp +FAIL .*3 of 10 instructions reach below sp" \
 		"^1\. \[below-sp\] abi-violation: stur xzr, \[sp, #-0x10\] at below_sp\+0x0 \(and 2 more\) writes below sp without moving it" \
 		"^REJECTED: below_sp" -- \
-		scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=least \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least \
 		tests/gate/stack/below_sp.S
 	expect "gate: its twin, scratch in its own frame, passes the below-sp check" 0 \
 		"^below-sp +PASS .*none reaching below sp" \
-		bash -c 'scripts/gate --arch=aarch64 --op memcpy --quick --skip=fuzz,huge,regressions --no-bench --seconds=least tests/gate/stack/below_sp_frame.S; true'
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least tests/gate/stack/below_sp_frame.S; true'
 elif arch_wanted aarch64; then
 	skip "gate: the aarch64 SVE routine" "$ga_why"
 fi

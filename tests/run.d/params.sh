@@ -69,7 +69,7 @@ else
 	expect_all "gate: a memset wrong only with 64-byte ZVA blocks is rejected under cortex-a57 only" 1 \
 		"^  cpu max: ACCEPTED$" "^  cpu cortex-a57: REJECTED" "^  cpu a64fx: ACCEPTED$" \
 		"^1\. \[sweep\] wrong-result: .*\(cpu cortex-a57\)$" "^   repro: QEMU_CPU=cortex-a57 " -- \
-		scripts/gate --op memset --quick --seconds=60 --skip=fuzz,huge --report="$TMP/pzva.json" \
+		scripts/gate --op memset --profile=smoke --seconds=60 --skip=fuzz,huge --report="$TMP/pzva.json" \
 		--symbol=mg_aarch64_bad_memset_zva64_stride tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: the finding's cpu_model is in the report" 0 "^cortex-a57$" \
 		jq -r '.findings[0].cpu_model' "$TMP/pzva.json"
@@ -78,7 +78,7 @@ else
 		bash -c "eval \"\$(jq -r '.findings[0].repro' $TMP/pzva.json)\""
 	expect_all "gate: --requires zva64 runs only under cortex-a57" 1 \
 		"^sweep +FAIL .*cpu cortex-a57" "^REJECTED: mg_aarch64_bad_memset_zva64_stride, 1 finding" -- \
-		scripts/gate --op memset --quick --seconds=40 --skip=fuzz,huge,regressions --requires=zva64 \
+		scripts/gate --op memset --profile=smoke --seconds=40 --skip=fuzz,huge,regressions --requires=zva64 \
 		--symbol=mg_aarch64_bad_memset_zva64_stride tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: facts no model has are a SKIP naming them, exit 2" 2 \
 		"^SKIP \(needs sve,zva64: no qemu model here has both sve and a 64-byte ZVA block\)" \
@@ -90,9 +90,9 @@ else
 		tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: x18 in an aarch64 copy_page breaks the default kernel contract" 1 \
 		"^1\. \[abi\] abi-violation: x18 \(the platform register\) changed .*\(cpu max\)$" \
-		scripts/gate --op copy_page --arch=aarch64 --quick --seconds=30 --skip=fuzz,regressions \
+		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --seconds=30 --skip=fuzz,regressions \
 		--symbol=mg_aarch64_copy_page_pipelined impls/aarch64/copy_page_pipelined.S
 	expect "gate: the same copy_page as user code (--contract=user) is accepted" 0 "^ACCEPTED" \
-		scripts/gate --op copy_page --arch=aarch64 --quick --seconds=30 --skip=fuzz --contract=user \
+		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --seconds=30 --skip=fuzz --contract=user \
 		--symbol=mg_aarch64_copy_page_pipelined impls/aarch64/copy_page_pipelined.S
 fi

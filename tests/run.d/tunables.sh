@@ -24,7 +24,7 @@ fi
 # whose part would be under 6 s is left out: 80 s holds the eleven sets of
 # these routines (6.1 s each).
 tu_gate() {
-	scripts/gate --quick --seconds=80 --skip=fuzz,valgrind,bench,huge "$@"
+	scripts/gate --profile=smoke --seconds=80 --skip=fuzz,valgrind,bench,huge "$@"
 }
 caught bad_memset_cache128 crash "SIGFPE" --len=1
 caught bad_memcpy_nt16448 out-of-bounds-read "src, 1 byte past the end" --len=0
@@ -60,7 +60,7 @@ done
 expect_all "gate: an --extern datum read is listed with its value in each run" 0 \
 	"^data symbols read \(from its relocations\): copy_threshold$" \
 	"^  copy_threshold=16: copy_threshold=16$" "^  copy_threshold=0x100000: copy_threshold=0x100000$" -- \
-	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
+	scripts/gate --op memcpy --profile=smoke --seconds=20 --skip=fuzz,valgrind,bench,huge \
 	--extern copy_threshold=16,0x100000 tests/gate/extern_threshold.c
 # Lengths around the thresholds (item 3): a path that starts at a value the
 # routine reads is entered by the lengths next to it, which the profile's
@@ -97,7 +97,7 @@ expect_all "gate: --extern NAME=LO..HI runs its ends and between: rejected at 32
 	"^bad_nt_threshold over its declared range 32..128: its ends, the values next to them and powers of two between \(32, 33, 64, 127, 128\)$" \
 	"^  bad_nt_threshold=32: REJECTED" "^  bad_nt_threshold=33: REJECTED" "^  bad_nt_threshold=64: ACCEPTED" \
 	"^  bad_nt_threshold=128: ACCEPTED" "^REJECTED: mg_generic_bad_memcpy_nt_threshold" -- \
-	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind,regressions --no-bench \
+	scripts/gate --op memcpy --profile=smoke --skip=fuzz,huge,valgrind,regressions --no-bench \
 	--extern bad_nt_threshold=32..128 --symbol=mg_generic_bad_memcpy_nt_threshold \
 	tests/bad/generic/bad_memcpy_nt_threshold.c
 usage_error "gate: a range whose ends are the wrong way round is bad usage" \
@@ -123,7 +123,7 @@ else
 	expect_all "gate: the same under Debian 12's glibc: accepted, fragile-tunable at 0" 0 \
 		"^glibc 2.36-deb12's producer model \(i386\): " \
 		"^warning \[sweep\] fragile-tunable: fails with __x86_data_cache_size=0, __x86_shared_cache_size=0, " \
-		"^ACCEPTED \(interrupts n/a in boundary 0, .*fragile-tunable.*\): __memset_sse2" -- \
+		"^ACCEPTED \(smoke sweep; interrupts n/a in boundary 0, .*fragile-tunable.*\): __memset_sse2" -- \
 		tu_gate --arch i386 --op memset --requires sse2 --glibc-version 2.36-deb12 --symbol __memset_sse2 \
 		"$tu_libc32(memset-sse2.o)"
 fi

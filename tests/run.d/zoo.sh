@@ -1,7 +1,7 @@
 # scripts/zoo: finding the routines of the installed packages (glibc's
 # libc.a is always here; musl and the kernel when scripts/install-deps
 # --zoo installed them), the kernel shim's alternatives, a few routines
-# gated for real (--quick), and the page in headless Chromium.
+# gated for real (the smoke sweep), and the page in headless Chromium.
 # Sourced by tests/run (uses expect, pass, fail, skip, $TMP).
 
 echo "== the zoo (scripts/zoo)"
@@ -60,7 +60,7 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 	# nothing could be copied" forbids (docs/usercopy.md, "i386's
 	# usercopy_32.c").
 	zoo_u32=$(ls build/zoo/src/linux-source-*/arch/x86/lib/usercopy_32.c 2>/dev/null | head -n1)
-	zoo_u32_flags=(--arch i386 --quick --seconds=20 --skip=fuzz,huge,valgrind,regressions --no-bench
+	zoo_u32_flags=(--arch i386 --profile=smoke --seconds=20 --skip=fuzz,huge,valgrind,regressions --no-bench
 		-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0
 		--cflags "-include $PWD/zoo/kernel/shim.h -O2 -mregparm=3 -DCONFIG_X86_INTEL_USERCOPY -Wno-unused-parameter")
 	if ! arch_usable i386 "zoo: i386's usercopy_32.c" zoo_why; then
@@ -114,7 +114,7 @@ for e in doc.get("entries") or [doc]:
 	else
 		expect "zoo: riscv64 memset.S (6.1, CONFIG_64BIT) is accepted under every CPU model" 0 \
 			'^ACCEPTED .*: __memset passed every other check' \
-			scripts/gate --arch riscv64 --quick --seconds=30 --skip=fuzz,huge,valgrind,regressions --no-bench \
+			scripts/gate --arch riscv64 --profile=smoke --seconds=30 --skip=fuzz,huge,valgrind,regressions --no-bench \
 			-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0 --cflags "-include $PWD/zoo/kernel/shim.h" \
 			--entry memset=__memset "$(ls build/zoo/src/linux-source-*/arch/riscv/lib/memset.S | head -n1)"
 	fi
@@ -125,14 +125,16 @@ fi
 # A few routines through the real gate, quickly: a glibc object (whose
 # _chk entry calls __chk_fail, which the gate links to its stub) and a
 # kernel alternative when linux-source is here; the matrix, the wall time
-# per arch, JSON and page.
+# per arch, JSON and page. Each gate gets 1+ (the least its plan says the
+# checks need here) and the smoke sweep: the run's plumbing is what is
+# tested (the fuzzers filled 45 s a row before, 75 CPU s).
 zoo_only='^glibc-x86_64-memset-erms$|^linux-x86_64-memset_64-erms$'
 expect_all "zoo: a few routines gated, one row each, the matrix and its totals" 0 \
 	'^glibc .*libc.a\(memset-erms.o\) +memset=__memset_erms +x86_64 +ACCEPTED' \
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' \
 	'^zoo: wall time .*x86_64 [0-9.]+ s' \
 	'^zoo: x86_64: [12] gate runs, [0-9.]+ s of gate time, from [0-9]+:[0-9]{2} to [0-9]+:[0-9]{2} \([0-9.]+ s of wall time\)$' -- \
-	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --quick --seconds 45 --only "$zoo_only" --out "$zoo_out"
+	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --gate-arg --profile=smoke --seconds 1 --only "$zoo_only" --out "$zoo_out"
 # Nothing a finished zoo run started outlives it (issue 28: an AFL target,
 # stopped, in a session of its own, outlived its gate): every process of the
 # run above inherited MEMGATE_ZOO_CHECK, and 3 s on none may still carry it.
@@ -163,7 +165,7 @@ fi
 expect_all "zoo: a second run with nothing changed reuses every verdict" 0 \
 	'^glibc .*libc.a\(memset-erms.o\) +memset=__memset_erms +x86_64 +ACCEPTED \(cached\)' \
 	'^zoo: [0-9]+ routines: [0-9]+ accepted, [0-9]+ warnings, 0 rejected, 0 skipped, 0 error' -- \
-	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --quick --seconds 45 --only "$zoo_only" --out "$zoo_out"
+	env "MEMGATE_ZOO_CHECK=$$" nice scripts/zoo --gate-arg --profile=smoke --seconds 1 --only "$zoo_only" --out "$zoo_out"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["rows"] and all(r.get("cached") for r in d["rows"])))' "$zoo_out/zoo.json" 2>/dev/null; then
 	pass "zoo: every row of the second run's zoo.json is cached"
 else
