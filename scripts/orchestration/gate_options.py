@@ -18,7 +18,8 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--extern NAME=VALUE[,VALUE...]|NAME=LO..HI]... [--glibc-version V]
              [--seconds N|N+|least] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X]
-             [--profile smoke|quick|full] [--quick] [--skip=CHECK,...] [--overread=classify|strict] [--no-cache]
+             [--profile smoke|quick|full] [--quick] [--skip=CHECK,...]
+             [--overread=classify|strict] [--no-cache]
              [--out DIR] FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
 Builds the files into the harness as a new variant and runs every check on
