@@ -35,7 +35,7 @@ options, memgate and the machine are all the same ("cached: from RUN,
 DATE"); --no-cache runs every check again. --profile names the sweep
 (default full; quick, --quick for short, about a third of its cases;
 smoke, every length and a tenth to a twentieth of quick: a first look
-in seconds, under qemu too, not a verdict to merge on).
+in a fraction of the time, under qemu too, not a verdict to merge on).
 --skip=huge,fuzz,valgrind,regressions,bench leaves checks out, and the
 verdict line says so. --extern NAME=VALUE defines a data symbol (an
 integer) the routine may reference; it may reference nothing else
