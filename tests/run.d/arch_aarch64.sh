@@ -151,7 +151,7 @@ else
 	# Both are byte loops, whose long cases take minutes under qemu: the
 	# sweep within 4 s (every length's own cases first, the broken one's
 	# failures among them, then as many of the rest as fit; 42 CPU s for
-	# the whole smoke sweep, 6 with the budget).
+	# the whole smoke sweep, 4.8 with the budget).
 	$MG verify --set=selftest --profile=smoke --huge=off --sweep-seconds=4 --findings="$TMP/findings-tag" \
 		--variant=bad_memmove_untags_src,memmove_untags_both >"$TMP/a64-tag.out" 2>&1
 	expect "aarch64: a memmove that untags one pointer fails, its twin passes" 0 \

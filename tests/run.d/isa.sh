@@ -133,8 +133,8 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 	# Its run is also the unmarked object's below (BTI): one gate, two rows.
 	# Accepted needs its sweep above the 5% floor under two emulated SVE
 	# models, which the bare least (the plan's CPU time) misses on a busy
-	# machine: 32 s, twice what the plan asked for here with the quick
-	# sweep (16 s); with the smoke sweep it asks 6 on the idle machine and
+	# machine: 32 s. With the quick sweep the plan asked 32 here, and got
+	# twice that; with the smoke sweep it asks 6 on the idle machine, and
 	# cuts a64fx's sweep to 5.6% of its cases, next to the floor.
 	expect_all "gate: the SVE routine with --requires sve is accepted (qemu max and a64fx)" 0 \
 		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
