@@ -39,6 +39,11 @@ extern int mg_abi_has_avx;    /* vzeroupper before the call */
 extern int mg_abi_has_avx512; /* x86-64: xmm16-31 exist (the no-FPU rule) */
 extern int mg_abi_has_xinuse; /* the CPU has XGETBV with ECX = 1 */
 void mg_abi_init(void);
+/* Called by a thread after it started others and after they ended (the
+ * watchdog, engine/fault.c; the workers, engine/thread.c): puts back what
+ * a thread's start may have changed of the caller's (i386 under
+ * qemu-user, whose TLS descriptors are one per process). */
+void mg_abi_threads_changed(void);
 /* Optional rules, for mg_abi_prepare. */
 enum mg_abi_rule {
 	MG_ABI_RULE_UPPER = 1u << 0,	    /* x86: read XINUSE after the call */
@@ -76,6 +81,11 @@ static inline void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
 	(void)rec;
 	(void)fpenv;
 }
+static inline int mg_abi_fpenv_steppable(unsigned fpenv)
+{
+	(void)fpenv;
+	return 1;
+}
 #else
 /* "default", "round-up", ...; NULL past the last. */
 const char *mg_abi_fpenv_name(unsigned fpenv);
@@ -84,6 +94,10 @@ void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size);
 /* After mg_abi_prepare: the call enters with environment `fpenv`, and its
  * control bits are what the call must leave as it found them. */
 void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv);
+/* Whether a call in environment `fpenv` keeps it across the signals of
+ * the interrupt situation here (x86 under qemu-i386 7.2: not the x87
+ * part, which its sigreturn drops). */
+int mg_abi_fpenv_steppable(unsigned fpenv);
 #endif
 
 #ifdef MG_ABI_GPR_NAMES
@@ -102,8 +116,11 @@ uintptr_t mg_abi_call_direct_convention(const void *fn, const struct mg_conventi
 #endif
 
 /* Per-arch: makes *out an abi-violation naming the first rule the call
- * broke (mg_verdict_abi), or returns 0. */
-int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out);
+ * broke (mg_verdict_abi), or returns 0. `resumed`: a signal's handler
+ * returned into the call (a step, a fault resumed at its fixup), so that
+ * what the kernel, or the emulator, gives back from the signal frame is
+ * what the call returned with. */
+int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_verdict *out);
 /* Per-arch: non-zero if the call left vector state that slows the caller
  * (x86: dirty upper AVX state, a missing vzeroupper). */
 int mg_abi_dirty_upper(const struct mg_abi_record *rec);

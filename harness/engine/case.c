@@ -353,6 +353,16 @@ static bool fpenv_valid(const struct mg_case *c, char *why, size_t size)
 	return fail(why, size, "--fpenv %u is not below %u", c->fpenv, MG_ABI_FPENV_COUNT);
 }
 
+static bool fpenv_steppable(const struct mg_case *c, char *why, size_t size)
+{
+	if (!c->interrupt || mg_abi_fpenv_steppable(c->fpenv))
+		return true;
+	return fail(why, size,
+		    "--fpenv=%s with --interrupt: a signal here does not give a thread its x87 "
+		    "state back (qemu-i386 7.2's sigreturn drops it), so the call could not keep it",
+		    mg_abi_fpenv_name(c->fpenv));
+}
+
 unsigned mg_vl_nth(const struct mg_case *c, uint64_t k)
 {
 	unsigned mask = mg_cpu_vls(), count = (unsigned)__builtin_popcount(mask), pick;
@@ -380,6 +390,8 @@ void mg_case_vary_entry(struct mg_case *c, uint64_t k)
 {
 	c->stack_offset = mg_stack_offset_nth(c->variant, k);
 	c->fpenv = mg_fpenv_nth(c->variant, k);
+	if (c->interrupt && !mg_abi_fpenv_steppable(c->fpenv))
+		c->fpenv = 0;
 	c->vl = mg_vl_nth(c, k);
 	c->tag = mg_tag_nth(k);
 }
@@ -463,7 +475,7 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
 	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size) ||
-	    !vl_valid(c, why, size) || !tag_valid(c, why, size))
+	    !fpenv_steppable(c, why, size) || !vl_valid(c, why, size) || !tag_valid(c, why, size))
 		return false;
 	if (!user_case_valid(c, why, size))
 		return false;

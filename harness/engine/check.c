@@ -495,7 +495,7 @@ static int meets_every_rule(const struct run *r, struct mg_verdict *out)
 		return 0; /* the source compare: left to the judge */
 	if (c->len && !bytes_as_expected(r))
 		return 0;
-	return mg_outcome_returned_right(&r->call) && !mg_abi_violation(&r->call.abi, out);
+	return mg_outcome_returned_right(&r->call) && !mg_abi_violation(&r->call.abi, mg_outcome_resumed(&r->call), out);
 }
 
 /* Most cases pass, and this sees it with compares alone: no check called

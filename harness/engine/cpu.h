@@ -14,6 +14,25 @@ unsigned mg_cpu_detect(void);
  * defaults; used after a variant was interrupted by a fault. */
 void mg_cpu_reset_state(void);
 
+#include <stddef.h>
+
+/* Per-arch, first thing in a signal handler, before any thread-local
+ * access: puts right what the handler must not take over from the routine
+ * it stopped. x86's direction flag, which Linux clears for a handler and
+ * qemu-i386 7.2 leaves as the routine had it (its string instructions,
+ * and the C library's, would then run backwards). i386's gs, which the
+ * kernel leaves as the routine had it: a routine that borrowed it would
+ * have the handler's first thread-local access fault (natively the
+ * process then dies; qemu-i386 delivers the fault again and again). The
+ * handler gets the thread's own gs back, and this returns 0, or, when
+ * the routine had the thread pointer elsewhere, nonzero: what it was, for
+ * mg_cpu_describe_thread_pointer (a real program's handler would run
+ * with it: docs/contract.md, I7). */
+unsigned mg_cpu_handler_entry(void);
+/* "gs held selector 0x7b, not the thread's 0x33", for a nonzero
+ * mg_cpu_handler_entry() result. */
+void mg_cpu_describe_thread_pointer(unsigned foreign, char *out, size_t size);
+
 /* The vector lengths a thread may choose (aarch64: SVE's, set with
  * prctl(PR_SVE_SET_VL); docs/contract.md, A12), as a mask: bit k for
  * 16 << k bytes, powers of two from 16 to 256; 0 where there are none. */

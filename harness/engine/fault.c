@@ -1,4 +1,5 @@
 #include "fault.h"
+#include "abi.h"
 #include "cpu.h"
 
 #include <pthread.h>
@@ -42,6 +43,15 @@ static int in_call(void)
 	return atomic_load_explicit(&call_seq, memory_order_relaxed) & 1;
 }
 
+/* The signals whose handler returned into the call (a step, a fault
+ * resumed at its fixup), on the main thread: mg_fault_resumed. */
+static volatile unsigned long resumed;
+
+unsigned long mg_fault_resumed(void)
+{
+	return resumed;
+}
+
 int (*volatile mg_fault_step_hook)(void *ucontext);
 int (*volatile mg_fault_fixup_hook)(const siginfo_t *info, void *ucontext);
 
@@ -56,23 +66,38 @@ static int is_step_code(int code)
 	return code == TRAP_TRACE || code == TRAP_BRKPT;
 }
 
+/* A signal that found the thread pointer elsewhere ends the call as a
+ * crash (a real handler would run with it), but for the watchdog's: a
+ * routine that hangs with it borrowed is a timeout. */
+static unsigned foreign_crash(int signo, unsigned foreign)
+{
+	return signo == mg_watchdog_signal() ? 0 : foreign;
+}
+
 static void on_signal(int signo, siginfo_t *info, void *ucontext)
 {
+	/* First: until then no thread-local access is safe. */
+	unsigned foreign = foreign_crash(signo, mg_cpu_handler_entry());
 	int (*step)(void *) = mg_fault_step_hook;
 	struct mg_fault_catch *worker = mg_fault_catch;
 
 	int (*fixup)(const siginfo_t *, void *) = mg_fault_fixup_hook;
 
-	if (signo == SIGTRAP && is_step_code(info->si_code) && step && step(ucontext))
+	if (!foreign && signo == SIGTRAP && is_step_code(info->si_code) && step && step(ucontext)) {
+		resumed++;
 		return;
-	if (signo == SIGSEGV && fixup && !worker && in_call() && fixup(info, ucontext))
+	}
+	if (!foreign && signo == SIGSEGV && fixup && !worker && in_call() && fixup(info, ucontext)) {
+		resumed++;
 		return;
+	}
 	if (worker) {
 		mg_fault_catch = NULL;
 		memset(&worker->fault, 0, sizeof worker->fault);
 		worker->fault.signo = signo;
 		worker->fault.code = info->si_code;
 		worker->fault.addr = info->si_addr;
+		worker->fault.foreign_tp = foreign;
 		if (signo != mg_watchdog_signal())
 			mg_fault_decode_context(ucontext, &worker->fault);
 		siglongjmp(worker->jmp, 1);
@@ -92,6 +117,7 @@ static void on_signal(int signo, siginfo_t *info, void *ucontext)
 	last_fault.signo = signo;
 	last_fault.code = info->si_code;
 	last_fault.addr = info->si_addr;
+	last_fault.foreign_tp = foreign;
 	if (signo != mg_watchdog_signal())
 		mg_fault_decode_context(ucontext, &last_fault);
 	siglongjmp(mg_fault_jmp, 1);
@@ -103,10 +129,33 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The CPU time, in ms, that `clock` (a thread's or a process's) has used;
+ * -1 if it cannot be read. */
+double mg_cpu_clock_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts) != 0)
+		return -1;
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A call is stopped once it has run for its limit on the CPU, not once
+ * that much wall time has passed: on a loaded machine a correct routine
+ * waits for a core, and the wait is the machine's, never the routine's
+ * (a routine that spins still uses the CPU, and is stopped at the same
+ * count of work on any machine). A call that uses no CPU at all (blocked,
+ * which a copy never is) is stopped when WALL_FACTOR times its limit has
+ * passed. Where the thread's clock cannot be read, wall time it is. */
+#define WALL_FACTOR 20u
+
 static void *watchdog(void *unused)
 {
 	unsigned long seen = 0;
 	unsigned waited = 0;
+	double cpu_at_start = 0;
+	clockid_t main_clock;
+	int have_clock = pthread_getcpuclockid(main_thread, &main_clock) == 0;
 
 	(void)unused;
 	for (;;) {
@@ -115,12 +164,16 @@ static void *watchdog(void *unused)
 		if (!(seq & 1) || seq != seen) {
 			seen = seq;
 			waited = 0;
+			cpu_at_start = have_clock ? mg_cpu_clock_ms(main_clock) : -1;
 			continue;
 		}
 		waited += WATCHDOG_TICK_MS;
-		if (waited >= atomic_load(&call_timeout_ms)) {
+		unsigned limit = atomic_load(&call_timeout_ms);
+		double used = cpu_at_start < 0 ? -1 : mg_cpu_clock_ms(main_clock) - cpu_at_start;
+		if (used < 0 ? waited >= limit : used >= limit || waited >= limit * WALL_FACTOR) {
 			pthread_kill(main_thread, mg_watchdog_signal());
 			waited = 0;
+			cpu_at_start = have_clock ? mg_cpu_clock_ms(main_clock) : -1;
 		}
 	}
 	return NULL;
@@ -162,6 +215,7 @@ static void start_watchdog(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_detach(tid);
+	mg_abi_threads_changed();
 }
 
 static int initialized;
@@ -212,7 +266,7 @@ void mg_call_begin(unsigned timeout_ms)
 	if (atomic_load_explicit(&call_timeout_ms, memory_order_relaxed) != timeout_ms)
 		atomic_store_explicit(&call_timeout_ms, timeout_ms, memory_order_relaxed);
 	if (call_flag)
-		*call_flag = 1;
+		*call_flag += 1; /* odd: in the call */
 	bump_call_seq();
 }
 
@@ -220,7 +274,7 @@ void mg_call_end(void)
 {
 	bump_call_seq();
 	if (call_flag)
-		*call_flag = 0;
+		*call_flag += 1;
 }
 
 void mg_fault_unblock(void)

@@ -8,6 +8,7 @@
 
 #include <setjmp.h>
 #include <signal.h> /* sigset_t */
+#include <time.h>	/* clockid_t */
 
 struct mg_fault {
 	int signo;  /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP; mg_watchdog_signal(): timeout */
@@ -16,7 +17,15 @@ struct mg_fault {
 	void *pc;   /* where it happened */
 	enum mg_access access;
 	int general_protection; /* x86: #GP (e.g. a misaligned movaps), not a page fault */
+	unsigned foreign_tp;	/* the signal came with the thread pointer elsewhere:
+				 * mg_cpu_handler_entry's word for it, else 0 */
 };
+
+/* The CPU time, in ms, that `clock` (pthread_getcpuclockid's, or
+ * clock_getcpuclockid's for a process) has used; -1 if it cannot be read.
+ * A call's time limit counts this, not the wall clock: the watchdog, the
+ * threads situation's and the parent's deadline (run/isolate.c). */
+double mg_cpu_clock_ms(clockid_t clock);
 
 /* Installs the handlers and starts the watchdog; call once per process,
  * before the first guarded call. */
@@ -33,12 +42,17 @@ void mg_fault_after_fork(void);
  * sigsetjmp must sit in the caller's own frame, hence a macro-free protocol
  * rather than a callback. No system call is made on the non-faulting path. */
 extern sigjmp_buf mg_fault_jmp;
-/* From now on mg_call_begin sets *flag to 1, and mg_call_end (also after a
- * fault) sets it to 0; NULL stops that. Kept in memory shared with a parent,
- * the flag tells it whether a process that ended did so inside a call of the
- * variant (the variant's doing) or outside (the harness's). */
+/* From now on mg_call_begin and mg_call_end (also after a fault) each add
+ * 1 to *flag, so that it is odd during a call; NULL stops that. Kept in
+ * memory shared with a parent, the flag tells it whether a process that
+ * ended did so inside a call of the variant (the variant's doing) or
+ * outside (the harness's), and whether one call has run too long. */
 void mg_call_watch(volatile int *flag);
 void mg_call_begin(unsigned timeout_ms);
+/* How many signals so far returned into a call of the main thread (a
+ * step, a fault resumed at its fixup): a check that needs the call's
+ * state kept across a signal compares it before and after. */
+unsigned long mg_fault_resumed(void);
 void mg_call_end(void);
 /* Unblocks the fault signals and the watchdog's in the calling thread. */
 void mg_fault_unblock(void);

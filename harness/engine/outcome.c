@@ -1,5 +1,6 @@
 #include "outcome.h"
 #include "call.h"
+#include "cpu.h"
 #include "interrupt.h"
 #include "noreturn.h"
 #include "thread.h"
@@ -93,6 +94,17 @@ static void crash(const struct mg_outcome *o, struct mg_verdict *out)
 		mg_verdict_say(out, "called %s, a failure function that does not return", called);
 		return;
 	}
+	if (f->foreign_tp) {
+		char tp[96];
+
+		mg_cpu_describe_thread_pointer(f->foreign_tp, tp, sizeof tp);
+		mg_verdict_say(out,
+			       "%s at pc %s came while %s: a signal handler runs with the "
+			       "thread pointer it finds, so its first thread-local access faults "
+			       "(docs/contract.md, I7)",
+			       mg_signal_name(out->signo), out->pc, tp);
+		return;
+	}
 	mg_verdict_say(out, "%s%s at pc %s, address %p", mg_signal_name(out->signo), fault_kind(f),
 		       out->pc, f->addr);
 }
@@ -144,7 +156,7 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 	const struct mg_fault *f = &o->fault;
 
 	if (f->signo == mg_watchdog_signal())
-		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
+		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms of CPU time (watchdog)",
 			       o->c->interrupt ? mg_interrupt_timeout_ms(o->c->len)
 					       : mg_case_timeout_ms(o->c));
 	else if (owned && f->signo == SIGSEGV && !f->general_protection &&
@@ -156,7 +168,7 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 
 int mg_outcome_abi(const struct mg_outcome *o, struct mg_verdict *out)
 {
-	return mg_abi_violation(&o->abi, out);
+	return mg_abi_violation(&o->abi, mg_outcome_resumed(o), out);
 }
 
 /* "dst+17", "src+0" or the raw pointer; with tagged pointers, a top byte

@@ -18,6 +18,7 @@ struct mg_outcome {
 	struct mg_abi_record abi;
 	struct mg_fault fault;
 	int faulted;
+	unsigned long resumed; /* mg_fault_resumed() before the call */
 };
 
 /* Whether the sampled calls enter with every arithmetic flag set (1, the
@@ -117,6 +118,7 @@ static inline void mg_outcome_arm(struct mg_outcome *o, unsigned char *dst, unsi
 	o->src = src;
 	o->faulted = 0;
 	mg_noreturn_called = NULL;
+	o->resumed = mg_fault_resumed();
 	mg_abi_prepare(&o->abi, mg_outcome_abi_rules(o->c), o->c->stack_offset);
 	mg_abi_set_fpenv(&o->abi, o->c->fpenv);
 }
@@ -132,6 +134,12 @@ static inline void mg_outcome_run(struct mg_outcome *o, int clean_int)
 }
 
 void mg_outcome_faulted(struct mg_outcome *o);
+
+/* Whether a signal's handler returned into the call (mg_abi_violation). */
+static inline int mg_outcome_resumed(const struct mg_outcome *o)
+{
+	return mg_fault_resumed() != o->resumed;
+}
 
 /* A code address as the variant's symbol and offset ("memcpy_x+0x1c")
  * when it lies in the variant, else raw. */

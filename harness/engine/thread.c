@@ -2,6 +2,7 @@
  * own for the process's life: a guard page, the source region, a guard
  * page, the destination region, a guard page. */
 #include "thread.h"
+#include "abi.h"
 #include "call.h"
 #include "cpu.h"
 #include "fault.h"
@@ -39,6 +40,9 @@ struct worker {
 	_Atomic int done;
 	_Atomic unsigned call_began; /* while in a call: 1 + its start in ms from
 				      * the case's (st.began), else 0 */
+	_Atomic unsigned call_cpu_began; /* 1 + the thread's CPU ms then, or 0 */
+	clockid_t clock;	       /* its CPU clock; */
+	int has_clock;		       /* 0: the wall clock decides */
 	/* the first thing it saw wrong */
 	enum what what;
 	long long offset;
@@ -171,6 +175,8 @@ static void one_round(struct worker *w, const struct mg_case *c)
 	mg_call_reference(c->variant->op, want_dst, want_src, worker_value(c, w), c->len);
 	if (mg_case_sets_vl(c) && mg_cpu_use_vl(c->vl) != 0)
 		error("a thread could not set the case's vector length", w->index + 1);
+	double cpu = mg_cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	atomic_store(&w->call_cpu_began, cpu < 0 ? 0u : (unsigned)cpu + 1);
 	atomic_store(&w->call_began, (unsigned)(now_ms() - st.began) + 1);
 	/* The case's tags too (case.h): a caller may tag its pointers in
 	 * every thread. */
@@ -261,6 +267,8 @@ static int start_worker(struct worker *w, unsigned index)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0)
 		error("cannot start a thread", index + 1);
+	else
+		w->has_clock = pthread_getcpuclockid(w->tid, &w->clock) == 0;
 	return rc == 0;
 }
 
@@ -285,16 +293,28 @@ static void start(const struct mg_case *c)
 			error("a thread did not reach the start line within 5 s", c->threads);
 			break;
 		}
+	mg_abi_threads_changed();
 }
 
-/* Whether the worker's call has run longer than `ms`: the watchdog's rule
- * for one call. Its other rounds, however long a loaded machine makes
- * them, are not a hang. */
+/* Whether the worker's call has run longer than `ms` on the CPU (or, using
+ * none, WALL_FACTOR times that on the wall clock): the watchdog's rule for
+ * one call (engine/fault.c). Its other rounds, however long a loaded
+ * machine makes them, are not a hang. */
+#define WALL_FACTOR 20u
+
 static int call_overdue(struct worker *w, unsigned ms)
 {
-	unsigned began = atomic_load(&w->call_began);
+	unsigned began = atomic_load(&w->call_began), cpu_began;
+	double wall, cpu;
 
-	return began && now_ms() - st.began - (began - 1) > ms;
+	if (!began)
+		return 0;
+	wall = now_ms() - st.began - (began - 1);
+	cpu_began = atomic_load(&w->call_cpu_began);
+	cpu = w->has_clock && cpu_began ? mg_cpu_clock_ms(w->clock) : -1;
+	if (cpu < 0)
+		return wall > ms;
+	return cpu - (cpu_began - 1) > ms || wall > (double)ms * WALL_FACTOR;
 }
 
 /* Waits for every worker to end its rounds, and stops one whose call has
@@ -325,6 +345,7 @@ static void finish(unsigned ms)
 		w->map = NULL;
 		w->want = w->alt_stack = NULL;
 	}
+	mg_abi_threads_changed();
 }
 
 /* The caller's call starts once every worker is in its first call, and
@@ -382,7 +403,7 @@ static void faulted(const struct mg_outcome *o, const struct worker *w, struct m
 	char pc[MG_PC_MAX];
 
 	if (w->fault.signo == mg_watchdog_signal()) {
-		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms (watchdog)",
+		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms of CPU time (watchdog)",
 			       mg_case_timeout_ms(o->c));
 		return;
 	}

@@ -1,6 +1,8 @@
 #include "isolate.h"
 #include "check.h"
 #include "fault.h"
+#include "interrupt.h"
+#include "outcome.h"
 #include "stop.h"
 
 #include <errno.h>
@@ -9,12 +11,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* What the child shares with its parent. */
 struct isolated {
 	struct mg_verdict verdict;
-	volatile int in_call; /* the variant is running (mg_call_watch) */
+	volatile int in_call; /* odd while the variant runs (mg_call_watch) */
 	volatile int done;    /* the verdict is complete */
 };
 
@@ -78,21 +81,129 @@ static void not_judged(struct mg_verdict *out, const char *what)
 	out->warnings = 0;
 }
 
-/* The child's verdict if it finished, else what its end says. */
-static void collect(pid_t pid, const struct isolated *shared, struct mg_verdict *out)
+/* The child's own watchdog stops a call that overruns its limit with a
+ * signal; the parent waits that long and this much more before it takes
+ * the call for one the signal cannot stop: a routine that broke the
+ * signal path itself (gs borrowed, so that the handler's every
+ * thread-local access faults again) spins or nests there forever. */
+#define UNSTOPPED_SPARE_MS 5000u
+/* And for the harness itself, outside the routine's calls: a case may
+ * call it a dozen times over (its blame's reruns), each within its limit. */
+#define CHILD_SPARE_MS 30000u
+#define CHILD_CALLS    16u
+/* The limits count the child's CPU time, as its watchdog does
+ * (engine/fault.c): a child that waits for a core on a loaded machine is
+ * not overdue. One that uses no CPU at all is, after this many times
+ * the limit on the wall clock. */
+#define WALL_FACTOR 20u
+
+struct deadline {
+	unsigned call_ms, case_ms; /* one call's limit, with the spare; the case's */
+	clockid_t clock;	   /* the child's CPU clock, */
+	int has_clock;		   /* if it can be read */
+	double waited, call_since, cpu_since, cpu_start;
+	int seq;
+};
+
+static double child_cpu_ms(const struct deadline *d)
 {
-	int status;
+	return d->has_clock ? mg_cpu_clock_ms(d->clock) : -1;
+}
+
+static void deadline_start(struct deadline *d, const struct mg_case *c, pid_t pid)
+{
+	unsigned call = c->interrupt ? mg_interrupt_timeout_ms(c->len) : mg_case_timeout_ms(c);
+
+	d->call_ms = call + UNSTOPPED_SPARE_MS;
+	d->case_ms = CHILD_SPARE_MS + CHILD_CALLS * call;
+	d->has_clock = clock_getcpuclockid(pid, &d->clock) == 0;
+	d->waited = d->call_since = 0;
+	d->cpu_since = d->cpu_start = child_cpu_ms(d);
+	d->seq = 0;
+}
+
+/* Whether `used` ms of the CPU (negative: unknown) and `wall` ms of waiting
+ * overrun `limit`. */
+static int overrun(double used, double wall, unsigned limit)
+{
+	if (used < 0)
+		return wall > limit;
+	return used > limit || wall > (double)limit * WALL_FACTOR;
+}
+
+/* Whether the child is past its deadline, after `ms` more of waiting;
+ * the call sequence `seq` (odd in a call) tells one call from many. */
+static int deadline_passed(struct deadline *d, unsigned ms, int seq)
+{
+	double cpu = child_cpu_ms(d);
+
+	d->waited += ms;
+	if (seq != d->seq) {
+		d->seq = seq;
+		d->call_since = d->waited;
+		d->cpu_since = cpu;
+	}
+	if (seq & 1 && overrun(cpu < 0 || d->cpu_since < 0 ? -1 : cpu - d->cpu_since,
+			       d->waited - d->call_since, d->call_ms))
+		return 1;
+	return overrun(cpu < 0 || d->cpu_start < 0 ? -1 : cpu - d->cpu_start, d->waited, d->case_ms);
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* waitpid, but a child past its deadline is killed (*overdue set). */
+static pid_t wait_or_kill(pid_t pid, const struct isolated *shared, struct deadline *d,
+			  int *status, int *overdue)
+{
+	unsigned tick = 1;
 	pid_t got;
 
-	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-		; /* a stop signal: its handler has stopped the child already */
+	*overdue = 0;
+	for (;;) {
+		got = waitpid(pid, status, WNOHANG);
+		if (got != 0 && !(got < 0 && errno == EINTR))
+			return got; /* EINTR: a stop signal, whose handler stopped the child */
+		if (got == 0 && !*overdue && deadline_passed(d, tick, shared->in_call)) {
+			*overdue = 1;
+			kill(pid, SIGKILL);
+		}
+		sleep_ms(tick);
+		tick = tick < 64 ? tick * 2 : 64; /* a short case is waited for briefly */
+	}
+}
+
+/* The child's verdict if it finished, else what its end says. */
+static void collect(const struct mg_case *c, pid_t pid, const struct isolated *shared,
+		    struct mg_verdict *out)
+{
+	struct deadline d;
+	int status, overdue;
+	pid_t got;
+
+	deadline_start(&d, c, pid);
+	got = wait_or_kill(pid, shared, &d, &status, &overdue);
 	mg_stop_reaped(pid);
 	if (got < 0)
 		not_judged(out, "wait for the case's child");
+	else if (overdue && shared->in_call & 1)
+		mg_verdict_set(out, MG_TIMEOUT,
+			       "no return within %u ms of CPU time, and the watchdog's signal did "
+			       "not stop the call: the process was killed (the routine left it "
+			       "unable to take a signal)",
+			       d.call_ms);
+	else if (overdue)
+		mg_verdict_set(out, MG_ERROR,
+			       "the harness process did not finish the case within %u ms of CPU "
+			       "time: killed",
+			       d.case_ms);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shared->done)
 		*out = shared->verdict;
 	else
-		mg_verdict_ended(out, status, shared->in_call);
+		mg_verdict_ended(out, status, shared->in_call & 1);
 }
 
 void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out)
@@ -112,6 +223,6 @@ void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out)
 	else if (pid == 0)
 		run_child(c, shared);
 	else
-		collect(pid, shared, out);
+		collect(c, pid, shared, out);
 	munmap(shared, sizeof *shared);
 }

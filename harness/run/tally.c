@@ -146,7 +146,7 @@ void mg_tally_ended(const struct mg_tally_run *run, int status)
 		set_error(t, "its process ended before the first case");
 		return;
 	}
-	mg_verdict_ended(&v, status, t->in_call);
+	mg_verdict_ended(&v, status, t->in_call & 1);
 	if (v.cls == MG_ERROR) {
 		set_error(t, v.detail);
 		return;

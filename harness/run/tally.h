@@ -49,7 +49,7 @@ struct mg_situation_tally {
 struct mg_tally {
 	enum mg_stage_state state;
 	int died;		/* the process died of this signal, on `current` */
-	volatile int in_call;	/* the variant is running (mg_call_watch) */
+	volatile int in_call;	/* odd while the variant runs (mg_call_watch) */
 	int unsaved;		/* a finding could not be written to the findings file */
 	int headed;		/* this run's header is in the findings file */
 	int interrupted;	/* a stop signal (stop.h) ended the stage: partial */

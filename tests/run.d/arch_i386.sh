@@ -63,7 +63,8 @@ else
 		bash -c "$MG run --variant=bad_memcpy_clears_gs --len=40 --format=jsonl; true"
 	expect "i386: a routine that puts gs back passes the case uninterrupted" 0 "^verdict: ok$" \
 		$MG run --variant=bad_memcpy_borrows_gs --len=40
-	expect "i386: and a signal during its copy crashes it" 1 "^verdict: crash: " \
+	expect "i386: and a signal during its copy crashes it, naming gs" 1 \
+		"^verdict: crash: SIGTRAP at pc mg_i386_bad_memcpy_borrows_gs\+0x[0-9a-f]+ came while gs held selector 0x[0-9a-f]+, not the thread.s 0x[0-9a-f]+: " \
 		$MG run --variant=bad_memcpy_borrows_gs --len=40 --interrupt=step
 
 	# Faults are told apart as reads or writes here too (qemu-user leaves

@@ -37,7 +37,7 @@ caught bad_memmove_always_forward wrong-result "dst\[1\] got 0x[0-9a-f]+ want 0x
 	--len=16 --overlap=1
 caught bad_memcpy_returns_end wrong-return "returned dst\+17, want dst\+0$" --len=17
 caught bad_memcpy_writes_src src-modified "wrote src\+0 \(len 17\); the source is read-only" --len=17
-caught bad_memcpy_hangs_at_7 timeout "no return within 200 ms \(watchdog\)$" --len=7 --timeout-ms=200
+caught bad_memcpy_hangs_at_7 timeout "no return within 200 ms of CPU time \(watchdog\)$" --len=7 --timeout-ms=200
 caught bad_memset_whole_int wrong-result "dst\[1\] got 0xac want 0xab" --len=8 --value=0x1ab
 caught bad_clear_page_short wrong-result "dst\[4095\] got 0x[0-9a-f]+ want 0x00 \(1 of 4096" --len=4096
 caught bad_memcpy_aborts crash "the harness process died of SIGABRT" --len=5

@@ -48,6 +48,11 @@ static const struct fpenv fpenvs[MG_ABI_FPENV_COUNT] = {
 	{"fz-flags-set", FPCR_FZ, FPSR_CUMULATIVE}, /* flush to zero, the flags set */
 };
 
+void mg_abi_threads_changed(void)
+{
+	/* The thread pointer is a register of each thread's own. */
+}
+
 void mg_abi_init(void)
 {
 	__asm__ volatile("mrs %0, fpcr" : "=r"(caller_fpcr));
@@ -83,6 +88,12 @@ void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
 		fpenv = 0;
 	snprintf(out, size, "FPCR 0x%08llx, FPSR 0x%08x",
 		 (unsigned long long)(fpenv ? fpenv_fpcr(fpenv) : caller_fpcr), fpenvs[fpenv].fpsr);
+}
+
+int mg_abi_fpenv_steppable(unsigned fpenv)
+{
+	(void)fpenv;
+	return 1; /* FPCR is in the signal frame's fpsimd record, and comes back */
 }
 
 /* The trampoline loads FPCR only where it differs from the caller's, and
@@ -170,8 +181,9 @@ static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
 	return 0;
 }
 
-int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
+int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_verdict *out)
 {
+	(void)resumed; /* the kernel gives every register back from the frame */
 	if (clobbered_register(rec, out) || platform_register_changed(rec, out))
 		return 1;
 	if (rec->sp_after != rec->sp_before) {

@@ -17,6 +17,11 @@
 static uint64_t caller_frm;
 static uint32_t has_v;
 
+void mg_abi_threads_changed(void)
+{
+	/* The thread pointer is a register of each thread's own. */
+}
+
 void mg_abi_init(void)
 {
 	uint64_t frm;
@@ -106,8 +111,9 @@ static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
 	return 1;
 }
 
-int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
+int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_verdict *out)
 {
+	(void)resumed; /* the kernel gives every register back from the frame */
 	if (clobbered_register(rec, out) ||
 	    unallocatable_changed(out, "gp", rec->gp_before, rec->gp_after) ||
 	    unallocatable_changed(out, "tp", rec->tp_before, rec->tp_after))

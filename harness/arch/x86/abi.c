@@ -11,6 +11,7 @@
 #include "variant.h"
 
 #include <cpuid.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #define HWCAP2_FSGSBASE (1u << 1) /* asm/hwcap2.h */
 #else
 #include <errno.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -181,6 +183,52 @@ static void fpenv_init(int sse)
 		mxcsr_mask = 0xffbf;
 }
 
+/* Linux gives an interrupted thread its x87 state back from the signal
+ * frame; qemu-i386 7.2's sigreturn drops it (the registers, control and
+ * status words come back as FNINIT leaves them), so that a routine
+ * stepped in a non-default x87 environment would be blamed for it.
+ * Probed once: one signal, taken with a control word not the default. */
+static int keeps_x87 = -1; /* -1: not probed yet */
+
+static void take_probe_signal(int signo)
+{
+	(void)signo;
+}
+
+static void x87_signal_probe(void)
+{
+	const int probe = SIGRTMIN + 2; /* the watchdog's is SIGRTMIN + 1 */
+	const uint16_t odd = 0x0c7f;	/* round toward zero, single precision */
+	struct sigaction sa = {.sa_handler = take_probe_signal}, old;
+	uint16_t after;
+
+	keeps_x87 = 1; /* as Linux does, if the probe cannot run */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(probe, &sa, &old) != 0)
+		return;
+	__asm__ volatile("fldcw %0" : : "m"(odd));
+	raise(probe);
+	__asm__ volatile("fnstcw %0" : "=m"(after));
+	__asm__ volatile("fldcw %0" : : "m"(caller_fpucw));
+	sigaction(probe, &old, NULL);
+	keeps_x87 = after == odd;
+}
+
+/* Probed when first asked, not at start: the probe's signal would stop a
+ * debugger that runs memgate (scripts/repro --gdb). */
+static int sigreturn_keeps_x87(void)
+{
+	if (keeps_x87 < 0)
+		x87_signal_probe();
+	return keeps_x87;
+}
+
+int mg_abi_fpenv_steppable(unsigned fpenv)
+{
+	return fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT ||
+	       (fpenvs[fpenv].fpucw == 0x037f && !fpenvs[fpenv].fpusw) || sigreturn_keeps_x87();
+}
+
 #if defined(__x86_64__)
 /* The calling thread's fs base, its thread pointer: constant for the
  * thread, so asked of the kernel once. */
@@ -208,6 +256,11 @@ static void prepare_fs(struct mg_abi_record *rec, unsigned rules)
 	rec->fsbase_before = rec->fsbase_after = thread_fsbase();
 	rec->check_fs = !mg_abi_has_fsgsbase && (rules & MG_ABI_RULE_X87_MODE);
 }
+
+void mg_abi_threads_changed(void)
+{
+	/* x86-64 threads' bases are their own (FS_BASE, per thread). */
+}
 #else
 /* gs, the thread pointer (I7). The trampoline reaches its own thread-local
  * words after the call through fs, loaded with a descriptor of its own
@@ -219,12 +272,54 @@ static void prepare_fs(struct mg_abi_record *rec, unsigned rules)
 static int tramp_entry = -1;
 static __thread struct user_desc thread_gs; /* as the C library set it up */
 static __thread uint16_t thread_tramp_fs;
+/* Linux keeps the TLS descriptors per thread; qemu-user (7.2) keeps one
+ * GDT for the process, so a thread's start (CLONE_SETTLS) or its
+ * set_thread_area rewrites every thread's. Each thread goes on with the
+ * base its gs and fs were loaded with, until they are loaded again, as a
+ * sigreturn does: then it has another thread's TLS. Found by a probe
+ * (descriptors_probe); where so, the thread that starts others writes its
+ * own back after each start and end (mg_abi_threads_changed), and only it
+ * may take the kernel's word for its base. */
+static int descriptors_shared;
+static __thread int writes_descriptors_back;
+static pthread_mutex_t descriptor_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static __attribute__((noreturn, cold)) void no_thread_pointer(const char *call)
 {
 	fprintf(stderr, "memgate: %s for the gs check (docs/contract.md, I7): %s\n", call,
 		strerror(errno));
 	exit(2);
+}
+
+/* The base the calling thread's gs was loaded with: %gs:0 holds the
+ * thread pointer itself (the i386 TLS ABI). The kernel's copy may be
+ * another thread's (descriptors_shared). */
+static uint32_t loaded_gs_base(void)
+{
+	uint32_t base;
+
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(base));
+	return base;
+}
+
+static uint32_t kernel_gs_base(void)
+{
+	struct user_desc now = {.entry_number = thread_gs.entry_number};
+
+	if (syscall(SYS_get_thread_area, &now))
+		no_thread_pointer("get_thread_area");
+	return now.base_addr;
+}
+
+static void write_descriptors(void)
+{
+	struct user_desc own = thread_gs;
+
+	if (syscall(SYS_set_thread_area, &own))
+		no_thread_pointer("set_thread_area");
+	own.entry_number = (unsigned)tramp_entry;
+	if (syscall(SYS_set_thread_area, &own))
+		no_thread_pointer("set_thread_area");
 }
 
 static void thread_pointer_init(void)
@@ -237,12 +332,50 @@ static void thread_pointer_init(void)
 	thread_gs.entry_number = gs >> 3;
 	if (syscall(SYS_get_thread_area, &thread_gs))
 		no_thread_pointer("get_thread_area");
+	thread_gs.base_addr = loaded_gs_base();
 	own = thread_gs;
+	/* Where the descriptors are shared, another thread may rewrite the
+	 * entry between the system call and the load that takes its base. */
+	pthread_mutex_lock(&descriptor_lock);
 	own.entry_number = (unsigned)tramp_entry; /* -1: the kernel picks a free one */
 	if (syscall(SYS_set_thread_area, &own))
 		no_thread_pointer("set_thread_area");
 	tramp_entry = (int)own.entry_number;
 	thread_tramp_fs = (uint16_t)(own.entry_number << 3 | 3);
+	__asm__ volatile("movw %0, %%fs" : : "r"(thread_tramp_fs));
+	pthread_mutex_unlock(&descriptor_lock);
+}
+
+static void *do_nothing(void *unused)
+{
+	return unused;
+}
+
+/* Whether a new thread's descriptor replaces the caller's in the kernel's
+ * copy: a thread started and joined, before any other thread runs. */
+static void descriptors_probe(void)
+{
+	pthread_t tid;
+
+	if (pthread_create(&tid, NULL, do_nothing, NULL) != 0) {
+		fprintf(stderr, "memgate: could not judge: cannot start a thread to probe the "
+				"TLS descriptors (docs/contract.md, I7)\n");
+		exit(2);
+	}
+	pthread_join(tid, NULL);
+	descriptors_shared = kernel_gs_base() != thread_gs.base_addr;
+	writes_descriptors_back = 1;
+	if (descriptors_shared)
+		write_descriptors();
+}
+
+void mg_abi_threads_changed(void)
+{
+	if (descriptors_shared && writes_descriptors_back) {
+		pthread_mutex_lock(&descriptor_lock);
+		write_descriptors();
+		pthread_mutex_unlock(&descriptor_lock);
+	}
 }
 
 /* The selector is compared after every call (a callee changes it with
@@ -256,7 +389,11 @@ static void prepare_gs(struct mg_abi_record *rec, unsigned rules)
 		thread_pointer_init();
 	rec->fs_tramp = thread_tramp_fs;
 	rec->gsbase_before = thread_gs.base_addr;
-	rec->check_gs = (rules & MG_ABI_RULE_X87_MODE) != 0;
+	/* Where the descriptors are shared (qemu-user), set_thread_area does
+	 * not reload gs either, so %gs:0 cannot see a moved base: every call
+	 * asks the kernel (the one thread that writes them back). */
+	rec->check_gs = descriptors_shared ? writes_descriptors_back
+					   : (rules & MG_ABI_RULE_X87_MODE) != 0;
 	rec->gs_desc.entry_number = thread_gs.entry_number;
 	rec->gs_desc.base_addr = thread_gs.base_addr; /* unless the check runs */
 	rec->gs_desc_ret = 0;
@@ -274,6 +411,13 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->fpucw_caller = caller_fpucw;
 	rec->set_fpenv = 0;
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
+	if (rec->check_fpu) {
+		/* What FXSAVE leaves unwritten must compare equal: qemu-user
+		 * (7.2) writes neither FOP nor the six reserved bytes after
+		 * each register, which the hardware does. */
+		memset(rec->fx_before, 0, MG_ABI_FX_XMM); /* the x87 part */
+		memset(rec->fx_after, 0, MG_ABI_FX_XMM);
+	}
 	rules |= rec->check_fpu ? MG_ABI_RULE_UPPER : 0; /* ymm and zmm upper halves */
 	rec->read_xinuse = (uint32_t)((rules & MG_ABI_RULE_UPPER) && mg_abi_has_xinuse);
 	rec->check_x87 = (rules & MG_ABI_RULE_X87_MODE) != 0;
@@ -320,6 +464,7 @@ void mg_abi_init(void)
 #if defined(__i386__)
 	mg_abi_has_sse = sse;
 	thread_pointer_init(); /* the first thread picks the entry for all */
+	descriptors_probe();
 #endif
 	if (sse)
 		__asm__ volatile("stmxcsr %0" : "=m"(caller_mxcsr));
@@ -432,14 +577,18 @@ static int fpu_breach(struct mg_verdict *out, const char *what)
 	return 1;
 }
 
-static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
+/* Where sigreturn drops the x87 state (qemu-i386 7.2: sigreturn_keeps_x87),
+ * a call that a signal returned into has its x87 registers and status as
+ * FNINIT leaves them, whatever the routine did: they say nothing of its
+ * x87 use, which is then not judged (docs/contract.md, IK3). */
+static int touched_fpu(const struct mg_abi_record *rec, int resumed, struct mg_verdict *out)
 {
 	static const unsigned char poison[16] = {0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
 						 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
 	char what[48];
 
-	if (memcmp(rec->fx_before, rec->fx_after, 24) ||
-	    memcmp(rec->fx_before + 32, rec->fx_after + 32, 128))
+	if ((!resumed || sigreturn_keeps_x87()) && (memcmp(rec->fx_before, rec->fx_after, 24) ||
+						  memcmp(rec->fx_before + 32, rec->fx_after + 32, 128)))
 		return fpu_breach(out, "the x87/MMX state");
 	for (int i = 0; has_xmm() && i < MG_ABI_FX_XMM_COUNT; i++)
 		if (memcmp(rec->fx_after + MG_ABI_FX_XMM + 16 * i, poison, 16)) {
@@ -486,7 +635,7 @@ static int kept_every_rule(const struct mg_abi_record *rec)
 
 /* The first rule the call broke, by name (out of line, so the usual answer
  * above needs no registers saved). */
-static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi_record *rec,
+static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi_record *rec, int resumed,
 							     struct mg_verdict *out)
 {
 	if (rec->conv ? outside_convention(rec, out) : clobbered_register(rec, out))
@@ -557,14 +706,14 @@ static __attribute__((noinline, cold)) int first_broken_rule(const struct mg_abi
 			       "overflows the stack");
 		return 1;
 	}
-	if (rec->check_fpu && touched_fpu(rec, out))
+	if (rec->check_fpu && touched_fpu(rec, resumed, out))
 		return 1;
 	return 0;
 }
 
-int mg_abi_violation(const struct mg_abi_record *rec, struct mg_verdict *out)
+int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_verdict *out)
 {
-	return !kept_every_rule(rec) && first_broken_rule(rec, out);
+	return !kept_every_rule(rec) && first_broken_rule(rec, resumed, out);
 }
 
 int mg_abi_dirty_upper(const struct mg_abi_record *rec)

@@ -7,6 +7,7 @@
 
 #include <cpuid.h>
 #include <stdint.h>
+#include <stdio.h>
 
 static uint64_t read_xcr0(void)
 {
@@ -103,6 +104,42 @@ int mg_cpu_use_vl(unsigned bytes)
 int mg_cpu_tbi(void)
 {
 	return 0;
+}
+
+#if defined(__i386__)
+/* gs's selector as the C library loaded it at startup: one GDT entry for
+ * every thread (each thread's descriptor in it is its own). */
+static uint16_t thread_gs;
+
+__attribute__((constructor)) static void read_thread_gs(void)
+{
+	__asm__ volatile("movw %%gs, %0" : "=r"(thread_gs));
+}
+#endif
+
+unsigned mg_cpu_handler_entry(void)
+{
+	__asm__ volatile("cld" : : : "memory");
+#if defined(__i386__)
+	uint16_t gs;
+
+	__asm__ volatile("movw %%gs, %0" : "=r"(gs) : : "memory");
+	if (gs != thread_gs) {
+		__asm__ volatile("movw %0, %%gs" : : "r"(thread_gs) : "memory");
+		return 0x10000u | gs;
+	}
+#endif
+	return 0;
+}
+
+void mg_cpu_describe_thread_pointer(unsigned foreign, char *out, size_t size)
+{
+#if defined(__i386__)
+	snprintf(out, size, "gs held selector 0x%x, not the thread's 0x%x", foreign & 0xffffu,
+		 thread_gs);
+#else
+	snprintf(out, size, "the thread pointer was not the thread's (0x%x)", foreign);
+#endif
 }
 
 void mg_cpu_reset_state(void)

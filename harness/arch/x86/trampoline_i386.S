@@ -271,10 +271,28 @@ mg_abi_call_returned:		/* where a stepped call leaves fn (step.h) */
 	je	8f
 	/* Back in x87 mode, one push fits; after MMX code without emms every
 	 * register is tagged valid, and it overflows the stack (SF, C1). The
-	 * CPU may lack MMX (emms): fninit empties the stack instead. */
-	fnclex
+	 * CPU may lack MMX (emms): fninit empties the stack instead.
+	 * qemu-i386 (7.2) reports no stack fault, but keeps the tags: the
+	 * register a push would take, ST(7), non-empty in the tag word
+	 * (FNSTENV's) says the same, and sets SF too (in %edx). */
+	subl	$28, %esp
+	fnstenv	(%esp)
+	movzwl	8(%esp), %edx	/* the tag word: two bits a register, 3 empty */
+	movzwl	4(%esp), %ecx	/* the status word: TOP in bits 11-13 */
+	addl	$28, %esp
+	shrl	$11, %ecx
+	decl	%ecx		/* ST(7) is the register below TOP */
+	andl	$7, %ecx
+	addl	%ecx, %ecx
+	shrl	%cl, %edx
+	andl	$3, %edx
+	xorl	$3, %edx	/* 0: empty */
+	jz	5f
+	movl	$0x40, %edx	/* SF */
+5:	fnclex
 	fld1
 	fnstsw	MG_ABI_FPUSW_AFTER(%ebx)
+	orw	%dx, MG_ABI_FPUSW_AFTER(%ebx)
 	fstp	%st(0)
 	fninit
 	fldcw	MG_ABI_FPUCW_CALLER(%ebx)
