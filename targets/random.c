@@ -73,7 +73,7 @@ struct progress {
 	unsigned findings;
 	unsigned unsaved; /* findings whose files could not be written */
 	char signatures[MAX_FINDINGS][SIGNATURE];
-	volatile int in_call; /* the worker is in a call of the variant */
+	volatile int in_call; /* odd while the worker is in a call (mg_call_watch) */
 	int done;	      /* the worker finished its work */
 	int write_failed;     /* a finding could not be saved or written */
 	int errors;	      /* cases or workers that could not be judged */
@@ -251,7 +251,7 @@ static void worker_died(struct progress *p, int status)
 	struct mg_verdict v;
 
 	mg_decode(t, input, size, &c);
-	mg_verdict_ended(&v, status, p->in_call);
+	mg_verdict_ended(&v, status, p->in_call & 1);
 	p->in_call = 0;
 	if (v.cls == MG_ERROR) {
 		not_judged(p, v.detail);

@@ -188,8 +188,9 @@ static void fpenv_init(int sse)
  * status words come back as FNINIT leaves them), so that a routine
  * stepped in a non-default x87 environment would be blamed for it.
  * Probed once: one signal, taken with a control word not the default. */
-static int keeps_x87 = -1; /* -1: not probed yet */
+static int keeps_x87 = -1; /* -1: not probed (x86-64): kept */
 
+#if defined(__i386__)
 static void take_probe_signal(int signo)
 {
 	(void)signo;
@@ -213,14 +214,14 @@ static void x87_signal_probe(void)
 	sigaction(probe, &old, NULL);
 	keeps_x87 = after == odd;
 }
+#endif
 
-/* Probed when first asked, not at start: the probe's signal would stop a
- * debugger that runs memgate (scripts/repro --gdb). */
+/* Probed at start, in a clean x87 state, and on i386 only: memgate runs
+ * x86-64 natively (and under gdb, scripts/repro --gdb, which the probe's
+ * signal would stop). */
 static int sigreturn_keeps_x87(void)
 {
-	if (keeps_x87 < 0)
-		x87_signal_probe();
-	return keeps_x87;
+	return keeps_x87 != 0;
 }
 
 int mg_abi_fpenv_steppable(unsigned fpenv)
@@ -470,6 +471,9 @@ void mg_abi_init(void)
 		__asm__ volatile("stmxcsr %0" : "=m"(caller_mxcsr));
 	__asm__ volatile("fnstcw %0" : "=m"(caller_fpucw));
 	fpenv_init(sse);
+#if defined(__i386__)
+	x87_signal_probe();
+#endif
 	/* The OS must have enabled AVX state (XCR0) too, or vzeroupper faults:
 	 * the feature detection checks both. */
 	mg_abi_has_avx = (mg_cpu_detect() & MG_FEAT_AVX) != 0;
