@@ -111,7 +111,7 @@ RANDOM := $(BUILD)/random
 
 VERIFY_FLAGS ?=
 
-.PHONY: all verify verify-arch check check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
+.PHONY: all verify verify-arch check check-all check-groups bench deps clean format fuzz-build fuzz bench-fuzz valgrind gate-shared gate-build print-cc \
 	oss-fuzz-build zoo install deb
 TEST_DECODE := $(BUILD)/test-decode
 # The records' JSON writer (harness/engine/json.c).
@@ -517,9 +517,15 @@ endif
 # (tests/run.d/NAME.sh); `make check-groups` (or GROUP=list) names them.
 GROUP ?=
 comma := ,
+# `make check` is the fast tier, for every change (minutes, and no test
+# that depends on the machine's load); `make check-all` every test (CI).
 check: deps
 	@$(MAKE) --no-print-directory all
-	MEMGATE_ARCHES="$(ARCHES)" tests/run $(subst $(comma), ,$(GROUP))
+	MEMGATE_ARCHES="$(ARCHES)" tests/run --tier=fast $(subst $(comma), ,$(GROUP))
+
+check-all: deps
+	@$(MAKE) --no-print-directory all
+	MEMGATE_ARCHES="$(ARCHES)" tests/run --tier=all $(subst $(comma), ,$(GROUP))
 
 check-groups:
 	@tests/run --list

@@ -1,3 +1,4 @@
+# tier: fast
 # The aarch64 port: cross-built with clang, run under qemu-user (or
 # natively on an arm64 host). The main table passes as declared, every
 # aarch64 self-test is caught with its class and diagnosis, and the

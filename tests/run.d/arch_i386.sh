@@ -1,3 +1,4 @@
+# tier: fast
 # The i386 build: gcc -m32, run natively or under qemu-i386 (scripts/arch-probe
 # says which). Sourced by tests/run (uses expect, caught, pass, fail, skip,
 # $MG and $TMP). About 80 s under qemu-user on two cores, most of it the main

@@ -1,3 +1,4 @@
+# tier: fast
 # The riscv64 port: cross-built with clang (linked with binutils' ld), run
 # under qemu-riscv64, once per CPU model where the model matters (V or
 # not, and VLEN). Kept small, qemu is slow: the seed variants and the

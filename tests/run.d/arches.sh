@@ -1,3 +1,4 @@
+# tier: fast
 # Running on other architectures: the probe that says how (or why not),
 # the per-arch loop of make verify, and the seeded random-case driver that
 # stands in for the fuzzers where they cannot run. Sourced by tests/run.

@@ -1,3 +1,4 @@
+# tier: fast
 # Clauses of the contract (docs/contract.md) checked by the ABI trampoline
 # beyond the register list, on the sampled calls (one case in 16 by seed,
 # seed 0 among them): x87 mode on return (X8, I4: emms after MMX) and the

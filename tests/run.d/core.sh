@@ -1,3 +1,4 @@
+# tier: fast
 # The core: the oracle, every check on its broken variant, the ABI rules,
 # lengths of 2 GiB and more, the verdict logic, findings and replay, CPU
 # features and bad input. Sourced by tests/run (uses its helpers, $MG and

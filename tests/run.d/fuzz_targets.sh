@@ -1,3 +1,4 @@
+# tier: fast
 # Fuzz targets, the input decoder, the corpus and the replay driver.
 # Sourced by tests/run (uses expect, usage_error, $TMP).
 

@@ -1,3 +1,4 @@
+# tier: fast
 # scripts/gate-report: the gate's work directory (meta.tsv, checks.tsv,
 # findings.tsv) as JSON, SARIF 2.1.0 and JUnit XML. The work directories are
 # written by hand here, so this needs no build. Sourced by tests/run (uses

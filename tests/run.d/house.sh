@@ -1,3 +1,4 @@
+# tier: fast
 # The house rules of the tree (issue 13): the harness's layers include only
 # themselves and the layers before them, and the test catalogue
 # (docs/tests.md) is the one scripts/test-catalogue writes from

@@ -1,3 +1,4 @@
+# tier: fast
 # The interrupt situation (docs/contract.md, S1; docs/design.md, "The
 # interrupt situation"): each self-test is right in every uninterrupted
 # call and caught, with its class and diagnosis, only when the routine is
@@ -73,6 +74,8 @@ else
 	skip "aarch64: the interrupt situation is refused with the reason" "${it_why:-build/aarch64/memgate not built}"
 fi
 
+# The gate's interrupts check: two gates within a budget (--seconds=20).
+full_tier_only || return 0
 expect_all "gate: a routine that keeps scratch below the red zone is rejected by the interrupts check" 1 \
 	"^interrupts +FAIL +[0-9]+ " \
 	"^1\. \[interrupts\] abi-violation: wrote sp-200 at pc " "^REJECTED: " -- \

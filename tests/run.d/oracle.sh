@@ -1,3 +1,4 @@
+# tier: fast
 # The two oracles (issue 15): long cases are judged against the fill pool
 # (or memset's value) without the byte-loop reference, which stays the
 # oracle of record. MEMGATE_CROSS_CHECK=1 runs both on every case and makes

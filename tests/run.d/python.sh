@@ -1,3 +1,4 @@
+# tier: fast
 # The orchestration's unit tests (tests/py/test_*.py, python3 -m unittest):
 # one PASS or FAIL line per test, counted with the rest.
 # Sourced by tests/run (uses pass, fail, skip, $TMP).

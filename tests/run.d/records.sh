@@ -1,3 +1,4 @@
+# tier: fast
 # The records (docs/records.md): --format=jsonl of run, verify, replay and
 # random, the fuzz targets' finding files, "could not judge" (exit 2), and a
 # routine that ends the process mid-call, in every mode. Sourced by

@@ -1,3 +1,4 @@
+# tier: fast
 # scripts/repro: an input in words, its verdict, and the standalone program
 # of --emit-c. Sourced by tests/run (uses expect, usage_error, pass, fail,
 # $MG and $TMP).

@@ -1,3 +1,4 @@
+# tier: fast
 # Robustness (issue 12, items 7 and 9): the routine cannot change the verdict
 # through its source, and every odd input or environment is one line and
 # exit 2 (or a failure), never a hang, a silent wrap or a false "saved".

@@ -1,3 +1,4 @@
+# tier: fast
 # The stack pointer's alignment at entry (docs/contract.md, X9, XK4, I5,
 # IK2, A11): the trampoline sets it from the case's stack offset, the
 # sweep and the fuzzers vary it. Each self-test is right at offset 0 (the

@@ -1,3 +1,4 @@
+# tier: fast
 # The threads situation (docs/contract.md, S2; docs/design.md, "The
 # threads situation"): the self-test is right in one thread and reentrant
 # (the interrupt situation passes it), and caught, with its class and

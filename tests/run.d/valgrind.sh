@@ -1,3 +1,4 @@
+# tier: fast
 # Valgrind mode (harness/engine/memcheck.c, make valgrind): under memcheck the bytes
 # around each buffer are no-access during the call, so an over-read that
 # stops short of a guard page is caught too, and named as the engine names

@@ -1,3 +1,4 @@
+# tier: fast
 # .github/workflows/ and action.yml (the composite action): every workflow parses as YAML, every repository path
 # a run: step calls exists (scripts/..., .ci/run, `make TARGET` with TARGET
 # a rule of the Makefile), and every action is pinned to a version tag (or
