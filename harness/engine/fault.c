@@ -31,13 +31,6 @@ static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP};
  * a fault of the harness itself on to. */
 static struct sigaction previous[FAULT_SIGNAL_COUNT];
 
-/* A real-time signal, not SIGALRM: libFuzzer's -timeout and the sanitizers'
- * runtimes own SIGALRM and SIGUSR1/2, and must keep them. */
-int mg_watchdog_signal(void)
-{
-	return SIGRTMIN + 1;
-}
-
 static int in_call(void)
 {
 	return atomic_load_explicit(&call_seq, memory_order_relaxed) & 1;
@@ -311,24 +304,4 @@ void mg_fault_take(struct mg_fault *out)
 	mg_fault_unblock();
 	mg_cpu_reset_state();
 	*out = last_fault;
-}
-
-const char *mg_signal_name(int signo)
-{
-	switch (signo) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGBUS: return "SIGBUS";
-	case SIGILL: return "SIGILL";
-	case SIGFPE: return "SIGFPE";
-	case SIGTRAP: return "SIGTRAP";
-	case SIGALRM: return "SIGALRM";
-	case SIGUSR1: return "SIGUSR1";
-	case SIGUSR2: return "SIGUSR2";
-	case SIGABRT: return "SIGABRT";
-	case SIGKILL: return "SIGKILL";
-	case SIGTERM: return "SIGTERM";
-	case SIGINT: return "SIGINT";
-	case SIGHUP: return "SIGHUP";
-	default: return signo == mg_watchdog_signal() ? "the watchdog's signal" : "signal";
-	}
 }

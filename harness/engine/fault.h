@@ -88,9 +88,12 @@ extern int (*volatile mg_fault_fixup_hook)(const siginfo_t *info, void *ucontext
  * signal's machine context. */
 void mg_fault_decode_context(const void *ucontext, struct mg_fault *f);
 
-const char *mg_signal_name(int signo);
-
-/* The signal the watchdog interrupts a hanging call with. */
-int mg_watchdog_signal(void);
+/* The signal the watchdog interrupts a hanging call with: a real-time
+ * signal, not SIGALRM, since libFuzzer's -timeout and the sanitizers'
+ * runtimes own SIGALRM and SIGUSR1/2, and must keep them. */
+static inline int mg_watchdog_signal(void)
+{
+	return SIGRTMIN + 1;
+}
 
 #endif

@@ -1,6 +1,7 @@
 #include "verdict.h"
 #include "fault.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -245,5 +246,25 @@ void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size)
 	case MG_UNHANDLED_FAULT: crash_site(v, out, size); break;
 	case MG_ABI_VIOLATION: abi_site(v, out, size); break;
 	default: snprintf(out, size, "-"); break;
+	}
+}
+
+const char *mg_signal_name(int signo)
+{
+	switch (signo) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGALRM: return "SIGALRM";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
+	case SIGABRT: return "SIGABRT";
+	case SIGKILL: return "SIGKILL";
+	case SIGTERM: return "SIGTERM";
+	case SIGINT: return "SIGINT";
+	case SIGHUP: return "SIGHUP";
+	default: return signo == mg_watchdog_signal() ? "the watchdog's signal" : "signal";
 	}
 }

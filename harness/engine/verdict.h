@@ -174,4 +174,7 @@ void mg_overread_describe(const struct mg_overread *r, char *out, size_t size);
 /* Writes the names of the classes in `mask`, comma-separated. */
 void mg_class_mask_format(unsigned mask, char *out, unsigned size);
 
+/* "SIGSEGV", ..., "the watchdog's signal" (engine/fault.h). */
+const char *mg_signal_name(int signo);
+
 #endif

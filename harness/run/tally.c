@@ -146,7 +146,14 @@ void mg_tally_ended(const struct mg_tally_run *run, int status)
 		set_error(t, "its process ended before the first case");
 		return;
 	}
-	mg_verdict_ended(&v, status, t->in_call & 1);
+	if (t->overdue)
+		mg_verdict_set(&v, MG_TIMEOUT,
+			       "no return within %.0f s of CPU time, and the watchdog's signal did "
+			       "not stop the call: the process was killed (the routine left it "
+			       "unable to take a signal)",
+			       MG_UNSTOPPED_CALL_CPU_S);
+	else
+		mg_verdict_ended(&v, status, t->in_call & 1);
 	if (v.cls == MG_ERROR) {
 		set_error(t, v.detail);
 		return;

@@ -42,11 +42,19 @@ struct huge_control {
 	double seconds;
 };
 
+/* What the parent knows of a running child's current call. */
+struct call_watch {
+	const struct mg_tally *t; /* whose flag */
+	int seq;	  /* the child's call flag when last seen */
+	double cpu_since; /* the child's CPU ms when it changed */
+};
+
 struct runner {
 	const struct mg_verify_opts *o;
 	struct result *results;
 	struct huge_control *huge;
 	pid_t *pids; /* sweep children, by row */
+	struct call_watch *watches, huge_watch; /* theirs, and the huge child's */
 	double *started;
 	int *skipped; /* the CPU lacks a feature: neither stage runs */
 	pid_t huge_pid;
@@ -602,13 +610,60 @@ static void huge_child_ended(struct runner *rn, int status)
 	}
 }
 
+/* Kills the child if one call has run past MG_UNSTOPPED_CALL_CPU_S of its
+ * CPU time (its watchdog would have ended it long before, could it). */
+static void watch_child(pid_t pid, struct mg_tally *t, struct call_watch *w)
+{
+	clockid_t clock;
+	double cpu;
+
+	if (!pid || clock_getcpuclockid(pid, &clock) != 0 || (cpu = mg_cpu_clock_ms(clock)) < 0)
+		return;
+	if (t != w->t || t->in_call != w->seq) {
+		w->t = t;
+		w->seq = t->in_call;
+		w->cpu_since = cpu;
+		return;
+	}
+	if (w->seq & 1 && !t->overdue && cpu - w->cpu_since > MG_UNSTOPPED_CALL_CPU_S * 1e3) {
+		t->overdue = 1;
+		kill(pid, SIGKILL);
+	}
+}
+
+static void watch_children(struct runner *rn)
+{
+	size_t row = rn->huge->next;
+
+	for (size_t i = 0; i < rn->o->count; i++)
+		watch_child(rn->pids[i], &rn->results[i].sweep, &rn->watches[i]);
+	if (rn->huge_pid && row < rn->o->count)
+		watch_child(rn->huge_pid, &rn->results[row].huge, &rn->huge_watch);
+}
+
+/* Waits for a child to end, watching the running ones' calls meanwhile;
+ * returns early on a stop signal (the caller looks). */
+static pid_t wait_watching(struct runner *rn, int *status)
+{
+	const struct timespec tick = {0, 50 * 1000000L};
+
+	for (;;) {
+		pid_t pid = waitpid(-1, status, WNOHANG);
+
+		if (pid != 0 || mg_stop_signal())
+			return pid;
+		watch_children(rn);
+		nanosleep(&tick, NULL);
+	}
+}
+
 static void reap_one(struct runner *rn)
 {
 	int status;
-	pid_t pid = wait(&status);
+	pid_t pid = wait_watching(rn, &status);
 
-	if (pid < 0)
-		return; /* EINTR: a stop signal (the caller looks) */
+	if (pid <= 0)
+		return; /* a stop signal (the caller looks) */
 	mg_stop_reaped(pid);
 	if (pid == rn->huge_pid) {
 		huge_child_ended(rn, status);
@@ -1041,7 +1096,8 @@ int mg_verify(const struct mg_verify_opts *o)
 	rn.pids = calloc(rows, sizeof *rn.pids);
 	rn.started = calloc(rows, sizeof *rn.started);
 	rn.skipped = calloc(rows, sizeof *rn.skipped);
-	if (!rn.results || !rn.huge || !rn.pids || !rn.started || !rn.skipped)
+	rn.watches = calloc(rows, sizeof *rn.watches);
+	if (!rn.results || !rn.huge || !rn.pids || !rn.started || !rn.skipped || !rn.watches)
 		return cannot_start("no memory for the results");
 	if (!mg_findings_dir_ready(o->findings_dir, why, sizeof why)) {
 		fprintf(stderr, "memgate verify: %s\n", why);
@@ -1064,5 +1120,6 @@ int mg_verify(const struct mg_verify_opts *o)
 	free(rn.pids);
 	free(rn.started);
 	free(rn.skipped);
+	free(rn.watches);
 	return status;
 }

@@ -148,7 +148,7 @@ if ! arch_usable i386 "register conventions on i386" cv_why; then
 	:
 else
 	expect_all "the gate accepts an i386 user copy in -mregparm=3's convention, declared" 0 \
-		"^memgate gate: regparm_style \(copy_from_user, i386, kernel contract, convention '$REGPARM'\)" \
+		"^memgate gate: regparm_style \(copy_from_user, i386, (under qemu-i386, )?kernel contract, convention '$REGPARM'\)" \
 		"^ACCEPTED .*: regparm_style passed" -- \
 		$GATE --arch=i386 --op copy_from_user --convention "$REGPARM" tests/gate/conv/regparm_style.S
 	expect "the gate rejects its twin that holds its bytes in bl without saving ebx" 1 \
