@@ -81,12 +81,25 @@ static void not_judged(struct mg_verdict *out, const char *what)
 	out->warnings = 0;
 }
 
+unsigned mg_case_call_limit_ms(const struct mg_case *c)
+{
+	return c->interrupt ? mg_interrupt_timeout_ms(c->len) : mg_case_timeout_ms(c);
+}
+
+void mg_verdict_unstopped(struct mg_verdict *out, unsigned ms)
+{
+	mg_verdict_set(out, MG_TIMEOUT,
+		       "no return within %u ms of CPU time, and the watchdog's signal did not stop "
+		       "the call: the process was killed (the routine left it unable to take a "
+		       "signal)",
+		       ms);
+}
+
 /* The child's own watchdog stops a call that overruns its limit with a
- * signal; the parent waits that long and this much more before it takes
- * the call for one the signal cannot stop: a routine that broke the
- * signal path itself (gs borrowed, so that the handler's every
- * thread-local access faults again) spins or nests there forever. */
-#define UNSTOPPED_SPARE_MS 5000u
+ * signal; the parent waits MG_UNSTOPPED_SPARE_MS more before it takes the
+ * call for one the signal cannot stop: a routine that broke the signal
+ * path itself (gs borrowed, so that the handler's every thread-local
+ * access faults again) spins or nests there forever. */
 /* And for the harness itself, outside the routine's calls: a case may
  * call it a dozen times over (its blame's reruns), each within its limit. */
 #define CHILD_SPARE_MS 30000u
@@ -112,9 +125,9 @@ static double child_cpu_ms(const struct deadline *d)
 
 static void deadline_start(struct deadline *d, const struct mg_case *c, pid_t pid)
 {
-	unsigned call = c->interrupt ? mg_interrupt_timeout_ms(c->len) : mg_case_timeout_ms(c);
+	unsigned call = mg_case_call_limit_ms(c);
 
-	d->call_ms = call + UNSTOPPED_SPARE_MS;
+	d->call_ms = call + MG_UNSTOPPED_SPARE_MS;
 	d->case_ms = CHILD_SPARE_MS + CHILD_CALLS * call;
 	d->has_clock = clock_getcpuclockid(pid, &d->clock) == 0;
 	d->waited = d->call_since = 0;
@@ -190,11 +203,7 @@ static void collect(const struct mg_case *c, pid_t pid, const struct isolated *s
 	if (got < 0)
 		not_judged(out, "wait for the case's child");
 	else if (overdue && shared->in_call & 1)
-		mg_verdict_set(out, MG_TIMEOUT,
-			       "no return within %u ms of CPU time, and the watchdog's signal did "
-			       "not stop the call: the process was killed (the routine left it "
-			       "unable to take a signal)",
-			       d.call_ms);
+		mg_verdict_unstopped(out, d.call_ms);
 	else if (overdue)
 		mg_verdict_set(out, MG_ERROR,
 			       "the harness process did not finish the case within %u ms of CPU "

@@ -17,6 +17,19 @@ void mg_check_isolated(const struct mg_case *c, struct mg_verdict *out);
  * from outside or a harness exit outside the call is MG_ERROR. */
 void mg_verdict_ended(struct mg_verdict *out, int status, int in_call);
 
+/* A parent gives a child's call this much CPU time past its limit (the
+ * case's, below) before it takes it for one that its watchdog's signal
+ * cannot stop (a routine that broke the signal path: gs borrowed, every
+ * signal blocked) and kills the child: a timeout finding, never a hung run. */
+#define MG_UNSTOPPED_SPARE_MS 5000u
+
+/* One call's time limit in the case `c` (mg_call_begin's), in ms of CPU. */
+unsigned mg_case_call_limit_ms(const struct mg_case *c);
+
+/* The verdict for a call that its watchdog's signal could not stop, whose
+ * process was killed after `ms` of CPU time. */
+void mg_verdict_unstopped(struct mg_verdict *out, unsigned ms);
+
 /* A crash: the variant ended the process during the call with
  * `exit_status` (-1: not known, as when a later process finds out). */
 void mg_verdict_never_returned(struct mg_verdict *out, int exit_status);

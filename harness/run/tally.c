@@ -119,6 +119,7 @@ int mg_tally_case(const struct mg_case *c, void *arg)
 	struct mg_verdict v;
 
 	t->current = *c;
+	t->call_limit_ms = mg_case_call_limit_ms(c);
 	mg_call_watch(&t->in_call);
 	mg_check(c, &v);
 	mg_call_watch(NULL);
@@ -147,11 +148,7 @@ void mg_tally_ended(const struct mg_tally_run *run, int status)
 		return;
 	}
 	if (t->overdue)
-		mg_verdict_set(&v, MG_TIMEOUT,
-			       "no return within %.0f s of CPU time, and the watchdog's signal did "
-			       "not stop the call: the process was killed (the routine left it "
-			       "unable to take a signal)",
-			       MG_UNSTOPPED_CALL_CPU_S);
+		mg_verdict_unstopped(&v, t->call_limit_ms + MG_UNSTOPPED_SPARE_MS);
 	else
 		mg_verdict_ended(&v, status, t->in_call & 1);
 	if (v.cls == MG_ERROR) {

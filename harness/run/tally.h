@@ -46,16 +46,11 @@ struct mg_situation_tally {
 	char why[160];
 };
 
-/* A stage's child whose call has used this much CPU time without its
- * watchdog ending it (a routine that broke the signal path: the handler
- * cannot run) is killed by the parent (verify.c): no call the engine
- * allows comes near it (a stepped 4 GiB call's limit is minutes). */
-#define MG_UNSTOPPED_CALL_CPU_S 900.0
-
 struct mg_tally {
 	enum mg_stage_state state;
 	int died;		/* the process died of this signal, on `current` */
 	volatile int in_call;	/* odd while the variant runs (mg_call_watch) */
+	volatile unsigned call_limit_ms; /* the current case's, for the parent */
 	int overdue;		/* killed by its parent: a call its watchdog could not stop */
 	int unsaved;		/* a finding could not be written to the findings file */
 	int headed;		/* this run's header is in the findings file */

@@ -10,6 +10,7 @@
 #include "huge.h"
 #include "interrupt.h"
 #include "interrupts.h"
+#include "isolate.h"
 #include "threads.h"
 #include "spots.h"
 #include "stop.h"
@@ -610,8 +611,8 @@ static void huge_child_ended(struct runner *rn, int status)
 	}
 }
 
-/* Kills the child if one call has run past MG_UNSTOPPED_CALL_CPU_S of its
- * CPU time (its watchdog would have ended it long before, could it). */
+/* Kills the child if one call has run MG_UNSTOPPED_SPARE_MS of its CPU
+ * time past its limit (its watchdog would have ended it, could it). */
 static void watch_child(pid_t pid, struct mg_tally *t, struct call_watch *w)
 {
 	clockid_t clock;
@@ -625,7 +626,8 @@ static void watch_child(pid_t pid, struct mg_tally *t, struct call_watch *w)
 		w->cpu_since = cpu;
 		return;
 	}
-	if (w->seq & 1 && !t->overdue && cpu - w->cpu_since > MG_UNSTOPPED_CALL_CPU_S * 1e3) {
+	if (w->seq & 1 && !t->overdue &&
+	    cpu - w->cpu_since > (double)t->call_limit_ms + MG_UNSTOPPED_SPARE_MS) {
 		t->overdue = 1;
 		kill(pid, SIGKILL);
 	}

@@ -41,6 +41,17 @@ for rb_arch in i386 aarch64; do
 	fi
 done
 
+echo "== a call its watchdog cannot stop is killed by its parent: a timeout, never a hung run"
+# MEMGATE_TEST_DEAF_CALLS blocks the watchdog's signal in every call, as a
+# routine that broke the signal path would (engine/fault.c).
+expect "run: a call deaf to the watchdog is killed after its limit and 5 s more of CPU" 1 \
+	"^verdict: timeout: no return within 5200 ms of CPU time, and the watchdog's signal did not stop the call: the process was killed" \
+	env MEMGATE_TEST_DEAF_CALLS=1 $MG run --variant=bad_memcpy_hangs_at_7 --len=7 --timeout-ms=200
+expect "verify: the same in a stage's child, the row failing as expected" 0 \
+	"^bad_memcpy_hangs_at_7 .*FAIL \(expected\) .* timeout: no return within 5200 ms of CPU time, and the watchdog" \
+	env MEMGATE_TEST_DEAF_CALLS=1 $MG verify --variant=bad_memcpy_hangs_at_7 --timeout-ms=200 \
+	--findings="$TMP/deaf"
+
 echo "== a FIFO or device is refused, not waited on"
 mkfifo "$TMP/rb.fifo"
 usage_error "replay: a FIFO is one line, exit 2" "^replay: $TMP/rb\.fifo is a FIFO, not a memgate fuzz input$" \
