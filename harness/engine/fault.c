@@ -134,14 +134,10 @@ double mg_cpu_clock_ms(clockid_t clock)
 }
 
 /* A call is stopped once it has run for its limit on the CPU, not once
- * that much wall time has passed: on a loaded machine a correct routine
- * waits for a core, and the wait is the machine's, never the routine's
- * (a routine that spins still uses the CPU, and is stopped at the same
- * count of work on any machine). A call that uses no CPU at all (blocked,
- * which a copy never is) is stopped when WALL_FACTOR times its limit has
- * passed. Where the thread's clock cannot be read, wall time it is. */
-#define WALL_FACTOR 20u
-
+ * that much wall time has passed (mg_call_overran): on a loaded machine a
+ * correct routine waits for a core, and the wait is the machine's, never
+ * the routine's; a routine that spins still uses the CPU, and is stopped
+ * at the same count of work on any machine. */
 static void *watchdog(void *unused)
 {
 	unsigned long seen = 0;
@@ -163,7 +159,7 @@ static void *watchdog(void *unused)
 		waited += WATCHDOG_TICK_MS;
 		unsigned limit = atomic_load(&call_timeout_ms);
 		double used = cpu_at_start < 0 ? -1 : mg_cpu_clock_ms(main_clock) - cpu_at_start;
-		if (used < 0 ? waited >= limit : used >= limit || waited >= limit * WALL_FACTOR) {
+		if (mg_call_overran(used, waited, limit)) {
 			pthread_kill(main_thread, mg_watchdog_signal());
 			waited = 0;
 			cpu_at_start = have_clock ? mg_cpu_clock_ms(main_clock) : -1;

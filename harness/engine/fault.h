@@ -27,6 +27,19 @@ struct mg_fault {
  * threads situation's and the parent's deadline (run/isolate.c). */
 double mg_cpu_clock_ms(clockid_t clock);
 
+/* The one rule of every call's time limit (the watchdog, the threads
+ * situation's workers, the parents' deadlines): `cpu_ms` of CPU time
+ * reached `limit_ms`; or, for a call that uses none (blocked, which a copy
+ * never is), MG_WALL_FACTOR times the limit on the wall clock; or, where
+ * the CPU clock cannot be read (cpu_ms < 0), the limit on the wall clock. */
+#define MG_WALL_FACTOR 20u
+static inline int mg_call_overran(double cpu_ms, double wall_ms, unsigned limit_ms)
+{
+	if (cpu_ms < 0)
+		return wall_ms >= limit_ms;
+	return cpu_ms >= limit_ms || wall_ms >= (double)limit_ms * MG_WALL_FACTOR;
+}
+
 /* Installs the handlers and starts the watchdog; call once per process,
  * before the first guarded call. */
 void mg_fault_init(void);

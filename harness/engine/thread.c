@@ -296,12 +296,9 @@ static void start(const struct mg_case *c)
 	mg_abi_threads_changed();
 }
 
-/* Whether the worker's call has run longer than `ms` on the CPU (or, using
- * none, WALL_FACTOR times that on the wall clock): the watchdog's rule for
- * one call (engine/fault.c). Its other rounds, however long a loaded
+/* Whether the worker's call has overrun `ms` (mg_call_overran): the
+ * watchdog's rule for one call. Its other rounds, however long a loaded
  * machine makes them, are not a hang. */
-#define WALL_FACTOR 20u
-
 static int call_overdue(struct worker *w, unsigned ms)
 {
 	unsigned began = atomic_load(&w->call_began), cpu_began;
@@ -312,9 +309,7 @@ static int call_overdue(struct worker *w, unsigned ms)
 	wall = now_ms() - st.began - (began - 1);
 	cpu_began = atomic_load(&w->call_cpu_began);
 	cpu = w->has_clock && cpu_began ? mg_cpu_clock_ms(w->clock) : -1;
-	if (cpu < 0)
-		return wall > ms;
-	return cpu - (cpu_began - 1) > ms || wall > (double)ms * WALL_FACTOR;
+	return mg_call_overran(cpu < 0 ? -1 : cpu - (cpu_began - 1), wall, ms);
 }
 
 /* Waits for every worker to end its rounds, and stops one whose call has

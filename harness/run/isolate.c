@@ -105,11 +105,8 @@ void mg_verdict_unstopped(struct mg_verdict *out, unsigned ms)
 #define CHILD_SPARE_MS 30000u
 #define CHILD_CALLS    16u
 /* The limits count the child's CPU time, as its watchdog does
- * (engine/fault.c): a child that waits for a core on a loaded machine is
- * not overdue. One that uses no CPU at all is, after this many times
- * the limit on the wall clock. */
-#define WALL_FACTOR 20u
-
+ * (mg_call_overran): a child that waits for a core on a loaded machine is
+ * not overdue. */
 struct deadline {
 	unsigned call_ms, case_ms; /* one call's limit, with the spare; the case's */
 	clockid_t clock;	   /* the child's CPU clock, */
@@ -135,15 +132,6 @@ static void deadline_start(struct deadline *d, const struct mg_case *c, pid_t pi
 	d->seq = 0;
 }
 
-/* Whether `used` ms of the CPU (negative: unknown) and `wall` ms of waiting
- * overrun `limit`. */
-static int overrun(double used, double wall, unsigned limit)
-{
-	if (used < 0)
-		return wall > limit;
-	return used > limit || wall > (double)limit * WALL_FACTOR;
-}
-
 /* Whether the child is past its deadline, after `ms` more of waiting;
  * the call sequence `seq` (odd in a call) tells one call from many. */
 static int deadline_passed(struct deadline *d, unsigned ms, int seq)
@@ -156,10 +144,11 @@ static int deadline_passed(struct deadline *d, unsigned ms, int seq)
 		d->call_since = d->waited;
 		d->cpu_since = cpu;
 	}
-	if (seq & 1 && overrun(cpu < 0 || d->cpu_since < 0 ? -1 : cpu - d->cpu_since,
-			       d->waited - d->call_since, d->call_ms))
+	if (seq & 1 && mg_call_overran(cpu < 0 || d->cpu_since < 0 ? -1 : cpu - d->cpu_since,
+				       d->waited - d->call_since, d->call_ms))
 		return 1;
-	return overrun(cpu < 0 || d->cpu_start < 0 ? -1 : cpu - d->cpu_start, d->waited, d->case_ms);
+	return mg_call_overran(cpu < 0 || d->cpu_start < 0 ? -1 : cpu - d->cpu_start, d->waited,
+			       d->case_ms);
 }
 
 static void sleep_ms(unsigned ms)

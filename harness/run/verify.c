@@ -626,8 +626,9 @@ static void watch_child(pid_t pid, struct mg_tally *t, struct call_watch *w)
 		w->cpu_since = cpu;
 		return;
 	}
+	/* CPU time only: the wall clock is not watched here (0). */
 	if (w->seq & 1 && !t->overdue &&
-	    cpu - w->cpu_since > (double)t->call_limit_ms + MG_UNSTOPPED_SPARE_MS) {
+	    mg_call_overran(cpu - w->cpu_since, 0, t->call_limit_ms + MG_UNSTOPPED_SPARE_MS)) {
 		t->overdue = 1;
 		kill(pid, SIGKILL);
 	}
