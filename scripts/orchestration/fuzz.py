@@ -1,12 +1,14 @@
 """scripts/fuzz: fuzz one target, or all of them, for a time budget with
-libFuzzer or AFL++ on every core; then replay what the fuzzers saved,
-minimise it, keep one input per verdict signature and write the summary:
-summary.txt for people, summary.jsonl (records, docs/records.md) for
-programs.
+libFuzzer or AFL++ on every core, or for a number of inputs from a seed in
+one process (--runs, --seed: the same inputs on any machine at any load,
+time only a watchdog); then replay what the fuzzers saved, minimise it,
+keep one input per verdict signature and write the summary: summary.txt
+for people, summary.jsonl (records, docs/records.md) for programs.
 
   scripts/fuzz [--target=memcpy|memmove|memset|page|all] [--seconds=N]
-               [--variant=NAME] [--engine=libfuzzer|afl] [--sanitize]
-               [--jobs=N] [--seeds=DIR] [--out=DIR | --resume=DIR]
+               [--runs=N [--seed=S]] [--variant=NAME]
+               [--engine=libfuzzer|afl] [--sanitize] [--jobs=N]
+               [--seeds=DIR] [--out=DIR | --resume=DIR]
 
 Exit status: 0 no findings (every fuzzer ran to its end, its results were
 written and read back), 1 findings, 2 bad usage (one line) or could not
@@ -16,7 +18,8 @@ signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP: the fuzzers are stopped;
 findings and corpus stay on disk, and sessions.log says the session was
 interrupted).
 
-Time: --seconds is the fuzzing; each target may take up to
+Time: --seconds is the fuzzing (with --runs, only its upper bound: a run
+that has not made its inputs by then could not judge); each target may take up to
 OVERHEAD_SECONDS more (screening the seeds, stopping the fuzzers, replaying,
 minimising), and the build first unless MEMGATE_FUZZ_NO_BUILD=1 or
 MEMGATE_BUILD=DIR (the binaries of DIR, as scripts/gate builds them).
@@ -42,21 +45,36 @@ FAMILIES = ("memcpy", "memmove", "memset", "page")
 # The user copies' target, by name only: its variants are x86-64's so far,
 # and "all" shares the time among the families every arch has.
 TARGETS = FAMILIES + ("usercopy",)
-OPTIONS = "--target, --seconds, --variant, --engine, --sanitize, --jobs, --seeds, --out, --resume"
-VALUED = ("--target", "--seconds", "--variant", "--engine", "--jobs", "--seeds", "--out", "--resume")
+OPTIONS = "--target, --seconds, --runs, --seed, --variant, --engine, --sanitize, --jobs, --seeds, --out, --resume"
+VALUED = ("--target", "--seconds", "--runs", "--seed", "--variant", "--engine", "--jobs", "--seeds", "--out",
+          "--resume")
 # Per target, on top of its share of --seconds: screening the seeds,
 # stopping the fuzzers, replaying what they saved, minimising.
 OVERHEAD_SECONDS = 40
 LOCK_NAME = ".lock"
+# With --runs, --seconds is only a watchdog: by default far above what
+# 300,000 inputs take here (memmove_libc, one process: libFuzzer 3 s, AFL++
+# 34 s).
+RUNS_SECONDS = 3600
+# libFuzzer's -runs is a C int that counts the seeds too: N stays well below.
+RUNS_MAX = 999_999_999
 
 USAGE = """usage: scripts/fuzz [OPTIONS]   (or: make fuzz FUZZ_FLAGS="OPTIONS")
   --target=F|all      memcpy, memmove, memset, page, usercopy (x86-64), or all
                       (default; the four memory families, the budget split)
-  --seconds=N         time budget in seconds (default 60)
+  --seconds=N         time budget in seconds (default 60); with --runs, only an
+                      upper bound (default {runs_seconds}): not done by then is
+                      "could not judge", exit 2
+  --runs=N            each engine runs exactly N generated inputs past its
+                      seeds (AFL++: about N executions, its calibration
+                      included), in one process, from --seed: the same
+                      inputs, so the same verdict, on any machine at any load
+  --seed=S            the fuzzers' random seed, 1 to 4294967295 (default 1;
+                      needs --runs)
   --variant=NAME      fuzz only this variant, known-bad ones too (implies its target)
   --engine=E          libfuzzer (default) or afl
   --sanitize          use the libFuzzer build with ASan and UBSan on the harness
-  --jobs=N            fuzzer processes (default: nproc)
+  --jobs=N            fuzzer processes (default: nproc; with --runs only 1)
   --seeds=DIR         seeds besides corpus/<target>/: the inputs in DIR (as
                       memgate encode writes them), screened as those are
   --out=DIR           the run directory (default findings/fuzz/<run-id>)
@@ -65,7 +83,7 @@ Each target may take up to {overhead} s more than its share of --seconds
 (seeds, stopping, replaying, minimising). Output: DIR/summary.txt, and
 DIR/summary.jsonl (records, docs/records.md).
 Exit status: 0 no findings, 1 findings, 2 bad usage or could not judge,
-130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.""".format(overhead=OVERHEAD_SECONDS)
+130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.""".format(overhead=OVERHEAD_SECONDS, runs_seconds=RUNS_SECONDS)
 
 
 Usage = cli.Usage  # bad usage: one line, exit 2
@@ -77,7 +95,7 @@ Interrupted = procs.Interrupted  # SIGINT, SIGTERM or SIGHUP: exit 128 + N
 
 def parse_args(argv):
     cli.refuse_non_utf8(argv, ("--sanitize",))
-    opts = {"target": "all", "seconds": "60", "variant": "", "engine": "libfuzzer",
+    opts = {"target": "all", "seconds": "", "runs": "", "seed": "", "variant": "", "engine": "libfuzzer",
             "sanitize": "0", "jobs": "", "seeds": "", "out": "", "resume": ""}
     given = set()
     args = list(argv)
@@ -120,9 +138,34 @@ def read_conf(path):
     return conf
 
 
+def check_runs(opts):
+    """--runs and --seed: one process, a fixed seed, --seconds a bound."""
+    if not opts["runs"]:
+        if opts["seed"]:
+            # A time-driven run is not repeatable: a seed would promise that it is.
+            raise Usage("--seed needs --runs (a run for a time budget is not repeatable)")
+        return
+    if not re.fullmatch(r"[1-9][0-9]*", opts["runs"]) or int(opts["runs"]) > RUNS_MAX:
+        raise Usage(f"bad value '{opts['runs']}' for --runs (a number of inputs, 1 to {RUNS_MAX})")
+    if not opts["seed"]:
+        opts["seed"] = "1"
+    if not re.fullmatch(r"[1-9][0-9]*", opts["seed"]) or int(opts["seed"]) > 0xFFFFFFFF:
+        raise Usage(f"bad value '{opts['seed']}' for --seed (1 to 4294967295)")
+    # Processes side by side share their inputs by timing: one process is
+    # what makes the inputs the seed's alone.
+    if opts["jobs"] not in ("", "1"):
+        raise Usage(f"--runs runs one process: --jobs={opts['jobs']} is for a time budget (leave it out, or --jobs=1)")
+    opts["jobs"] = "1"
+    if not opts["seconds"]:
+        opts["seconds"] = str(RUNS_SECONDS)
+
+
 def check_options(opts):
     if opts["engine"] not in ENGINES:
         raise Usage(f"unknown engine '{opts['engine']}' for --engine (valid: libfuzzer, afl)")
+    check_runs(opts)
+    if not opts["seconds"]:
+        opts["seconds"] = "60"
     if not re.fullmatch(r"[1-9][0-9]{0,6}", opts["seconds"]):
         raise Usage(f"bad value '{opts['seconds']}' for --seconds (a whole number of seconds, 1 or more)")
     if not opts["jobs"]:
@@ -201,6 +244,9 @@ class Context:
         self.sanitize = opts["sanitize"] == "1"
         self.jobs = int(opts["jobs"])
         self.seconds = int(opts["seconds"])
+        # --runs: N inputs from a seed in one process (0: a time budget).
+        self.runs = int(opts["runs"]) if opts.get("runs") else 0
+        self.seed = int(opts["seed"]) if self.runs else None
         self.run_dir = run_dir
         self.bin_root = bin_root
         self.resuming = resuming
@@ -489,6 +535,8 @@ class Session:
         label = f"[{idx + 1}/{len(self.targets())}] {t}"
         elapsed, status, reason = self.run_engine(engine, label, per_target, deadline)
         self.phase = "analysing"
+        if status == "ran" and ctx.runs and engine.children:  # (not started: every seed a finding)
+            status, reason = self.check_runs_done(engine, per_target)
         execs, corpus_size, _ = engine.stats()
         print(f"{label}: fuzzed {round(elapsed)}s; replaying, minimizing and deduplicating what was saved",
               file=sys.stderr)
@@ -522,6 +570,19 @@ class Session:
         outcome = engine.outcome()
         return elapsed, outcome.status, outcome.reason
 
+    def check_runs_done(self, engine, budget):
+        """--runs: ("ran", None) when the engine made its N inputs, or a
+        finding ended it early; else ("error", how many of N ran): a run
+        cut short by the watchdog is never a pass."""
+        n = self.ctx.runs
+        done = engine.inputs_done()
+        if engine.stopped:
+            return "error", (f"{engine.label} ran {done} of {n} inputs from seed {self.ctx.seed} within "
+                             f"{budget} s (--seconds): not all of them, so no verdict")
+        if done >= n or engine.ended_on_finding():
+            return "ran", None
+        return "error", f"{engine.label} ended after {done} of {n} inputs from seed {self.ctx.seed}, with no finding"
+
     def watch(self, engine, label, budget, deadline, t0):
         """Waits for the fuzzers to stop by themselves or reach the budget
         (plus the engine's grace), printing progress: a line every 10 s, or
@@ -554,7 +615,11 @@ class Session:
         except OSError:
             pass
         rate = execs // el if el > 0 else 0
-        msg = (f"{label}: {el}s of {budget}s, {execs} execs, {rate} exec/s, corpus {corpus}, "
+        if self.ctx.runs:
+            done = f"{engine.inputs_done()} of {self.ctx.runs} inputs, {el}s (at most {budget}s)"
+        else:
+            done = f"{el}s of {budget}s"
+        msg = (f"{label}: {done}, {execs} execs, {rate} exec/s, corpus {corpus}, "
                f"findings {len(kinds)} ({crashes} crash inputs)")
         if tty:
             sys.stderr.write("\r\033[K" + msg)
@@ -570,9 +635,13 @@ class Session:
         ctx = self.ctx
         targets = self.targets()
         per_target = max(1, ctx.seconds // len(targets))
+        if ctx.runs:
+            plan = (f"{len(targets)} target(s) x {ctx.runs} inputs from seed {ctx.seed}, "
+                    f"at most {per_target}s each, 1 job")
+        else:
+            plan = f"{len(targets)} target(s) x {per_target}s, {ctx.jobs} jobs"
         print(f"fuzz: {'resuming ' if ctx.resuming else ''}run directory {ctx.show(self.run_dir)} "
-              f"({ctx.label}, {len(targets)} target(s) x {per_target}s, {ctx.jobs} jobs"
-              f"{', variant ' + ctx.variant if ctx.variant else ''})", file=sys.stderr)
+              f"({ctx.label}, {plan}{', variant ' + ctx.variant if ctx.variant else ''})", file=sys.stderr)
         self.build()
         for idx, t in enumerate(targets):
             self.fuzz_target(idx, t, per_target)

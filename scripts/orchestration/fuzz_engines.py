@@ -1,5 +1,7 @@
 """The two fuzzers scripts/fuzz drives: libFuzzer (-fork=N) and AFL++ (one -M
-and N-1 -S instances sharing an output directory).
+and N-1 -S instances sharing an output directory); with --runs, each in one
+process for a number of inputs from a fixed seed (libFuzzer in-process with
+-runs and -seed, AFL++ with -E and -s).
 
 An engine starts its processes (each in a session of its own, through
 procs), reports progress figures while they run, and afterwards says
@@ -9,6 +11,7 @@ never taken from here: that comes from the records of what it saved
 size) are statistics for people and the summary, not verdicts.
 """
 
+import filecmp
 import os
 import re
 import shutil
@@ -16,6 +19,7 @@ import signal
 import time
 
 from . import procs
+from .records import CouldNotJudge
 
 # The length of input the fuzzers make: a case is decoded from 29 bytes
 # (harness/fuzz/decode.h); the rest is room to mutate.
@@ -101,6 +105,7 @@ class Outcome:
 
 class Engine:
     name = "?"
+    label = "?"  # as people name it, in messages
     # Seconds past the budget before the fuzzers are stopped: a backstop for
     # an engine that stops by itself.
     grace = 1.0
@@ -133,10 +138,22 @@ class Engine:
         env["MEMGATE_FINDINGS"] = self.raw
         return env
 
+    def ended_on_finding(self):
+        """Whether the fuzzer stopped early, by itself, on a finding."""
+        return False
+
 
 class LibFuzzer(Engine):
     name = "libfuzzer"
+    label = "libFuzzer"
     grace = 1.0  # -fork overruns -max_total_time by up to a job's length
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        # --runs: where libFuzzer writes its new inputs (moved into the
+        # corpus afterwards), and how many executions its seeds take.
+        self.new_units = os.path.join(self.work, "libfuzzer-new")
+        self.seed_execs = 0
 
     def binary(self):
         return self.ctx.fuzz_binary(self.ctx.flavor, self.target)
@@ -149,6 +166,10 @@ class LibFuzzer(Engine):
         os.makedirs(tmp, exist_ok=True)
         env = self.fuzz_env()
         env["TMPDIR"] = tmp
+        if self.ctx.runs:
+            argv = self.runs_argv()
+            self.children.append(("fuzzer", procs.start(argv, stdout=log, stderr=log, env=env), log))
+            return True
         t = self.ctx.timeout_s
         # -fork: one process per job, so the run goes on after a crash; each
         # crashing input is written with -artifact_prefix, and the target
@@ -170,17 +191,109 @@ class LibFuzzer(Engine):
         self.children.append(("fuzzer", procs.start(argv, stdout=log, stderr=log, env=env), log))
         return True
 
-    def stats(self):
-        """(execs, corpus entries, crash inputs) so far."""
-        execs = 0
+    def runs_argv(self):
+        """--runs: one process, no -fork, -seed fixed. libFuzzer reads a
+        corpus directory in the file system's order, which differs between
+        machines, so the seeds go by -seed_inputs in a sorted list instead,
+        and its new inputs into an empty directory of their own. Its -runs
+        counts the seeds' executions too: those are added."""
+        self.collect()  # what an earlier session left there (killed, say)
+        shutil.rmtree(self.new_units, ignore_errors=True)
+        os.makedirs(self.new_units)
+        seeds = self.seed_list()
+        # libFuzzer runs the empty input first, then each non-empty seed
+        # once, or "\n" when there is none: the count its INITED line gives.
+        self.seed_execs = 1 + (len(seeds) if seeds else 1)
+        t = self.ctx.timeout_s
+        argv = [
+            self.binary(),
+            f"-runs={self.seed_execs + self.ctx.runs}",
+            f"-seed={self.ctx.seed}",
+            "-reload=0",  # rereading the corpus on a timer: inputs by the clock
+            f"-max_len={INPUT_LEN}",
+            f"-timeout={t}",
+            f"-report_slow_units={2 * t}",
+            "-print_final_stats=1",
+            f"-artifact_prefix={self.raw}/",
+        ]
+        if seeds:
+            argv.append(f"-seed_inputs=@{self.write_seed_list(seeds)}")
+        return argv + [self.new_units]
+
+    def seed_list(self):
+        """The corpus's non-empty files (libFuzzer skips empty ones), in
+        the order of their paths."""
+        found = []
+        for top, dirs, files in os.walk(self.corpus):
+            dirs.sort()
+            for name in files:
+                path = os.path.join(top, name)
+                if os.path.getsize(path) > 0:
+                    found.append(os.path.relpath(path, self.corpus))
+        return sorted(found)
+
+    def write_seed_list(self, seeds):
+        """-seed_inputs is comma-separated, and corpus names may hold commas
+        (AFL++'s do): the seeds are copied under numbered names first."""
+        stage = os.path.join(self.work, "seed-inputs")
+        shutil.rmtree(stage, ignore_errors=True)
+        os.makedirs(stage)
+        paths = []
+        for i, rel in enumerate(seeds, 1):
+            path = os.path.join(stage, f"{i:06d}")
+            shutil.copyfile(os.path.join(self.corpus, rel), path)
+            paths.append(path)
+        listing = os.path.join(self.work, "seed-inputs.txt")
+        with open(listing, "w", encoding="utf-8") as f:
+            f.write(",".join(paths))  # no newline: it would end the last name
+        return listing
+
+    def log_tail(self):
         log = os.path.join(self.work, "fuzzer.log")
         try:
             with open(log, "rb") as f:
                 f.seek(max(0, os.path.getsize(log) - 65536))
-                tail = f.read().decode("utf-8", "replace")
+                return f.read().decode("utf-8", "replace")
         except OSError:
-            tail = ""
-        for m in re.finditer(r"^#(\d+):", tail, re.M):
+            return ""
+
+    def inputs_done(self):
+        """--runs: the inputs run past the seeds (libFuzzer's count less
+        its INITED line's); 0 before that line."""
+        inited = None
+        log = os.path.join(self.work, "fuzzer.log")
+        try:
+            with open(log, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    m = re.match(r"#(\d+)\s+INITED", line)
+                    if m:
+                        inited = int(m.group(1))
+                        break
+        except OSError:
+            pass
+        if inited is None:
+            return 0
+        if inited != self.seed_execs:
+            # The count this run was planned on is not libFuzzer's: it did
+            # not run N inputs, and must not pass as if it had.
+            raise CouldNotJudge(f"libFuzzer ran its seeds as {inited} inputs, not the {self.seed_execs} "
+                                f"its -runs was set for (see {self.ctx.show(log)})")
+        return max(0, self.stats()[0] - inited)
+
+    def ended_on_finding(self):
+        """--runs: one process stops at its first crash, timeout or
+        out-of-memory, with whatever exit status the crash's handler gave
+        (ASan's is 1), once it has saved the input: "Test unit written to"."""
+        if self.stopped or not self.children or self.children[0][1].returncode in (0, None):
+            return False
+        return first_line(self.children[0][2], r"^artifact_prefix=.*; Test unit written to ") is not None
+
+    def stats(self):
+        """(execs, corpus entries, crash inputs) so far."""
+        execs = 0
+        tail = self.log_tail()
+        # -fork's parent says "#N: cov: ..."; one process "#N\tNEW ...".
+        for m in re.finditer(r"^#(\d+)[:\t]" if self.ctx.runs else r"^#(\d+):", tail, re.M):
             execs = max(execs, int(m.group(1)))
         for m in re.finditer(r"^stat::number_of_executed_units:\s*(\d+)", tail, re.M):
             execs = max(execs, int(m.group(1)))
@@ -196,7 +309,7 @@ class LibFuzzer(Engine):
             )
         except OSError:
             pass
-        return execs, count_files(self.corpus), crashes
+        return execs, count_files(self.corpus) + count_files(self.new_units), crashes
 
     def outcome(self):
         if not self.children:
@@ -204,6 +317,8 @@ class LibFuzzer(Engine):
         _, child, log = self.children[0]
         rc = child.returncode
         if self.stopped or rc == 0:
+            return Outcome("ran")
+        if self.ctx.runs and self.ended_on_finding():
             return Outcome("ran")
         if rc in LIBFUZZER_STOPPED_ON_FINDING and self.saved_something():
             return Outcome("ran")
@@ -217,7 +332,20 @@ class LibFuzzer(Engine):
             return False
 
     def collect(self):
-        """libFuzzer writes into the run directory as it goes."""
+        """libFuzzer writes into the run directory as it goes; with --runs
+        its new inputs are moved into the corpus now."""
+        shutil.rmtree(os.path.join(self.work, "seed-inputs"), ignore_errors=True)  # copies only
+        try:
+            names = sorted(os.listdir(self.new_units))
+        except OSError:
+            return
+        for name in names:
+            src = os.path.join(self.new_units, name)
+            dst = os.path.join(self.corpus, name)
+            if os.path.exists(dst):  # named by its hash: the same input
+                os.unlink(src)
+            else:
+                os.replace(src, dst)
 
     def minimise_argv(self, src, dst):
         # Minimizing uses the build without sanitizers: it is faster.
@@ -237,7 +365,15 @@ class LibFuzzer(Engine):
 
 class AFL(Engine):
     name = "afl"
+    label = "AFL++"
     grace = 3.0  # afl-fuzz -V stops by itself; this is a backstop
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        # --runs starts afresh from the working corpus every session, in a
+        # directory of its own: an instance that continues its queue (or
+        # syncs another's, on a timer) would not run the seed's inputs.
+        self.out = os.path.join(self.work, "afl-runs" if self.ctx.runs else "afl")
 
     def binary(self):
         return self.ctx.fuzz_binary("afl", self.target)
@@ -253,7 +389,8 @@ class AFL(Engine):
         shutil.rmtree(afl_in, ignore_errors=True)
         os.makedirs(afl_in)
         n = 0
-        for top, _, files in os.walk(self.corpus):
+        for top, dirs, files in os.walk(self.corpus):
+            dirs.sort()  # the numbering, and so AFL++'s order, the same everywhere
             for name in sorted(files):
                 n += 1
                 shutil.copyfile(os.path.join(top, name), os.path.join(afl_in, f"{n:06d}-{name}"))
@@ -267,28 +404,46 @@ class AFL(Engine):
 
     def start(self, seconds):
         afl_in = os.path.join(self.work, "afl-in")
-        out = os.path.join(self.work, "afl")
+        if self.ctx.runs:
+            # The queue an earlier session left there (killed before it
+            # was collected), before it goes.
+            for name, inst in self.instances():
+                self.collect_new_queue(name, inst)
+            shutil.rmtree(self.out, ignore_errors=True)
         for name in self.instance_names():
             role = ["-M", "main"] if name == "main" else ["-S", name]
             env = self.fuzz_env()
             env.update(AFL_ENV)
-            if self.ctx.resuming:
+            if self.ctx.runs:
+                env.update(AFL_RUNS_ENV)
+                env.pop("AFL_TRY_AFFINITY", None)
+                # -E counts executions; -s fixes the random seed.
+                limit = ["-E", str(self.ctx.runs), "-s", str(self.ctx.seed)]
+            else:
+                limit = ["-V", str(seconds)]
+            if self.ctx.resuming and not self.ctx.runs:
                 # An instance whose output directory exists continues from
                 # its queue (AFL++ 4.04c); a new one reads -i.
                 env["AFL_AUTORESUME"] = "1"
             log = os.path.join(self.work, f"afl-{name}.log")
             rotate(log)
             argv = (
-                ["afl-fuzz", "-i", afl_in, "-o", out]
+                ["afl-fuzz", "-i", afl_in, "-o", self.out]
                 + role
-                + ["-V", str(seconds), "-G", str(INPUT_LEN), "-t", str(self.ctx.timeout_s * 1000)]
+                + limit
+                + ["-G", str(INPUT_LEN), "-t", str(self.ctx.timeout_s * 1000)]
                 + ["--", self.binary()]
             )
             self.children.append((name, procs.start(argv, stdout=log, stderr=log, env=env), log))
         return True
 
+    def inputs_done(self):
+        """--runs: AFL++'s executions (-E's count: its calibration runs
+        included)."""
+        return self.stats()[0]
+
     def instances(self):
-        top = os.path.join(self.work, "afl")
+        top = self.out
         try:
             names = sorted(os.listdir(top))
         except OSError:
@@ -322,7 +477,7 @@ class AFL(Engine):
                 return Outcome("error", f"afl-fuzz {name} could not run: {abort} (see {self.ctx.show(log)})")
             if not self.stopped and child.returncode != 0:
                 return Outcome("error", f"afl-fuzz {name} {describe_exit(child.returncode)} (see {self.ctx.show(log)})")
-            stats = os.path.join(self.work, "afl", name, "fuzzer_stats")
+            stats = os.path.join(self.out, name, "fuzzer_stats")
             if not os.path.exists(stats):
                 return Outcome("error", f"afl-fuzz {name} stopped before it started fuzzing (see {self.ctx.show(log)})")
         return Outcome("ran")
@@ -332,13 +487,17 @@ class AFL(Engine):
         its queues into the working corpus (corpus/<target>/afl-INSTANCE/;
         libFuzzer, AFL++ and build/replay read corpus directories
         recursively). AFL++ exits 0 after crashes: what it found is only
-        ever taken from these directories."""
+        ever taken from these directories. With --runs its queue starts from
+        the whole corpus every session: only its new entries are copied."""
         for name, inst in self.instances():
             for kind in ("crashes", "hangs", "queue"):
                 src = os.path.join(inst, kind)
                 try:
                     entries = sorted(n for n in os.listdir(src) if n.startswith("id:"))
                 except OSError:
+                    continue
+                if kind == "queue" and self.ctx.runs:
+                    self.collect_new_queue(name, inst)
                     continue
                 if not entries:
                     continue
@@ -358,6 +517,26 @@ class AFL(Engine):
                         if os.path.isfile(p):
                             os.unlink(p)
 
+    def collect_new_queue(self, name, inst):
+        """--runs: the queue entries AFL++ made (not its copies of the
+        seeds, "orig:"), into corpus/<target>/afl-INSTANCE/; one copied
+        already is left as it is."""
+        src = os.path.join(inst, "queue")
+        try:
+            entries = sorted(n for n in os.listdir(src) if n.startswith("id:") and ",orig:" not in n)
+        except OSError:
+            return
+        dst = os.path.join(self.corpus, f"afl-{name}")
+        for e in entries:
+            os.makedirs(dst, exist_ok=True)
+            target = os.path.join(dst, e)
+            if os.path.exists(target):
+                if filecmp.cmp(os.path.join(src, e), target, shallow=False):
+                    continue
+                # Another session's entry of the same name, not the same input.
+                target += f",session:{time.strftime('%Y%m%d-%H%M%S')}"
+            shutil.copy2(os.path.join(src, e), target)
+
     def minimise_argv(self, src, dst):
         return ["afl-tmin", "-i", src, "-o", dst, "-t", str(self.ctx.timeout_s * 1000), "--", self.binary()]
 
@@ -374,6 +553,13 @@ AFL_ENV = {
     "AFL_FAST_CAL": "1",
     "AFL_NO_CRASH_README": "1",
     "AFL_SYNC_TIME": "1",
+}
+
+
+# --runs: a CPU core AFL++ binds to is one it found free when it started,
+# which depends on what else runs; the scheduler's choice changes no input.
+AFL_RUNS_ENV = {
+    "AFL_NO_AFFINITY": "1",
 }
 
 

@@ -32,6 +32,7 @@ class Report:
             "sanitize": self.ctx.sanitize,
             "variant": self.ctx.variant or None,
             "corpus": corpus,
+            **self.plan(),
         })
         if status == "error":
             self.add_error(reason, target)
@@ -77,6 +78,11 @@ class Report:
     def total_execs(self):
         return sum(e["execs"] for e in self.engines)
 
+    def plan(self):
+        """--runs: the inputs planned per target and engine, and the seed
+        (records of a run for a time budget have neither)."""
+        return {"runs": self.ctx.runs, "seed": self.ctx.seed} if self.ctx.runs else {}
+
     def summary_record(self):
         return {
             "record": "summary",
@@ -85,6 +91,7 @@ class Report:
             "findings": len(self.findings),
             "execs": self.total_execs(),
             "errors": len(self.errors),
+            **self.plan(),
         }
 
     def write_records(self):
@@ -94,7 +101,10 @@ class Report:
     def text(self):
         ctx = self.ctx
         run = ctx.show(ctx.run_dir)
-        out = ["", f"{'target':<8} {'engine':<15} {'seconds':>7} {'execs':>12} {'exec/s':>9} {'corpus':>7}  unique findings"]
+        out = [""]
+        if ctx.runs:
+            out.append(f"{ctx.runs} inputs from seed {ctx.seed} per target, in one process ({ctx.label})")
+        out.append(f"{'target':<8} {'engine':<15} {'seconds':>7} {'execs':>12} {'exec/s':>9} {'corpus':>7}  unique findings")
         for target, label, seconds, execs, corpus in self.rows:
             n = sum(1 for t, _, _ in self.findings if t == target)
             rate = execs // seconds if seconds > 0 else 0

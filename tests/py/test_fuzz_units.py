@@ -48,6 +48,35 @@ class Options(unittest.TestCase):
                 fuzz.check_options(opts)
             self.assertIn(message, str(e.exception))
 
+    def test_runs_implies_one_job_a_seed_and_a_bound(self):
+        opts, _ = fuzz.parse_args(["--runs=2000"])
+        fuzz.check_options(opts)
+        self.assertEqual((opts["runs"], opts["seed"], opts["jobs"], opts["seconds"]),
+                         ("2000", "1", "1", str(fuzz.RUNS_SECONDS)))
+        opts, _ = fuzz.parse_args(["--runs", "5", "--seed=7", "--seconds=9", "--jobs=1"])
+        fuzz.check_options(opts)
+        self.assertEqual((opts["seed"], opts["jobs"], opts["seconds"]), ("7", "1", "9"))
+
+    def test_time_mode_defaults_unchanged(self):
+        opts, _ = fuzz.parse_args([])
+        fuzz.check_options(opts)
+        self.assertEqual((opts["runs"], opts["seed"], opts["seconds"]), ("", "", "60"))
+
+    def test_runs_refusals_are_one_line(self):
+        for argv, message in (
+            (["--runs=10", "--jobs=2"], "--runs runs one process: --jobs=2"),
+            (["--seed=3"], "--seed needs --runs"),
+            (["--runs=0"], "bad value '0' for --runs"),
+            (["--runs=1000000000"], "bad value '1000000000' for --runs"),
+            (["--runs=5", "--seed=0"], "bad value '0' for --seed"),
+            (["--runs=5", "--seed=4294967296"], "bad value '4294967296' for --seed"),
+        ):
+            opts, _ = fuzz.parse_args(argv)
+            with self.assertRaises(fuzz.Usage) as e:
+                fuzz.check_options(opts)
+            self.assertIn(message, str(e.exception))
+            self.assertNotIn("\n", str(e.exception))
+
     def test_variant_family_from_the_tables(self):
         self.assertEqual(fuzz.variant_family("bad_memcpy_tail_overwrite"), "memcpy")
         self.assertEqual(fuzz.variant_family("memset_libc"), "memset")

@@ -1,9 +1,10 @@
-# scripts/fuzz (make fuzz): fuzzing for a time budget with libFuzzer and
-# AFL++, findings replayed, minimized and deduplicated by signature.
+# scripts/fuzz (make fuzz): fuzzing for a time budget, or for a number of
+# inputs from a seed (--runs), with libFuzzer and AFL++, findings replayed,
+# minimized and deduplicated by signature.
 # Sourced by tests/run (uses expect, usage_error, pass, fail, $TMP). Short
 # budgets: the whole group takes about 60 s.
 
-echo "== fuzzing for a time budget (scripts/fuzz)"
+echo "== fuzzing for a time budget or a number of inputs (scripts/fuzz)"
 
 # The fuzz builds, as `make fuzz` makes them; scripts/fuzz is then told not
 # to check them again on every run.
@@ -61,6 +62,20 @@ assert recs[-1]["findings"] == len(found)
 print("complete findings=%d classes=%s engines=%s" % (len(found),
       ",".join(sorted({f["class"] for f in found})) or "-",
       ",".join(f'{e["engine"]}:{e["status"]}' for e in records.of_kind(recs, "engine"))))
+PY
+}
+
+# runs_of RUN: each engine record of RUN/summary.jsonl as
+# "ENGINE:STATUS runs=N seed=S execs=E corpus=C", and the summary's plan
+# as "summary=N,S".
+runs_of() {
+	PYTHONPATH=scripts python3 - "$1/summary.jsonl" <<'PY'
+import sys
+from orchestration import records
+recs = records.read(sys.argv[1], require_summary=False)
+print(" ".join([f'{e["engine"]}:{e["status"]} runs={e.get("runs")} seed={e.get("seed")} execs={e["execs"]} '
+                f'corpus={e["corpus"]}' for e in records.of_kind(recs, "engine")]
+               + [f'summary={s.get("runs")},{s.get("seed")}' for s in records.of_kind(recs, "summary")]))
 PY
 }
 
@@ -235,6 +250,35 @@ if [ "$fuzz_ready" = 1 ]; then
 		"^fuzz: --resume: the run in .* has variant 'bad_memcpy_tail_overwrite', not 'memcpy_erms'$" \
 		scripts/fuzz --resume="$int" --variant=memcpy_erms
 
+	# --runs: a number of inputs from a seed, in one process; time only a
+	# watchdog (docs/fuzzing.md, "A number of inputs").
+	expect_all "--runs: a correct variant passes, and the summary says its inputs and seed" 0 \
+		"^2000 inputs from seed 7 per target, in one process \(libfuzzer\)$" "^no findings on memmove_libc" -- \
+		$FUZZ --variant=memmove_libc --runs=2000 --seed=7 --out="$TMP/fuzz-runs"
+	expect "--runs: summary.jsonl carries the planned runs and the seed" 0 \
+		"^libfuzzer:ran runs=2000 seed=7 execs=[0-9]+ corpus=[0-9]+ summary=2000,7$" runs_of "$TMP/fuzz-runs"
+	expect "--runs: libFuzzer finds an always-forward memmove" 1 \
+		"^  signature: bad_memmove_always_forward wrong-result " \
+		$FUZZ --variant=bad_memmove_always_forward --runs=2000 --out="$TMP/fuzz-runs-bad"
+	# The same seed twice: the same inputs, so the same count and corpus.
+	$FUZZ --variant=memmove_libc --runs=5000 --seed=3 --out="$TMP/fuzz-runs-a" >/dev/null 2>&1
+	$FUZZ --variant=memmove_libc --runs=5000 --seed=3 --out="$TMP/fuzz-runs-b" >/dev/null 2>&1
+	runs_a=$(runs_of "$TMP/fuzz-runs-a")
+	runs_b=$(runs_of "$TMP/fuzz-runs-b")
+	if [ -n "$runs_a" ] && [ "$runs_a" = "$runs_b" ] && [[ $runs_a == libfuzzer:ran* ]]; then
+		pass "--runs: libFuzzer with the same seed twice runs the same execs ($runs_a)"
+	else
+		fail "--runs: libFuzzer with the same seed twice runs the same execs" "'$runs_a' then '$runs_b'"
+	fi
+	expect "--runs not done within --seconds: could not judge, naming how many of N ran" 2 \
+		"^fuzz: could not judge: libFuzzer ran [0-9]+ of 999999999 inputs from seed 1 within 2 s \(--seconds\)" \
+		$FUZZ --variant=memmove_libc --runs=999999999 --seconds=2 --out="$TMP/fuzz-runs-short"
+	if command -v afl-fuzz >/dev/null 2>&1 && [ -x build/fuzz/afl/fuzz_memmove ]; then
+		expect "--runs: AFL++ finds an always-forward memmove" 1 \
+			"^  signature: bad_memmove_always_forward wrong-result " \
+			$FUZZ --engine=afl --variant=bad_memmove_always_forward --runs=2000 --out="$TMP/fuzz-runs-afl"
+	fi
+
 	corpus_after=$(find corpus -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum)
 	if [ "$corpus_before" = "$corpus_after" ]; then
 		pass "the committed corpus is never modified"
@@ -254,6 +298,10 @@ usage_error "fuzz: an unknown variant" "^fuzz: unknown variant 'nope' for --vari
 	scripts/fuzz --variant=nope
 usage_error "fuzz: a bad budget" "^fuzz: bad value '1m' for --seconds" scripts/fuzz --seconds=1m
 usage_error "fuzz: a bad job count" "^fuzz: bad value '0' for --jobs" scripts/fuzz --jobs 0
+usage_error "fuzz: --runs with --jobs=2 is refused" \
+	"^fuzz: --runs runs one process: --jobs=2 is for a time budget" scripts/fuzz --runs=2000 --jobs=2
+usage_error "fuzz: --seed without --runs is refused" "^fuzz: --seed needs --runs" scripts/fuzz --seed=7
+usage_error "fuzz: a bad --runs" "^fuzz: bad value '0' for --runs" scripts/fuzz --runs=0
 usage_error "fuzz: a variant of another target" \
 	"^fuzz: variant memset_libc is a memset variant, not of target memcpy$" \
 	scripts/fuzz --target=memcpy --variant=memset_libc
