@@ -14,7 +14,6 @@ import signal as signals
 import xml.etree.ElementTree as ET
 
 from . import gate_isa, gate_tunables, procs, records, submission
-from .gate_plan import FLOOR
 from .records import CouldNotJudge
 
 # As `make valgrind` runs it.
@@ -28,16 +27,13 @@ VALGRIND_HIDES = ("avx512f", "avx512bw", "avx512vl", "avx512dq", "rtm")
 
 
 class Check:
-    def __init__(self, name, status, cases=0, seconds=0.0, note="", planned=0):
+    def __init__(self, name, status, cases=0, seconds=0.0, note=""):
         self.name, self.status, self.cases, self.seconds, self.note = name, status, cases, seconds, note
-        self.planned = planned  # the sweep: its profile's cases, when the budget cut some
         self.run = ""  # which run of the gate: a CPU model, --extern values
 
     def as_dict(self):
         d = {"name": self.name, "status": self.status, "cases": int(self.cases),
              "seconds": round(float(self.seconds), 1), "note": self.note}
-        if self.planned:
-            d["planned"] = int(self.planned)
         if self.run:
             d["run"] = self.run
         return d
@@ -45,16 +41,9 @@ class Check:
     @classmethod
     def from_dict(cls, d):
         """A check of a report (a cached verdict's)."""
-        c = cls(d["name"], d["status"], d.get("cases") or 0, d.get("seconds") or 0.0, d.get("note") or "",
-                d.get("planned") or 0)
+        c = cls(d["name"], d["status"], d.get("cases") or 0, d.get("seconds") or 0.0, d.get("note") or "")
         c.run = d.get("run") or ""
         return c
-
-    def cut(self):
-        """The share of its cases a sweep cut by the budget ran, else None."""
-        if self.name == "sweep" and self.planned > self.cases:
-            return self.cases / self.planned
-        return None
 
 
 def na(name, reason):
@@ -72,14 +61,12 @@ def signal_name(number):
         return f"signal {number}"
 
 
-def ran_to_end(result, what, planned=None):
+def ran_to_end(result, what):
     """Raises CouldNotJudge unless the child exited by itself; one stopped
-    at the deadline says how long it ran, and past its plan by how much."""
+    at the deadline says how long it ran."""
     if result.timed_out:
-        over = (f", {result.seconds - planned:.0f} s past the {planned} s the plan gave it"
-                if planned and result.seconds > planned else "")
         raise CouldNotJudge(f"{what} did not finish before the gate's deadline (--seconds): "
-                            f"stopped after {result.seconds:.0f} s{over}")
+                            f"stopped after {result.seconds:.0f} s")
     if result.signal:
         raise CouldNotJudge(f"{what} was killed by {signal_name(result.signal)}")
 
@@ -119,7 +106,7 @@ def launch(ctx, argv, out, err, what, deadline=None, env=None):
     """Runs argv (under the arch's runner when it is a build's program) with
     stdout to `out`, stderr to `err`. CouldNotJudge if it cannot start."""
     try:
-        return procs.run(argv, deadline=deadline or ctx.hard_deadline, stdout=out, stderr=err,
+        return procs.run(argv, deadline=deadline or ctx.deadline, stdout=out, stderr=err,
                          env=env or ctx.env)
     except OSError as e:
         raise CouldNotJudge(f"{what} cannot start: {e.strerror or e}") from None
@@ -151,7 +138,7 @@ def sweep_input(ctx, finding, number):
     args = argv[argv.index("run") + 1:]
     try:
         result = procs.run(ctx.runner + [ctx.W + "/memgate", "encode", f"--output={path}"] + args,
-                           deadline=ctx.hard_deadline, env=ctx.env)
+                           deadline=ctx.deadline, env=ctx.env)
     except OSError:
         return None
     return path if result.returncode == 0 and os.path.isfile(path) else None
@@ -214,21 +201,18 @@ def verify_argv(ctx):
     return profile, huge, ctx.runner + [
         ctx.W + "/memgate", "verify", f"--variant={ctx.name}", f"--profile={profile}", f"--huge={huge}",
         *([f"--thresholds={','.join(map(str, near))}"] if near else []),
-        # The floor's cases run even past the budget: a routine slower
-        # here than the plan assumed overruns (said in the reports), it is
-        # not left without a verdict (docs/gate.md, "The floor").
-        f"--sweep-seconds={ctx.sweep_stage_budget()}", f"--sweep-floor={round(FLOOR * 100)}",
+        # The whole profile, however long it takes: the verdict is its
+        # cases' (the deadline may end it, and then there is none).
         "--expect=pass", f"--findings={ctx.R}/verify", "--max-failures=5", "--format=jsonl"]
 
 
 def sweep_note(profile, sweep):
     """The sweep's note: its profile (the sweep and the placements stage,
-    which counts in its row), and what the budget cut from them."""
+    which counts in its row), and where a finding stopped it."""
     cases, planned = sweep.get("cases") or 0, sweep.get("planned") or 0
-    if planned <= cases or planned == 0:
-        return f"{profile} profile and placements"
-    return (f"{profile} sweep and placements: {100 * cases / planned:.0f}% of cases ({cases} of {planned}), "
-            "every length kept, the rest cut evenly to fit the budget")
+    if sweep.get("status") == "fail" and planned > cases:
+        return f"{profile} sweep and placements: stopped at the first findings, after {cases} of {planned} cases"
+    return f"{profile} profile and placements"
 
 
 def threshold_note(sweep):
@@ -268,26 +252,15 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
         for name in ("abi", "sweep") + SITUATIONS:
             out[name] = cannot(name, reason, seconds)
     else:
-        cases = sweep.get("cases") or 0
-        planned = sweep.get("planned") or 0
-        # A sweep that found something stops there (--max-failures): its
-        # cut is the finding's, not the budget's, so neither a cut to name
-        # nor thin evidence of a pass.
-        stopped = sweep.get("status") == "fail"
+        cases, planned = sweep.get("cases") or 0, sweep.get("planned") or 0
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
                            ("sweep", sweep_note(profile, sweep) + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
-            out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note,
-                              planned if name == "sweep" and planned > cases and not stopped else 0)
-        thin = out["sweep"].cut()
-        if stopped and planned > cases:
-            out["sweep"].note = (f"{profile} sweep and placements: stopped at the first findings, after "
-                                 f"{cases} of {planned} cases")
-        elif out["sweep"].status == "pass" and thin is not None and thin < FLOOR:
-            out["sweep"] = cannot("sweep", f"the sweep ran {100 * thin:.1f}% of its cases ({cases} of {planned}), "
-                                  f"below the floor of {FLOOR:.0%}: the routine is slower here than the plan "
-                                  "assumed; give --seconds more", seconds)
-            out["sweep"].cases, out["sweep"].planned = cases, planned
+            out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
+        if sweep.get("status") == "pass" and "planned" in sweep and planned != cases:
+            # A pass is on the whole profile or nothing.
+            out["sweep"] = cannot("sweep", f"memgate verify passed the sweep on {cases} of its {planned} "
+                                  "cases: a pass is on every case of the profile", seconds)
         if out["sweep"].status in ("pass", "fail"):
             out["sweep"].note += threshold_note(sweep)
         for name in SITUATIONS:
@@ -380,17 +353,12 @@ def run_verify(ctx):
     ctx.progress(f"ABI checks, {profile} sweep" + (" and lengths of 16 MiB to 1 GiB and of 2 GiB and more" if huge != "off" else "")
                  + (f", under {ctx.emulated}" if ctx.emulated else ""))
     out_path = os.path.join(ctx.R, "verify.jsonl")
-    ctx.verify_took = {}
     try:
         err = os.path.join(ctx.R, "verify.log")
         result = launch(ctx, argv, out_path, err, "memgate verify")
-        planned = ctx.verify_planned()
-        ran_to_end(result, "memgate verify", planned)
+        ran_to_end(result, "memgate verify")
         recs = read_complete(result, "memgate verify", out_path, err)
         checks, findings, warnings = judge_verify(ctx, recs, result.seconds, profile, huge_wanted)
-        # What each stage took, for a later check that finds the time gone (overran).
-        ctx.verify_took = {r["stage"]: r.get("seconds") or 0 for r in recs
-                           if r.get("record") == "variant" and r.get("variant") == ctx.name}
         # Exit 2 with an error record is judged above, check by check.
         if result.returncode not in (0, 1) and not records.of_kind(recs, "error"):
             reason = f"memgate verify exited with status {result.returncode}"
@@ -603,117 +571,114 @@ def threshold_seeds(ctx):
     return seeds
 
 
-def run_fuzz_engine(ctx, engine, seconds, seeds=None):
+# The inputs each engine runs per profile, from a fixed seed: the verdict
+# is these inputs' (scripts/fuzz --runs), on any machine at any load. Each
+# engine runs them in one process, the two side by side. Rates depend on
+# the routine and on how far the run got (its inputs grow): for a C word
+# memmove here libFuzzer ran 200,000 in 5 s, AFL++ 60,000 in 3 s and
+# 200,000 in 33 s (docs/benchmarks.md). The full profile's counts are
+# some ten seconds of a slow routine.
+FUZZ_RUNS = {"libfuzzer": {"smoke": 10_000, "quick": 50_000, "full": 200_000},
+             "afl": {"smoke": 5_000, "quick": 20_000, "full": 60_000}}
+# Where no coverage-guided fuzzer runs (a foreign arch under qemu): the
+# random driver's cases, as many as its rate there allows in a few seconds.
+RANDOM_CASES = {"smoke": 2_000, "quick": 10_000, "full": 40_000}
+FUZZ_SEED = 1
+
+
+def run_fuzz_engine(ctx, engine, runs, seeds=None):
+    """Starts scripts/fuzz for `engine`; returns a function that waits for it
+    and gives (execs, findings)."""
     out_dir = os.path.join(ctx.R, f"fuzz-{engine}")
-    argv = ["scripts/fuzz", f"--variant={ctx.name}", f"--engine={engine}", f"--seconds={seconds}", f"--out={out_dir}",
-            *([f"--seeds={seeds}"] if seeds else [])]
-    result = launch(ctx, argv, os.path.join(ctx.R, f"fuzz-{engine}.log"), os.path.join(ctx.R, f"fuzz-{engine}.err"),
-                    f"scripts/fuzz --engine={engine}", env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
-    ran_to_end(result, f"scripts/fuzz --engine={engine}")
-    said = last_line(os.path.join(ctx.R, f"fuzz-{engine}.err")) or last_line(os.path.join(ctx.R, f"fuzz-{engine}.log"))
-    status = f"exited with status {result.returncode}" + (f": {said}" if said else "")
-    # scripts/fuzz writes its summary.jsonl only when it ran to its end.
-    summary = os.path.join(out_dir, "summary.jsonl")
-    if not os.path.exists(summary):
-        raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}, and wrote no summary.jsonl")
-    execs, found = fuzz_summary(ctx, summary, engine)
-    if result.returncode not in (0, 1) or (result.returncode == 1) != bool(found):
-        raise CouldNotJudge(f"scripts/fuzz --engine={engine} {status}, which its records do not bear out")
-    return execs, found
+    argv = ["scripts/fuzz", f"--variant={ctx.name}", f"--engine={engine}", f"--runs={runs}",
+            f"--seed={FUZZ_SEED}", f"--out={out_dir}", *([f"--seeds={seeds}"] if seeds else [])]
+    log, err = os.path.join(ctx.R, f"fuzz-{engine}.log"), os.path.join(ctx.R, f"fuzz-{engine}.err")
+    what = f"scripts/fuzz --engine={engine}"
+    for path in (log, err):
+        open(path, "wb").close()
+    try:
+        child = procs.start(argv, stdout=log, stderr=err, env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
+    except OSError as e:
+        raise CouldNotJudge(f"{what} cannot start: {e.strerror or e}") from None
+
+    def finish():
+        result = procs.wait(child, deadline=ctx.deadline)
+        ran_to_end(result, what)
+        said = last_line(err) or last_line(log)
+        status = f"exited with status {result.returncode}" + (f": {said}" if said else "")
+        # scripts/fuzz writes its summary.jsonl only when it ran to its end.
+        summary = os.path.join(out_dir, "summary.jsonl")
+        if not os.path.exists(summary):
+            raise CouldNotJudge(f"{what} {status}, and wrote no summary.jsonl")
+        execs, found = fuzz_summary(ctx, summary, engine)
+        if result.returncode not in (0, 1) or (result.returncode == 1) != bool(found):
+            raise CouldNotJudge(f"{what} {status}, which its records do not bear out")
+        return execs, found
+    finish.child = child
+    return finish
 
 
-def run_random(ctx, seconds):
+def run_random(ctx, cases):
     out = os.path.join(ctx.R, "fuzz-random.jsonl")
     near = fuzz_thresholds(ctx)
-    argv = ctx.runner + [ctx.W + "/random", f"--variant={ctx.name}", f"--seconds={seconds}",
+    argv = ctx.runner + [ctx.W + "/random", f"--variant={ctx.name}", f"--cases={cases}", f"--seed={FUZZ_SEED}",
+                         # --seconds is the driver's own limit: the deadline bounds it.
+                         f"--seconds={max(1, int(ctx.deadline.remaining()) + 1)}",
                          f"--findings={ctx.R}/fuzz-random", "--format=jsonl",
                          *([f"--thresholds={','.join(map(str, near))}"] if near else [])]
     result = launch(ctx, argv, out, os.path.join(ctx.R, "fuzz-random.log"), "the random driver",
                     env=dict(ctx.env, MEMGATE_BUILD=ctx.W))
     recs = read_complete(result, "the random driver", out, os.path.join(ctx.R, "fuzz-random.log"))
     summary, found = judge_replay(ctx, "fuzz", recs)
-    return summary.get("cases") or 0, found
+    ran = summary.get("cases") or 0
+    if not found and ran < cases:
+        raise CouldNotJudge(f"the random driver ran {ran} of its {cases} cases")
+    return ran, found
 
 
-def engine_seconds(ctx, engines, budget):
-    """{engine: --seconds}: each engine the least it needs here (the plan's
-    calibration) and an even part of the rest; without a plan, even parts."""
-    least = {e: s for e, s, _ in ctx.plan.fuzz_cal} if ctx.plan is not None else {}
-    base = {e: least.get(e, 0) for e in engines}
-    spare = budget - sum(base.values())
-    if spare < 0:
-        return {e: budget // len(engines) for e in engines}
-    return {e: base[e] + spare // len(engines) for e in engines}
-
-
-def overran(ctx):
-    """' (huge 21 s of the 7 planned)': the stages of memgate verify that
-    ran past what the plan gave them, or ''."""
-    took = getattr(ctx, "verify_took", {})
-    planned = {"sweep": ctx.sweep_budget(), "huge": ctx.plan.needs.get("huge", 0)}
-    over = [f"{stage} {took[stage]:.0f} s of the {planned[stage]} planned" for stage in ("sweep", "huge")
-            if stage in took and planned[stage] and took[stage] > planned[stage] + 0.5]
-    return f" ({', '.join(over)})" if over else ""
-
-
-# Fuzzing after the checks before it rejected the routine: the least the
-# plan says the engines need, or this many seconds, whichever is more.
-FUZZ_AFTER_REJECTION = 4
+def fuzz_engines(ctx):
+    engines = ["libfuzzer"]
+    if os.access(f"{ctx.W}/fuzz/afl/fuzz_{ctx.family}", os.X_OK) and shutil.which("afl-fuzz"):
+        engines.append("afl")
+    return engines
 
 
 def run_fuzz(ctx):
     if ctx.skipped("fuzz"):
         return Check("fuzz", "skip", note="--skip"), []
-    budget = ctx.fuzz_budget()
-    least = sum(s for _, s, _ in ctx.plan.fuzz_cal) if ctx.plan is not None and ctx.plan.fuzz_cal else 1
-    cut = ""
-    if budget < least and (ctx.opts.get("seconds_raise") or ctx.opts.get("seconds_least")):
-        # --seconds N+ and least are what the required checks need: when
-        # the checks before ran past their plan, fuzzing still gets its
-        # least, and the overrun is in the reports (a plain N stays hard).
-        cut = f" (the checks before it ran past their plan: the least it needs here, {least} s, past the budget)"
-        budget = least
-    if budget < least:
-        late = ""
-        if ctx.plan is not None:
-            before = ctx.share - ctx.deadline.remaining() if ctx.deadline else 0
-            planned = ctx.verify_planned()
-            late = (f": the checks before it took {before:.0f} s, {before - planned:.0f} s more than the "
-                    f"{planned} s planned{overran(ctx)}" if before > planned else "")
-        return cannot("fuzz", f"no time was left for fuzzing within --seconds ({max(budget, 0)} s left, "
-                      f"{least} s needed here){late}"), []
-    if getattr(ctx, "rejected_before", False) and budget > max(least, FUZZ_AFTER_REJECTION):
-        # Already rejected: fuzzing on can only add findings to a verdict
-        # that stands, so it gets what it needs to run, not the whole rest
-        # (an aarch64 x19 clobber found by the sweep in 3 s was then fuzzed
-        # for 81 s of its --seconds least).
-        budget = max(least, FUZZ_AFTER_REJECTION)
-        cut = f" (already rejected by the checks before it: {budget} s, not the rest of the budget)"
+    profile = ctx.profile
     start = procs.time.monotonic()
     try:
         if ctx.foreign:
-            ctx.progress(f"random cases for {budget} s" + (f" under {ctx.emulated}" if ctx.emulated else "")
+            cases = RANDOM_CASES[profile]
+            ctx.progress(f"{cases} random cases" + (f" under {ctx.emulated}" if ctx.emulated else "")
                          + f" (no coverage-guided fuzzer for {ctx.foreign})")
-            cases, found = run_random(ctx, budget)
-            note = f"random cases (not coverage-guided: no fuzzer runs on {ctx.foreign} here), {budget} s{cut}" + (
-                "; one in four next to the values it reads" if fuzz_thresholds(ctx) else "")
+            ran, found = run_random(ctx, cases)
+            note = (f"random cases (not coverage-guided: no fuzzer runs on {ctx.foreign} here), "
+                    f"{cases} from seed {FUZZ_SEED}" + ("; one in four next to the values it reads"
+                                                        if fuzz_thresholds(ctx) else ""))
         else:
-            engines = ["libfuzzer"]
-            if os.access(f"{ctx.W}/fuzz/afl/fuzz_{ctx.family}", os.X_OK) and shutil.which("afl-fuzz") and budget >= 2:
-                engines.append("afl")
-            shares = engine_seconds(ctx, engines, budget)
-            cases, found = 0, []
+            engines = fuzz_engines(ctx)
+            runs = {engine: FUZZ_RUNS[engine][profile] for engine in engines}
             seeds = threshold_seeds(ctx)
-            for engine in engines:
-                each = shares[engine]
-                ctx.progress(f"coverage-guided fuzzing with {engine} for {each} s")
-                execs, more = run_fuzz_engine(ctx, engine, each, seeds)
-                cases, found = cases + execs, found + more
-            note = f"{' '.join(engines)}, {budget} s{cut}" + (
+            said = " and ".join(f"{engine} {runs[engine]}" for engine in engines)
+            ctx.progress(f"coverage-guided fuzzing, inputs from seed {FUZZ_SEED}: {said}")
+            waits = []
+            try:
+                for engine in engines:
+                    waits.append(run_fuzz_engine(ctx, engine, runs[engine], seeds))
+                ran, found = 0, []
+                for finish in waits:
+                    execs, more = finish()
+                    ran, found = ran + execs, found + more
+            finally:
+                for finish in waits:  # one that could not judge leaves none behind
+                    procs.stop(finish.child)
+            note = f"{said} inputs from seed {FUZZ_SEED}" + (
                 "; seeded at the lengths next to the values it reads" if seeds else "")
     except CouldNotJudge as e:
         return cannot("fuzz", str(e), procs.time.monotonic() - start), []
-    return Check("fuzz", "fail" if found else "pass", cases, procs.time.monotonic() - start, note), found
+    return Check("fuzz", "fail" if found else "pass", ran, procs.time.monotonic() - start, note), found
 
 
 # --- speed -----------------------------------------------------------------------

@@ -15,12 +15,12 @@ started stopped, the results folder marked PARTIAL, no verdict."""
 import os
 import shutil
 
-from . import cli, gate_cache, gate_plan, gate_prebuilt, gate_probe, gate_tunables, records, workspace
+from . import cli, gate_cache, gate_prebuilt, gate_tunables, records, workspace
 from .checks import Check
 from .gate_build import check_rules, compile_submission, contract_macro, keep_sources, make_results, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
-from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all, splitter
+from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all
 from .gate_verdict import by_reason, finish, finish_entries, qualifiers, run_verdicts, verdict_of
 from .records import CouldNotJudge
 
@@ -73,34 +73,23 @@ def gate(argv, run=None):
                 keep_sources(ctx, opts["files"])
                 return reuse(ctx, hit)
     prepare(ctx, opts)
-    # The plan calibrates (when this machine has not yet) while the
-    # submission compiles; then it measures the submission itself.
-    planner = gate_plan.Planner(ctx, runs, splitter(ctx, runs), probe=gate_probe.measure).start()
     try:
         # What does not build, or breaks a build-time rule, is told first
-        # (one line); then the cache, keyed by the compiled code; then the
-        # plan refuses a budget too small.
+        # (one line); then the cache, keyed by the compiled code.
         compile_submission(ctx, opts["files"])
         check_rules(ctx, opts["files"])
         # The data symbols it reads decide its value sets (the glibc model).
-        planner.runs_changed = gate_tunables.choose_runs(ctx, runs)
+        gate_tunables.choose_runs(ctx, runs)
         code = gate_cache.code_hash(ctx)
         key = gate_cache.verdict_key(ctx, code)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
         if hit is not None and [d.get("variant") for d in hit["docs"]] == [e["name"] for e in ctx.entries]:
-            planner.abandon()
             shutil.rmtree(ctx.W, ignore_errors=True)
             return reuse(ctx, hit)
-        planner.plan()
-        gate_tunables.left_out(ctx)
     except Usage:
         # Nothing was judged: no build or results are kept.
-        planner.abandon()
         shutil.rmtree(ctx.W, ignore_errors=True)
         shutil.rmtree(ctx.root_R, ignore_errors=True)
-        raise
-    except BaseException:
-        planner.abandon()
         raise
     compiled = ctx.W
     outcomes = run_all(ctx, runs, opts)

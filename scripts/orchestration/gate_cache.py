@@ -4,9 +4,7 @@ machine's relevant facts), and the plan's calibration is kept per memgate
 version and machine. Both live in one directory (cache_dir), under the
 results directory the gate writes to."""
 
-import contextlib
 import datetime
-import fcntl
 import hashlib
 import json
 import os
@@ -15,7 +13,6 @@ import resource
 import shutil
 import struct
 import tempfile
-import threading
 
 from . import procs, submission
 
@@ -24,8 +21,9 @@ from . import procs, submission
 # against and the corpus it replays. A change to any file in them is a new
 # memgate version.
 VERSION_PATHS = ("Makefile", "harness", "scripts", "targets", "reference", "impls", "corpus")
-# Options that say where reports go, not what is checked.
-NOT_KEYED = ("report", "sarif", "junit", "no_cache")
+# Options that say where reports go, not what is checked; and the
+# deadline, which can only make a verdict could not judge (never cached).
+NOT_KEYED = ("report", "sarif", "junit", "no_cache", "seconds", "seconds_given")
 SCHEMA = 1
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -99,7 +97,7 @@ def machine_facts(ctx):
     under, and the environment memgate's programs read (MEMGATE_*, QEMU_*;
     not where the results go)."""
     env = {k: v for k, v in ctx.env.items() if k.startswith(("MEMGATE_", "QEMU_"))
-           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE", "MEMGATE_GATE_CALIBRATION")
+           and k not in ("MEMGATE_GATE_RESULTS", "MEMGATE_GATE_CACHE")
            and not k.startswith(procs.TAG_PREFIX)}
     facts = {"cpu": cpu_facts(), "arch": ctx.arch, "runner": ctx.runner, "env": env,
              "limits": {name: resource.getrlimit(getattr(resource, name)) for name in LIMITS},
@@ -209,71 +207,3 @@ def store(key, status, run, date, docs):
 
 def now_text():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-# --- the plan's calibration ----------------------------------------------------
-
-def calibration_dir():
-    """Where the plan's measurements live: $MEMGATE_GATE_CALIBRATION when
-    set (a CI runner's cache directory carries them from run to run, and
-    the tests share one), else the cache directory. Each is kept under
-    what its rate depends on (gate_plan.identity), so one directory serves
-    every memgate version and tree on a machine."""
-    return os.environ.get("MEMGATE_GATE_CALIBRATION") or cache_dir()
-
-
-class Calibration:
-    """The plan's measurements on this machine: one file per CPU
-    (calibration_dir()/calibration-KEY.json), {name: {"ident", "value"}},
-    a measurement reused while its identity is the same. Written under a
-    lock, held while a gate measures, so that gates starting together
-    measure once."""
-
-    def __init__(self, ctx=None):
-        self.key = _digest({"schema": SCHEMA + 1, "cpu": cpu_facts()})
-        self.path = os.path.join(calibration_dir(), f"calibration-{self.key[:32]}.json")
-        self.lock_path = os.path.join(calibration_dir(), ".calibration.lock")
-        self.known = self._load()
-        self.new = {}
-        self.guard = threading.Lock()
-
-    def _load(self):
-        got = _read(self.path)
-        return got if isinstance(got, dict) else {}
-
-    def value(self, name, ident):
-        with self.guard:
-            got = self.known.get(name)
-        if isinstance(got, dict) and got.get("ident") == ident:
-            return got.get("value")
-        return None
-
-    def put(self, name, ident, value):
-        with self.guard:
-            self.known[name] = self.new[name] = {"ident": ident, "value": value}
-
-    @contextlib.contextmanager
-    def locked(self):
-        """Held while this gate measures: a gate that waited for it reads
-        what the other measured. No lock (a directory it cannot write):
-        it measures all the same."""
-        try:
-            os.makedirs(calibration_dir(), exist_ok=True)
-            lock = open(self.lock_path, "w")
-        except OSError:
-            yield
-            return
-        with lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            with self.guard:
-                self.known.update(self._load())
-            yield
-
-    def save(self):
-        """What this gate measured, into the file as it is now."""
-        if not self.new:
-            return False
-        known = self._load()
-        with self.guard:
-            known.update(self.new)
-        return _write(self.path, known)

@@ -1,5 +1,5 @@
 """One gate run's state (gate_context.Context): its options, arch,
-directories, deadlines and budgets, and the arch it builds for."""
+directories and deadline, and the arch it builds for."""
 
 import datetime
 import os
@@ -8,26 +8,7 @@ import sys
 import time
 
 from . import convention, procs, submission
-from .gate_plan import MARGIN, need
 from .gate_options import OPS, die
-
-# What the fuzz driver may add to its share after fuzzing (replaying,
-# minimising and deduplicating what it found), and what the other checks
-# after fuzzing are kept back for.
-FUZZ_OVERHEAD = 20
-# Under --seconds least and N+, how far past its share a run's programs may
-# go before they are stopped (start_clock).
-RAISED_STRETCH = 2
-AFTER_FUZZ_REGRESSIONS = 2
-AFTER_FUZZ_VALGRIND = 4
-AFTER_FUZZ_BENCH = 8
-# The sweep's part of --seconds: memgate verify --sweep-seconds runs every
-# length and as many of the profile's other cases as fit, at the speed it
-# measures (native or under qemu), and says how many that was.
-SWEEP_SHARE = 0.4
-# Under a further CPU model (aarch64) only the quick (or smoke) sweep and the
-# regressions run, so the sweep may take most of that model's share.
-FURTHER_MODEL_SWEEP_SHARE = 0.8
 
 
 class Context:
@@ -48,7 +29,6 @@ class Context:
         self.skip = opts["skip"]
         self.overread = opts.get("overread", "classify")
         self.seconds = opts["seconds"]
-        self.share = self.seconds  # this entry's part of it: start_clock
         slow = opts.get("max_slowdown")
         self.max_slowdown = float(slow) if slow is not None else None
         self.max_slowdown_text = slow
@@ -56,10 +36,8 @@ class Context:
         self.env = dict(os.environ)
         self.t0 = time.monotonic()
         self.started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self.deadline = None
-        self.plans, self.plan = {}, None  # gate_plan: each run's needs, and this one's
+        self.deadline = None  # procs.Deadline of --seconds, from the first check on
         self.cached = None  # gate_cache: {"from", "date"} of a verdict reused
-        self.hard_deadline = None
         self.runner, self.foreign, self.emulated = [], "", ""
         self.valgrind_argv = []
         self.speed_plot = None
@@ -75,7 +53,6 @@ class Context:
         self.contract = entry["contract"]
         self.binding = entry.get("binding", "global")
         self.name, self.R = entry["name"], entry["R"]
-        self.overran = entry.get("overran", "")  # gate_runs.overran: past its budget, and which check
         self.speed_plot = None
 
     # how much is left, and where we are
@@ -83,90 +60,22 @@ class Context:
         return time.monotonic() - (since if since is not None else self.t0)
 
     def progress(self, stage):
-        left = self.deadline.remaining() if self.deadline else self.seconds
-        print(f"[gate {self.name}] {stage} ({self.elapsed():.1f} s in, {int(left)} s of the budget left)",
-              file=sys.stderr, flush=True)
+        print(f"[gate {self.name}] {stage} ({self.elapsed():.1f} s in)", file=sys.stderr, flush=True)
 
-    def start_clock(self, seconds=None):
-        """The checks' deadline starts after the build (with several entry
-        points, each gets its share of what is left). Children are killed
-        at the hard deadline, which adds the fuzz driver's overhead."""
-        seconds = self.seconds if seconds is None else seconds
-        self.share = seconds
-        self.deadline = procs.Deadline(seconds)
-        extra = FUZZ_OVERHEAD if "fuzz" not in self.skip and not self.foreign and self.primary else 0
-        if self.opts.get("seconds_least") or self.opts.get("seconds_raise"):
-            # least and N+ are what the plan measured the checks need, with
-            # no room: a machine busier than when it measured stretches them
-            # (a riscv64 VLEN run's 2 s share killed at 2 s, at a load of 9),
-            # so they may overrun to RAISED_STRETCH times it (the overrun is
-            # in the reports); a plain N stays the hard limit.
-            extra += seconds * (RAISED_STRETCH - 1)
-        self.hard_deadline = procs.Deadline(seconds + extra)
+    def start_clock(self):
+        """Starts the deadline (--seconds): the gate does so once, at its
+        first check, after the build; it holds for every run and entry
+        point after it."""
+        self.deadline = procs.Deadline(self.seconds)
+
+    def past_deadline(self):
+        return self.deadline is not None and self.deadline.expired()
 
     def budget(self):
-        """gate.json's `budget`: the checks' --seconds as the plan left it,
-        how it was given, and how far past it programs run before they are
-        stopped (a test of the deadline bounds the gate's time from it)."""
-        raised = self.opts.get("seconds_least") or self.opts.get("seconds_raise")
-        doc = {"seconds": int(self.opts["seconds"]),
-               "given": ("least" if self.opts.get("seconds_least") else "raise" if self.opts.get("seconds_raise")
-                         else "seconds" if self.opts.get("seconds_given", True) else "default"),
-               "stretch": RAISED_STRETCH if raised else 1}
-        if getattr(self, "raised_from", None) is not None:
-            doc["raised_from"] = self.raised_from
-        return doc
-
-    def fuzz_budget(self):
-        """What is left for fuzzing: the rest of --seconds but what the
-        checks after it are kept back (valgrind, when it runs here, the
-        regressions, and the speed measurement where it runs: a foreign
-        arch's checks get no FUZZ_OVERHEAD past the deadline, and a native
-        i386 speed run takes 2-4 s). With a plan (gate_plan), what they
-        were planned to take, and what the fuzz drivers take past their
-        --seconds."""
-        if self.plan is not None:
-            later = self.plan.later(("valgrind", "regressions", "bench"))
-            past = self.plan.needs.get("fuzz", 0) - sum(s for _, s, _ in self.plan.fuzz_cal)
-            return int(self.deadline.remaining() - later - past)
-        later = 0
-        if not self.skipped("regressions"):
-            later += AFTER_FUZZ_REGRESSIONS
-        if not self.skipped("valgrind") and not self.foreign:
-            later += AFTER_FUZZ_VALGRIND
-        if self.bench and not self.skipped("bench") and not self.emulated:
-            later += AFTER_FUZZ_BENCH
-        return int(self.deadline.remaining() - later)
-
-    def sweep_budget(self):
-        """Seconds the sweep may take (see SWEEP_SHARE): a part of this
-        entry's share of --seconds, not of the whole run's, or the sweep of
-        one entry would eat the fuzz time of the others. With a plan, at
-        least what runs FLOOR of its cases, and no more than the other
-        checks leave."""
-        base = self.share * (SWEEP_SHARE if self.primary else FURTHER_MODEL_SWEEP_SHARE)
-        if self.plan is not None and "fuzz" not in self.plan.needs:
-            # No fuzzing to leave the rest to (skipped, or a further
-            # model): the sweep may have what the other checks leave, less
-            # the plan's margin, by which a sweep that fills its budget
-            # runs past it (3.7 s for --sweep-seconds=3 under qemu-riscv64).
-            base = self.share / MARGIN
-        if self.plan is not None:
-            base = min(max(base, self.plan.needs["sweep"]), self.share - self.plan.others())
-        return max(1, int(base))
-
-    def sweep_stage_budget(self):
-        """memgate verify's --sweep-seconds: the sweep's budget less what
-        the situations after it take (gate_plan.Plan.situations)."""
-        situations = self.plan.situations() if self.plan is not None else 0.0
-        return max(1, self.sweep_budget() - (need(situations) if situations > 0 else 0))
-
-    def verify_planned(self):
-        """What the plan gave memgate verify (the sweep's budget, and the
-        4 GiB+ check's need beside it), or None without a plan."""
-        if self.plan is None:
-            return None
-        return self.sweep_budget() + self.plan.needs.get("huge", 0)
+        """gate.json's `budget`: the deadline of the checks and how it was
+        given (a test of the deadline bounds the gate's time from it)."""
+        return {"seconds": int(self.opts["seconds"]),
+                "given": "seconds" if self.opts.get("seconds_given") else "default"}
 
     def skipped(self, check):
         return check in self.skip

@@ -186,6 +186,14 @@ def not_run(ctx, reason, primary):
     return [checks.na(name, reason) for name in names]
 
 
+def past_deadline(ctx, primary):
+    """The rows of a run that had no time left: could not judge, every one."""
+    names = EXECUTING if primary else UNDER_A_FURTHER_MODEL
+    return [checks.Check(name, "skip", note="--skip") if ctx.skipped(name) else
+            checks.cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) had passed")
+            for name in names]
+
+
 def minimal_line(ctx):
     """The line the gate prints under its table, whatever the verdict."""
     if not getattr(ctx, "isa", None):

@@ -1,5 +1,5 @@
 """The runs of the checks: one per CPU model and set of --extern values,
-for every entry point, each with its share of --seconds."""
+for every entry point, all under one deadline (--seconds)."""
 
 import os
 import re
@@ -44,14 +44,18 @@ def run_checks(ctx, primary=True):
         results.append(check)
         findings += found
         warnings += warned
-    steps = (checks.run_fuzz, checks.run_valgrind, checks.run_regressions, checks.run_bench)
-    for step in steps if primary else (checks.run_regressions,):
-        if step is checks.run_bench and findings:
+    steps = (("fuzz", checks.run_fuzz), ("valgrind", checks.run_valgrind),
+             ("regressions", checks.run_regressions), ("bench", checks.run_bench))
+    for name, step in steps if primary else steps[2:3]:
+        if name == "bench" and findings:
             # A wrong routine's speed decides nothing, and timing it can
             # crash on the very bug that was found.
             results.append(checks.na("bench", "already rejected: a wrong routine's speed is not judged"))
             continue
-        ctx.rejected_before = bool(findings)  # run_fuzz: no more than it needs
+        if ctx.past_deadline() and not ctx.skipped(name):
+            results.append(checks.cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) "
+                                         "had passed"))
+            continue
         check, found = step(ctx)
         results.append(check)
         findings += found
@@ -94,105 +98,17 @@ def label_of(model, externs, runs):
     return ", ".join(parts)
 
 
-# How --seconds is divided: evenly over the sets of --extern values, each
-# set's part over its CPU models (the first, which runs every check, gets
-# PRIMARY_MODEL_WEIGHT parts, each further model one), and each model's
-# part evenly over the entry points. So the runs' checks together stay
-# within --seconds (each at least 1 s) on every arch. Without --seconds the
-# default (60 s per entry point) is, for each set of --extern values, the
-# first model's part, and each further set and model adds its part on top
-# (a set's 30 s of the default left x86-64 no time to fuzz after the sweep
-# and the 4 GiB+ check): the default run checks as much as
-# before under the first model.
-PRIMARY_MODEL_WEIGHT = 2
-FULL_WEIGHT_TEXT = "the first, which runs every check, has 4 parts, each other 1"
-
-
-def split(total, given, model, externs, runs, entries):
-    """(seconds, total as divided, sets, models) of one entry point's checks
-    in one run: its part of a --seconds of `total` (given: else the
-    default's)."""
-    sets = len({tuple(e) for _, e in runs})
-    # A set's weight: the glibc model's first set, which runs every check,
-    # has several parts (gate_tunables.FULL_WEIGHT), each further one 1.
-    weights = {tuple(e): getattr(e, "weight", 1) for _, e in runs}
-    parts_of_sets, mine = sum(weights.values()), weights[tuple(externs)]
-    if not given:
-        total = total * parts_of_sets // max(weights.values())
-    models = [m for m, e in runs if e == externs]
-    weight, parts = 1, 1
-    if len(models) > 1:
-        weight = PRIMARY_MODEL_WEIGHT if model == models[0] else 1
-        parts = PRIMARY_MODEL_WEIGHT + len(models) - 1
-        if not given:
-            total = total * parts // PRIMARY_MODEL_WEIGHT
-    return max(1, total * mine // parts_of_sets * weight // parts // entries), total, sets, models
-
-
-def share_of(ctx, model, externs, runs):
-    """(seconds, how) for one entry point's checks in one run: its part of
-    --seconds, and what was divided to get it ("" when nothing was)."""
-    given = ctx.opts.get("seconds_given", True)
-    seconds, total, sets, models = split(ctx.opts["seconds"], given, model, externs, runs, len(ctx.entries))
-    how = []
-    if sets > 1 and getattr(externs, "label", None):
-        how.append(f"{sets} value sets of glibc's tuning variables ({FULL_WEIGHT_TEXT})")
-    elif sets > 1:
-        how.append(f"{sets} sets of --extern values")
-    if len(models) > 1:
-        how.append(f"{len(models)} CPU models ({PRIMARY_MODEL_WEIGHT} parts for the first, "
-                   "which runs every check, 1 for each other)")
-    if len(ctx.entries) > 1:
-        how.append(f"{len(ctx.entries)} entry points")
-    raised = getattr(ctx, "raised_from", None) if ctx.opts.get("seconds_raise") else None
-    budget = (f"--seconds least, {total} s" if ctx.opts.get("seconds_least") else
-              f"--seconds {raised}+, {total} s" if raised is not None else
-              f"--seconds {total}" if given else f"the default {total} s")
-    return seconds, (f"{seconds} s of {budget}, divided over " + ", ".join(how)) if how else ""
-
-
-def splitter(ctx, runs):
-    """split() of a total for gate_plan.plan: a run's share per entry point."""
-    given = ctx.opts.get("seconds_given", True)
-    return lambda total, model, externs: split(total, given, model, externs, runs, len(ctx.entries))[0]
-
-
 def enter_run(ctx, model, externs, runs, base_env, top_results):
     """Points ctx at one run: its label, CPU model (QEMU_CPU, which
-    qemu-user reads as -cpu and the repro commands carry), results folder
-    and share of --seconds (share_of)."""
+    qemu-user reads as -cpu and the repro commands carry) and results
+    folder."""
     ctx.label = label_of(model, externs, runs)
     ctx.cpu_model = model
     ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
-    ctx.seconds, ctx.share_note = share_of(ctx, model, externs, runs)
-    ctx.plan = ctx.plans.get((runs.index((model, externs)), ctx.name))
     if len(runs) > 1:
         safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
         ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
         os.makedirs(ctx.R, exist_ok=True)
-
-
-# Past its share of --seconds by more than this, a run's verdict says so.
-OVERRUN_SLACK = 1.0
-
-
-def overran(ctx, results, took):
-    """'checks 48 s of 40 s: bench 23 s of the 18 planned' when a
-    run's checks took longer than its share, naming each check that ran
-    past its plan (the sweep by its own stage's time), or ''."""
-    if ctx.plan is None or took <= ctx.share + OVERRUN_SLACK:
-        return ""
-    stages = getattr(ctx, "verify_took", {})
-    planned = dict(ctx.plan.needs, sweep=ctx.sweep_budget())
-    over = []
-    for c in results:
-        if c.name not in planned or c.name == "fuzz" or c.status in ("skip", "n/a"):
-            continue
-        seconds = stages.get(c.name, c.seconds) if c.name in ("sweep", "huge") else c.seconds
-        if seconds > planned[c.name] + OVERRUN_SLACK:
-            over.append(f"{c.name} {seconds:.0f} s of the {planned[c.name]} planned")
-    where = f", {ctx.label}" if ctx.label else ""
-    return f"checks {took:.0f} s of {ctx.share} s{where}" + (f": {', '.join(over)}" if over else "")
 
 
 # The 4 GiB+ check of a routine (11 s of a six-entry memmove's) runs under
@@ -269,19 +185,20 @@ def run_all(ctx, runs, opts):
             ctx.profile = profile if primary else lighter(profile, "quick")
             ctx.primary = primary
             ctx.huge_elsewhere = further_set(externs)
-            ctx.start_clock()
-            if ctx.share_note:
-                ctx.progress(f"{ctx.label or 'checks'}: {ctx.share_note}")
+            if ctx.deadline is None:
+                ctx.start_clock()
+            if ctx.label:
+                ctx.progress(ctx.label)
             t = time.monotonic()
             limit = gate_isa.runner_cannot(ctx, model)
-            if limit:
+            if ctx.past_deadline():
+                found_results, found, warned = gate_isa.past_deadline(ctx, primary), [], []
+            elif limit:
                 found_results, found, warned = gate_isa.not_run(ctx, limit, primary), [], []
             else:
                 found_results, found, warned = run_checks(ctx, primary)
             for c in found_results:
                 c.run = ctx.label
-                if c.name == "sweep" and ctx.share_note:
-                    c.note += f"; budget {ctx.share_note}"
             if getattr(externs, "kind", "") == "boundary":
                 found_results, found, warned = boundary_only(found_results, found, warned, externs)
             for f in found:
@@ -294,11 +211,8 @@ def run_all(ctx, runs, opts):
             results += found_results
             findings += found
             warnings += warned
-            over = overran(ctx, found_results, time.monotonic() - t)
-            if over:
-                entry["overran"] = "; ".join(filter(None, (entry.get("overran"), over)))
             per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
-    ctx.env, ctx.seconds, ctx.profile, ctx.primary = base_env, opts["seconds"], profile, True
+    ctx.env, ctx.profile, ctx.primary = base_env, profile, True
     ctx.huge_elsewhere = ""
     ctx.label, ctx.cpu_model = "", ""
     for entry in ctx.entries:

@@ -13,13 +13,8 @@ import os
 from . import glibc_x86, submission
 
 # The produced sets run at most (the first runs every check, the others the
-# quick sweep and the regressions), and the budget's parts of the first.
+# quick sweep and the regressions).
 MOST_PRODUCED = 6
-FULL_WEIGHT = 4
-# A further set's least part of --seconds per entry point: its quick sweep
-# after the situations (interrupts, threads: 3 s of a 3 s part at a load
-# of 9 here, leaving the sweep 0.1% of its cases).
-MIN_FURTHER_SECONDS = 6
 
 
 # Lengths a glibc routine compares n with besides the values themselves:
@@ -81,7 +76,6 @@ def model_runs(ctx, reads):
     for index, s in enumerate(runs):
         s.extend(given)
         s.full = index == 0
-        s.weight = FULL_WEIGHT if index == 0 else 1
     ran = set().union(*(glibc_x86.targets(s, glibc, abi) for s in runs if s.kind == "produced"))
     ctx.tunables = {"glibc_version": version, "abi": abi.arch, "reads": reads, "model": glibc,
                     "sets": [described(s, True) for s in runs],
@@ -138,7 +132,7 @@ def range_lines(t):
 
 
 def choose_runs(ctx, runs):
-    """Replaces the runs (in place: the plan and its splitter hold the list)
+    """Replaces the runs (in place: the caller holds the list)
     with the model's value sets when it applies; records what the routine
     reads either way (ctx.tunables)."""
     reads = read_symbols(ctx)
@@ -150,18 +144,6 @@ def choose_runs(ctx, runs):
         return False
     runs[:] = [("", s) for s in sets]
     return True
-
-
-def left_out(ctx):
-    """The value sets the plan left out to keep --seconds, into
-    ctx.tunables (gate_plan.Planner.within_budget)."""
-    t = getattr(ctx, "tunables", None)
-    dropped = getattr(ctx, "left_out", [])
-    if not t or not dropped:
-        return
-    labels = {s.label for s in dropped}
-    t["sets"] = [s for s in t["sets"] if s["run"] not in labels]
-    t["not_run"] += [dict(described(s, False), why="--seconds holds no more value sets") for s in dropped]
 
 
 def fragile(findings, externs):
@@ -199,8 +181,4 @@ def lines(ctx):
     for s in t["sets"]:
         values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items())
         out.append(f"  {s['run']}: {values}")
-    budget = [s for s in t["not_run"] if s.get("why")]
-    if budget:
-        out.append(f"not run, --seconds {ctx.opts['seconds']} holds no more value sets (give more for them): "
-                   + "; ".join(s["run"] for s in budget))
     return out

@@ -52,23 +52,9 @@ def by_reason(results):
     return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
 
 
-def cut_text(results):
-    """'sweep cut to 9% of its cases (cpu max), ...' for each sweep the
-    budget cut, or '': the verdict line names how thin the evidence is."""
-    cuts = [f"{percent(c.cut())} of its cases ({c.cases} of {c.planned})" + (f", {c.run}" if c.run else "")
-            for c in results if c.cut() is not None]
-    return ("sweep cut to " + "; ".join(cuts)) if cuts else ""
-
-
-def percent(share):
-    """9%, or 4.7% below 10% (so that a share under the floor never reads as it)."""
-    return f"{100 * share:.1f}%" if share < 0.1 else f"{100 * share:.0f}%"
-
-
 def took_text(ctx, seconds):
     """The time on a verdict line, and where a reused verdict came from."""
-    return (f"{seconds:.1f} s" + (f"; {ctx.overran}" if getattr(ctx, "overran", "") else "")
-            + (f"; cached: {report.cached_text(ctx.cached)}" if ctx.cached else ""))
+    return (f"{seconds:.1f} s" + (f"; cached: {report.cached_text(ctx.cached)}" if ctx.cached else ""))
 
 
 def table(ctx, results):
@@ -154,8 +140,6 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
         doc["data_symbols"] = ctx.tunables  # docs/tunables.md
     if ctx.cached:
         doc["cached"] = dict(ctx.cached)
-    if getattr(ctx, "overran", ""):
-        doc["overran"] = ctx.overran  # gate_runs.overran: as on the verdict line
     return doc
 
 
@@ -234,21 +218,18 @@ def verdict_line(ctx, results, findings, took, warnings=()):
     are named on the line, whatever the verdict."""
     verdict = verdict_of(results, findings)
     cannot = [c for c in results if c.status == "error"]
-    cut = cut_text(results)
     # A smoke sweep is a first look, and an accepted line says so first.
     smoke = "smoke sweep" if getattr(ctx, "profile", "") == "smoke" else ""
-    quals = "; ".join(q for q in (smoke, cut, qualifiers(results), warned(warnings)) if q)
+    quals = "; ".join(q for q in (smoke, qualifiers(results), warned(warnings)) if q)
     if verdict == "rejected":
         extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
         extra += f"; {warned(warnings)}" if warnings else ""
-        extra += f"; {cut}" if cut else ""
         return 1, f"REJECTED: {ctx.name}, {len(findings)} finding(s){extra} ({took})", []
     if verdict == "could-not-judge":
         reasons = by_reason(cannot)
-        extra = f"; {cut}" if cut and not any(c.name == "sweep" for c in cannot) else ""
-        return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)}{extra} ({took})", reasons
+        return 2, f"COULD NOT JUDGE: {ctx.name}: could not judge: {'; '.join(reasons)} ({took})", reasons
     if quals:
-        other = " other" if qualifiers(results) else ""  # the cut and warnings leave none out
+        other = " other" if qualifiers(results) else ""  # warnings leave none out
         return 0, f"ACCEPTED ({quals}): {ctx.name} passed every{other} check ({took})", []
     return 0, f"ACCEPTED: {ctx.name} passed every check ({took})", []
 

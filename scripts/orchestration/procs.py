@@ -106,19 +106,24 @@ def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeo
     paths) given, until it exits or the deadline (or `timeout` seconds,
     whichever comes first) passes. Every process left in its group is killed
     either way. Raises OSError if it cannot start."""
-    limit = deadline.remaining() if deadline else None
-    if timeout is not None:
-        limit = timeout if limit is None else min(limit, timeout)
-    start_time = time.monotonic()
     # A path given is written afresh (start() appends).
     for given in (stdout, stderr):
         if isinstance(given, str):
             open(given, "wb").close()
-    child = start(argv, stdout=stdout, stderr=stderr, env=env, cwd=cwd)
+    return wait(start(argv, stdout=stdout, stderr=stderr, env=env, cwd=cwd), deadline, timeout)
+
+
+def wait(child, deadline=None, timeout=None):
+    """The Result of a child of start(), waited for until it exits or the
+    deadline (or `timeout` seconds) passes; its group is killed either way."""
+    limit = deadline.remaining() if deadline else None
+    if timeout is not None:
+        limit = timeout if limit is None else min(limit, timeout)
+    start_time = getattr(child, "memgate_started", time.monotonic())
     timed_out = False
     try:
         try:
-            child.wait(timeout=limit)
+            child.wait(timeout=None if limit is None else max(0.0, limit))
         except subprocess.TimeoutExpired:
             timed_out = True
     finally:
@@ -126,7 +131,7 @@ def run(argv, deadline=None, stdout=None, stderr=None, env=None, cwd=None, timeo
         # its group goes either way, so a forked child cannot hold a file or
         # keep running past the check.
         stop(child)
-    return Result(argv, child.returncode, timed_out, time.monotonic() - start_time)
+    return Result(child.args[len(DIE_WITH_PARENT):], child.returncode, timed_out, time.monotonic() - start_time)
 
 
 # Every process group started here and not yet stopped, by its leader's pid:
@@ -185,6 +190,7 @@ def start(argv, stdout=None, stderr=None, env=None, cwd=None):
             start_new_session=True,
         )
         child.memgate_tag = f"{name}=1".encode()
+        child.memgate_started = time.monotonic()
         stat = _proc_stat(child.pid)
         child.memgate_since = stat[2] if stat else 0
         RUNNING[child.pid] = child

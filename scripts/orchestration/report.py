@@ -369,8 +369,6 @@ def to_sarif(report):
         properties["convention"] = report["convention"]
     if report.get("cached"):
         properties["cached"] = cached_text(report["cached"])
-    if report.get("overran"):
-        properties["overran"] = report["overran"]
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
             "runs": [{
                 "tool": {"driver": {"name": "memgate", "informationUri": INFO_URI, "version": version,
@@ -486,8 +484,6 @@ def to_junit(report):
     text += "".join(prop(k, v) for k, v in isa_properties(report).items())
     if report.get("cached"):
         text += prop("cached", cached_text(report["cached"]))
-    if report.get("overran"):
-        text += prop("overran", report["overran"])
     text += "  </properties>\n"
     text += "".join(testcase(report, c) for c in report["checks"])
     return text + "</testsuite>\n"

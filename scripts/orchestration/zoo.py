@@ -41,9 +41,10 @@ Finds every copy, move and clear routine of the installed glibc (libc.a for
 x86_64, i386, aarch64), musl and linux-source packages, gates each (one
 scripts/gate run per object or kernel alternative, --seconds per entry
 point, default 40; --jobs at a time, default: one per core) and writes DIR/zoo.json, DIR/zoo.html and
-DIR/zoo.txt (DIR: build/zoo). --seconds is the gate's budget per entry
-point (an object with three gets --seconds three times over), times
---emulated-factor (default 3) for aarch64 under qemu. --list prints what it found and gates
+DIR/zoo.txt (DIR: build/zoo). --seconds per entry point (an object with
+three gets it three times over), times --emulated-factor (default 3) for
+aarch64 under qemu, orders the runs and bounds each gate at three times
+it and 900 s; the gate gets it as N+, its own default deadline or more. --list prints what it found and gates
 nothing. --audit-only runs the ISA audit alone on every routine (no
 harness build, no fuzzing; OUT/zoo-isa.json, OUT/zoo-isa.txt) and compares
 its minimal --requires with the one the zoo declares. --only keeps the runs whose name matches REGEX (e.g.
@@ -582,9 +583,8 @@ def gate_features():
 
 
 def gate_argv(unit, seconds, quick, report, extra):
-    # N+: a row whose required checks need more here than its budget is
-    # given what they need (the gate's progress line says so), not refused:
-    # musl's memmove at 40 s needed 59.
+    # N+: the gate's default deadline, or N if larger: the profile decides
+    # what runs, never this number.
     argv = [os.path.join(ROOT, "scripts", "gate"), "--arch", unit.arch, "--seconds", f"{seconds}+",
             "--report", report]
     if quick:
@@ -874,8 +874,8 @@ def run_unit(unit, opts, flags, broken):
     where = os.path.join(opts["out"], "runs", opts["run_id"], unit.name)
     os.makedirs(where)
     report = os.path.join(where, "report.json")
-    # The gate shares its budget among the entry points: each gets --seconds
-    # (times --emulated-factor under qemu, where the same checks run slower).
+    # Each entry point counts --seconds (times --emulated-factor under qemu,
+    # where the same checks run slower): the order of the runs and the limit.
     budget = opts["seconds"] * factor_of(unit, opts) * len(unit.entries)
     argv = gate_argv(unit, budget, opts["quick"], report, opts["gate_args"])
     log = os.path.join(where, "gate.log")
@@ -884,8 +884,8 @@ def run_unit(unit, opts, flags, broken):
     # options, memgate and machine are unchanged is not gated again.
     env = dict(os.environ, MEMGATE_GATE_RESULTS=os.path.abspath(os.path.join(where, "results")),
                MEMGATE_GATE_CACHE=os.path.abspath(os.path.join(opts["out"], "gate-cache")))
-    # The gate bounds itself (--seconds plus its build and minimisation);
-    # this limit only catches a gate that does not.
+    # The gate bounds itself (its deadline, after its build); this limit
+    # only catches a gate that does not.
     result = procs.run(argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
                        timeout=budget * 3 + 900)
     with open(log, errors="replace") as f:

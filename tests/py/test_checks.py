@@ -48,32 +48,25 @@ class Verify(unittest.TestCase):
         self.assertEqual([f["check"] for f in found], ["abi", "sweep", "huge"])
         self.assertEqual(found[2]["repro"], "build/gate/bytecopy-x/memgate run --variant=bytecopy --len=4")
 
-    def test_a_budget_cut_is_said(self):
-        recs = [variant("sweep", "pass", cases=380, planned=1000), variant("huge", "pass"), summary()]
-        out, _, _ = self.judge(recs)
-        self.assertEqual(out["sweep"].status, "pass")
-        self.assertIn("quick sweep and placements: 38% of cases (380 of 1000), every length kept", out["sweep"].note)
+    def test_a_pass_is_on_the_whole_profile(self):
+        # The gate never cuts the sweep: a pass on fewer cases than planned
+        # is no pass.
+        out, _, _ = self.judge([variant("sweep", "pass", cases=380, planned=1000), variant("huge", "pass"), summary()])
+        self.assertEqual(out["sweep"].status, "error")
+        self.assertIn("380 of its 1000 cases", out["sweep"].note)
 
-    def test_no_cut_says_the_profile(self):
+    def test_a_finding_stops_the_sweep_and_says_where(self):
+        out, _, _ = self.judge([variant("sweep", "fail", cases=380, planned=1000), finding("wrong-result"),
+                                variant("huge", "pass"), summary()])
+        self.assertIn("stopped at the first findings, after 380 of 1000 cases", out["sweep"].note)
+
+    def test_the_whole_profile_says_the_profile(self):
         out, _, _ = self.judge([variant("sweep", "pass", planned=100), variant("huge", "pass"), summary()])
         self.assertEqual(out["sweep"].note, "quick profile and placements")
 
-    def test_the_sweep_gets_its_share_of_the_budget(self):
-        ctx = context(tmpdir(self))
-        ctx.seconds = 60
-        self.assertIn("--sweep-seconds=24", checks.verify_argv(ctx)[2])
-
-    def test_least_and_raised_budgets_may_overrun_a_plain_one_may_not(self):
-        ctx = context(tmpdir(self))
-        ctx.skip = ["fuzz"]
-        ctx.start_clock(10)
-        self.assertLessEqual(ctx.hard_deadline.remaining(), 10)
-        ctx.opts["seconds_least"] = True
-        ctx.start_clock(10)
-        self.assertGreater(ctx.hard_deadline.remaining(), 19)
-
-    def test_the_sweep_runs_its_floor_past_the_budget(self):
-        self.assertIn("--sweep-floor=5", checks.verify_argv(context(tmpdir(self)))[2])
+    def test_the_sweep_runs_its_whole_profile(self):
+        argv = checks.verify_argv(context(tmpdir(self)))[2]
+        self.assertFalse([a for a in argv if a.startswith(("--sweep-seconds", "--sweep-floor"))])
 
     def test_no_summary_is_could_not_judge(self):
         with self.assertRaises(CouldNotJudge):
@@ -209,26 +202,36 @@ class Fuzz(unittest.TestCase):
         with self.assertRaises(CouldNotJudge):
             checks.fuzz_summary(context(d), path, "afl")
 
-    def test_no_time_left(self):
-        ctx = context(tmpdir(self), seconds=0)
+    def test_no_time_left_is_could_not_judge_for_every_check_not_skipped(self):
+        from orchestration import gate_isa
+        ctx = context(tmpdir(self), seconds=0, skip=["fuzz"])
         ctx.start_clock()
-        check, found = checks.run_fuzz(ctx)
-        self.assertEqual(check.status, "error")
+        self.assertTrue(ctx.past_deadline())
+        out = {c.name: c for c in gate_isa.past_deadline(ctx, True)}
+        self.assertEqual(out["fuzz"].status, "skip")
+        self.assertEqual(out["sweep"].status, "error")
+        self.assertIn("deadline (--seconds 0) had passed", out["sweep"].note)
 
-    def test_no_time_left_under_a_raised_budget_fuzzes_its_least(self):
-        ctx = context(tmpdir(self), seconds=0)
-        ctx.opts["seconds_raise"] = True
-        ctx.start_clock()
+    def test_the_profile_names_the_inputs(self):
+        ctx = context(tmpdir(self), profile="smoke")
+        started = []
 
-        class Fuzzed(Exception):
-            pass
+        def engine(_ctx, name, runs, seeds=None):
+            started.append((name, runs))
 
-        def engines(_ctx, _engines, budget):
-            raise Fuzzed(budget)
+            def finish():
+                return runs, []
+            finish.child = mock.Mock(pid=None)
+            return finish
 
-        with mock.patch.object(checks, "engine_seconds", engines), self.assertRaises(Fuzzed) as e:
-            checks.run_fuzz(ctx)
-        self.assertEqual(e.exception.args[0], 1)  # the least with no plan
+        with mock.patch.object(checks, "run_fuzz_engine", engine), \
+                mock.patch.object(checks, "fuzz_engines", lambda ctx: ["libfuzzer", "afl"]), \
+                mock.patch.object(checks.procs, "stop", lambda child: None):
+            check, found = checks.run_fuzz(ctx)
+        lf, afl = checks.FUZZ_RUNS["libfuzzer"]["smoke"], checks.FUZZ_RUNS["afl"]["smoke"]
+        self.assertEqual(started, [("libfuzzer", lf), ("afl", afl)])
+        self.assertEqual((check.status, check.cases), ("pass", lf + afl))
+        self.assertIn(f"libfuzzer {lf} and afl {afl} inputs from seed {checks.FUZZ_SEED}", check.note)
 
 
 VALGRIND_XML = """<?xml version="1.0"?>
@@ -360,7 +363,7 @@ class VerifyProgram(unittest.TestCase):
         with open(fake, "w") as f:
             f.write("#!/usr/bin/env python3\nimport os, signal, sys, time\n" + script)
         os.chmod(fake, 0o755)
-        ctx = context(d, W=d, seconds=seconds, skip=["fuzz"])  # no fuzz overhead on the deadline
+        ctx = context(d, W=d, seconds=seconds)
         ctx.start_clock()
         with mock.patch.object(checks, "sweep_input", lambda ctx, f, n: None):
             results, found, _ = checks.run_verify(ctx)

@@ -3,7 +3,7 @@ verdict line names what is n/a, skipped or could not be judged."""
 import unittest
 
 from common import ROOT
-from orchestration import gate, gate_context
+from orchestration import gate, gate_options
 from orchestration.checks import Check
 
 FILE = ROOT + "/tests/gate/bytecopy.c"
@@ -43,59 +43,7 @@ class Options(unittest.TestCase):
 
     def test_defaults(self):
         o = gate.validate(gate.parse(["--op=memcpy", "--extern", "t=0x40", FILE]))
-        self.assertEqual((o["symbol"], o["seconds"], o["returns"], o["extern"]), ("bytecopy", 60, "dst", [("t", 64)]))
-
-
-class Budget(unittest.TestCase):
-    """--seconds bounds the checks of every run together: CPU models,
-    --extern value sets and entry points divide it, never multiply it."""
-
-    def ctx(self, seconds, entries=1):
-        from orchestration import gate_runs
-        c = gate.Context(gate.validate(gate.parse(["--op=memcpy", f"--seconds={seconds}", FILE])))
-        c.entries = [{}] * entries
-        return c, gate_runs.share_of
-
-    def test_cpu_models_divide_the_budget(self):
-        ctx, share_of = self.ctx(60)
-        runs = [(m, []) for m in ("max", "cortex-a57", "a64fx")]
-        shares = [share_of(ctx, m, e, runs) for m, e in runs]
-        self.assertEqual([s for s, _ in shares], [30, 15, 15])
-        self.assertLessEqual(sum(s for s, _ in shares), 60)
-        self.assertIn("15 s of --seconds 60, divided over 3 CPU models", shares[1][1])
-
-    def test_the_default_grows_with_cpu_models(self):
-        """No --seconds: the first model keeps the default 60 s, each
-        further model adds its part (120 s in all for three models)."""
-        from orchestration import gate_runs
-        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", FILE])))
-        ctx.entries = [{}]
-        runs = [(m, []) for m in ("max", "cortex-a57", "a64fx")]
-        shares = [gate_runs.share_of(ctx, m, e, runs) for m, e in runs]
-        self.assertEqual([s for s, _ in shares], [60, 30, 30])
-        self.assertIn("30 s of the default 120 s, divided over 3 CPU models", shares[1][1])
-
-    def test_the_default_grows_with_extern_sets(self):
-        """No --seconds: each set of --extern values gets the default
-        60 s (its checks as thorough as a run with one value)."""
-        from orchestration import gate_runs
-        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", FILE])))
-        ctx.entries = [{}]
-        runs = [("", [("t", 1)]), ("", [("t", 2)])]
-        shares = [gate_runs.share_of(ctx, m, e, runs) for m, e in runs]
-        self.assertEqual([s for s, _ in shares], [60, 60])
-        self.assertIn("60 s of the default 120 s, divided over 2 sets", shares[0][1])
-
-    def test_one_run_is_not_divided(self):
-        ctx, share_of = self.ctx(60)
-        self.assertEqual(share_of(ctx, "", [], [("", [])]), (60, ""))
-
-    def test_every_division_together(self):
-        ctx, share_of = self.ctx(120, entries=2)
-        runs = [(m, e) for e in ([("t", 1)], [("t", 2)]) for m in ("max", "cortex-a57")]
-        total = sum(share_of(ctx, m, e, runs)[0] for m, e in runs) * len(ctx.entries)
-        self.assertLessEqual(total, 120)
-        self.assertEqual(share_of(ctx, "max", [("t", 1)], runs)[0], 20)  # 60 per set, 40 of it for max, 2 entries
+        self.assertEqual((o["symbol"], o["seconds"], o["returns"], o["extern"]), ("bytecopy", gate_options.DEFAULT_SECONDS, "dst", [("t", 64)]))
 
 
 class Verdict(unittest.TestCase):
@@ -120,40 +68,25 @@ class Verdict(unittest.TestCase):
         self.assertEqual(gate.dedupe([f, dict(f), dict(f, check="sweep")]), [f, dict(f, check="sweep")])
 
 
-
-class FuzzBudget(unittest.TestCase):
-    def budget(self, **over):
-        from common import context, tmpdir
-        ctx = context(tmpdir(self), **over)
-        ctx.deadline.remaining = lambda: 60.0
-        return ctx.fuzz_budget()
-
-    def test_fuzzing_leaves_time_for_the_checks_after_it(self):
-        # Regressions, valgrind and the bench are kept back from fuzzing (a
-        # bench killed at the deadline was "could not judge" on i386).
-        r, v, b = gate_context.AFTER_FUZZ_REGRESSIONS, gate_context.AFTER_FUZZ_VALGRIND, gate_context.AFTER_FUZZ_BENCH
-        self.assertEqual(self.budget(foreign="", emulated=""), 60 - r - v - b)
-        self.assertEqual(self.budget(foreign="i386", emulated=""), 60 - r - b)
-        self.assertEqual(self.budget(foreign="aarch64", emulated="qemu-aarch64"), 60 - r)
-        self.assertEqual(self.budget(foreign="", emulated="", bench=False), 60 - r - v)
-
-
 class BudgetRecord(unittest.TestCase):
-    """gate.json's budget: what the checks were given and where programs
-    are stopped, as numbers (the deadline test bounds the gate from it)."""
+    """gate.json's budget: the deadline of the checks and how it was given
+    (the deadline test bounds the gate from it)."""
 
-    def record(self, seconds):
-        return gate.Context(gate.validate(gate.parse(["--op=memcpy", f"--seconds={seconds}", FILE]))).budget()
+    def record(self, *seconds):
+        return gate.Context(gate.validate(gate.parse(["--op=memcpy", *seconds, FILE]))).budget()
 
-    def test_a_plain_budget_is_hard(self):
-        self.assertEqual(self.record("30"), {"seconds": 30, "given": "seconds", "stretch": 1})
+    def test_a_given_deadline(self):
+        self.assertEqual(self.record("--seconds=30"), {"seconds": 30, "given": "seconds"})
 
-    def test_a_raised_budget_may_stretch(self):
-        ctx = gate.Context(gate.validate(gate.parse(["--op=memcpy", "--seconds=8+", FILE])))
-        ctx.opts["seconds"], ctx.raised_from = 21, 8  # as gate_plan.decide raises it
-        self.assertEqual(ctx.budget(), {"seconds": 21, "given": "raise", "stretch": gate_context.RAISED_STRETCH,
-                                        "raised_from": 8})
-        self.assertEqual(self.record("least")["given"], "least")
+    def test_the_default_deadline(self):
+        self.assertEqual(self.record(), {"seconds": gate_options.DEFAULT_SECONDS, "given": "default"})
+
+    def test_least_and_raise_are_the_default_or_more(self):
+        # Written for the plan that sized the checks to the budget: the
+        # profile decides the cases now, so both are the default deadline.
+        self.assertEqual(self.record("--seconds=least"), self.record())
+        self.assertEqual(self.record("--seconds=8+")["seconds"], gate_options.DEFAULT_SECONDS)
+        self.assertEqual(self.record("--seconds=5000+")["seconds"], 5000)
 
 
 if __name__ == "__main__":

@@ -102,16 +102,6 @@ class Reports(unittest.TestCase):
         ET.fromstring(text.encode())
         self.assertIn("&lt;b&gt; &amp; &quot;c&quot; \ufffd &#13;", text)
 
-    def test_an_overrun_is_in_every_report(self):
-        over = "checks 48 s of 40 s: bench 23 s of the 18 planned"
-        d = report.derived(doc(overran=over))
-        self.assertEqual(report.to_sarif(d)["runs"][0]["properties"]["overran"], over)
-        self.assertIn(f'<property name="overran" value="{over}"/>', report.to_junit(d))
-        self.assertEqual(json.loads(report.to_json_text(d))["overran"], over)
-        kept = report.derived(doc())
-        self.assertNotIn("overran", report.to_sarif(kept)["runs"][0]["properties"])
-        self.assertNotIn("overran", report.to_junit(kept))
-
     def test_seconds(self):
         self.assertEqual([report.secs(x) for x in (93.4, 60, 0.0004, 1.23456)], ["93.4", "60", "0", "1.235"])
 

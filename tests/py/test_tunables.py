@@ -210,15 +210,6 @@ class GateRuns(unittest.TestCase):
         self.assertTrue(any(label.startswith("qemu-tcg") for label in labels))
         self.assertIn("boundary 1", labels)
 
-    def test_the_first_set_has_four_parts_and_the_total_is_kept(self):
-        from orchestration import gate_runs
-        runs = self.sets()
-        parts = 4 + len(runs) - 1
-        shares = [gate_runs.split(parts * 10, True, "", e, runs, 1)[0] for _, e in runs]
-        self.assertEqual(shares[0], 40)
-        self.assertEqual(set(shares[1:]), {10})
-        self.assertLessEqual(sum(shares), parts * 10)
-
     def test_a_boundary_finding_is_a_warning(self):
         from orchestration import gate_runs
         from orchestration.checks import Check

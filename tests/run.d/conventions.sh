@@ -107,7 +107,7 @@ usage_error "memgate run: a convention must fit the op" "clear_page returns noth
 	$MG run --variant=clear_pages_unrolled --len=4096 --convention='args=rdi ret=rax'
 
 # The gate, on kernel-style files (tests/gate/conv/), with its shim.
-GATE="scripts/gate --kernel --quick --seconds=20 --skip=huge,fuzz,valgrind,regressions,bench"
+GATE="scripts/gate --kernel --quick --skip=huge,fuzz,valgrind,regressions,bench"
 expect "the gate rejects __clear_pages_unrolled's style under the C convention: the false alarm" 1 \
 	"wrong-result: dst\[[0-7]\] got 0x[0-9a-f]{2} want 0x00 \([0-9]+ of 4096 bytes wrong\)" \
 	$GATE --op clear_page tests/gate/conv/clear_pages_style.S

@@ -61,7 +61,7 @@ gate_case() {
 	# The 4 GiB+ check of a routine wrong at mid-size lengths took 62 s at a
 	# load of 20: room for it (a failing sweep ends early, so it costs
 	# nothing where the machine is less busy).
-	"FAIL at 4 GiB+"*) flags=(--profile=smoke --skip=fuzz,valgrind,regressions --no-bench --seconds=150) ;;
+	"FAIL at 4 GiB+"*) flags=(--profile=smoke --skip=fuzz,valgrind,regressions --no-bench) ;;
 	"FAIL in the full sweep"*) flags=(--skip=fuzz,huge,valgrind --no-bench) ;;
 	esac
 	# A register convention of its own (MG_VARIANT_CONV), declared as the
@@ -138,7 +138,7 @@ echo "== the gate: a whole run with fuzzing, reports and the speed comparison"
 cp tests/bad/generic/bad_memcpy_returns_end.c "$TMP/my_copy.c"
 sed -i 's/mg_generic_bad_memcpy_returns_end/my_copy/' "$TMP/my_copy.c"
 expect "a submitted file is rejected with its class, by every check that can see it" 1 \
-	"^REJECTED: my_copy, " scripts/gate --op memcpy --quick --skip=huge --seconds=30 --no-bench \
+	"^REJECTED: my_copy, " scripts/gate --op memcpy --quick --skip=huge --no-bench \
 	--report="$TMP/r.json" --sarif="$TMP/r.sarif" --junit="$TMP/r.xml" "$TMP/my_copy.c"
 expect "the JSON report names the verdict and a wrong-return finding from the fuzzer" 0 "^rejected true$" \
 	jq -r '"\(.verdict) \(any(.findings[]; .check == "fuzz" and .kind == "wrong-return"))"' "$TMP/r.json"
@@ -161,12 +161,12 @@ expect "the speed comparison is plotted next to the report" 0 "<svg" \
 # byte loop); the table above is timed against them all.
 expect "--max-slowdown rejects a routine slower than the best incumbent" 1 "\] slowdown: up to" \
 	scripts/gate --op memmove --quick --skip=fuzz,huge,valgrind,regressions --max-slowdown=1.0 \
-	--baseline=memmove_libc --seconds=least --symbol=mg_x86_64_memmove_bytewise impls/x86_64/memmove_bytewise.S impls/x86_64/forward_copy.S
+	--baseline=memmove_libc --symbol=mg_x86_64_memmove_bytewise impls/x86_64/memmove_bytewise.S impls/x86_64/forward_copy.S
 # 20+: the plan holds room for the bench (19 s at a load of 5) before it
 # knows the routine is wrong; on a busy machine 20 was refused.
 expect "a rejected routine's speed is not timed: bench is n/a with the reason" 1 \
 	"^bench +N/A .*already rejected: a wrong routine's speed is not judged" \
-	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind --seconds=20+ \
+	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind \
 	--symbol=mg_generic_bad_memcpy_tail_overwrite tests/bad/generic/bad_memcpy_tail_overwrite.c
 
 echo "== the gate: bad invocations, one line and exit 2"

@@ -2,11 +2,10 @@
 # for that arch (build/gate/ARCH/NAME) and judged where it runs, natively or
 # under qemu-user. A correct aarch64 routine is accepted; broken ones are
 # rejected with their class; the replay command of a random-case finding
-# reproduces it. The aarch64 gates run at --seconds least: what the plan
-# measures the required checks need here, under each of three CPU models,
-# above the plan's floor (5% of the sweep's cases; the 4 GiB+ guard-oracle
-# cases, which params.sh runs, left out), so a busier machine gets a larger
-# budget rather than a refusal. Every gate here sweeps the smoke profile
+# reproduces it. The gates run at the default deadline: the profile decides
+# their cases, so a busier machine makes them slower, never different
+# (the 4 GiB+ guard-oracle cases, which params.sh runs, left out where
+# they are not what is tested). Every gate here sweeps the smoke profile
 # (--profile=smoke): what is tested is the gate on another arch, not the
 # sweep's depth, which make verify ARCH=... and arch_*.sh give (the
 # group: 242 CPU s with quick, 141 with smoke, in a make check).
@@ -17,34 +16,29 @@ if ! arch_usable aarch64 "gate --arch=aarch64" ga_why; then
 	:
 else
 	sed 's/mg_aarch64_memcpy_ldp/my_ldp/g' impls/aarch64/memcpy_ldp.S >"$TMP/my_ldp.S"
-	# --seconds least: what the plan measures it needs here under the three
-	# models (with the quick sweep 24 s, 32 CPU s; with smoke 12 s, 14 CPU
-	# s; at --seconds 120 it was 68 CPU s).
 	expect_all "gate: a correct aarch64 routine, named by --arch, is accepted" 0 \
 		"^memgate gate: my_ldp \(memcpy, aarch64" "^fuzz +PASS .*random cases \(not coverage-guided" \
 		"^bench +N/A .*n/a \(memgate speed under qemu-aarch64 measures qemu, not the hardware\)" \
-		"^ACCEPTED \(smoke sweep; (sweep cut to .*; )?valgrind n/a: valgrind runs on the host's build only; bench n/a: .*\): my_ldp " -- \
-		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=huge --seconds=least --report="$TMP/ga64.json" \
+		"^ACCEPTED \(smoke sweep; valgrind n/a: valgrind runs on the host's build only; bench n/a: .*\): my_ldp " -- \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=huge --report="$TMP/ga64.json" \
 		--sarif="$TMP/ga64.sarif" --junit="$TMP/ga64.xml" "$TMP/my_ldp.S"
 	expect "gate: the aarch64 reports name the arch" 0 "^aarch64 accepted 2.1.0 aarch64$" \
 		jq -r --slurpfile s "$TMP/ga64.sarif" \
 		'"\(.arch) \(.verdict) \($s[0].version) \($s[0].runs[0].properties.arch)"' \
 		"$TMP/ga64.json"
-	# The arch from the file's directory (tests/bad/aarch64/). --seconds
-	# least: the least total the plan says holds the required checks of the
-	# three CPU models here (the first runs the random cases whose finding
-	# the replay test below needs); a number could be refused on a slower
-	# or busier machine.
+	# The arch from the file's directory (tests/bad/aarch64/); the first of
+	# the three CPU models runs the random cases whose finding the replay
+	# test below needs.
 	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
-		scripts/gate --op memcpy --profile=smoke --seconds=least --skip=regressions \
+		scripts/gate --op memcpy --profile=smoke --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
 	# The failure-function stub traps with brk (SIGTRAP) on aarch64: the
 	# finding still names the call.
 	expect "gate: an aarch64 routine that calls __chk_fail is rejected, the finding names the call" 1 \
 		"^1\. \[sweep\] crash: called __chk_fail, a failure function that does not return \(cpu max\)" \
-		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --seconds=least --skip=fuzz,huge,regressions --no-bench \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench \
 		tests/gate/calls_chk_fail.c
 	usage_error "gate: an aarch64 svc instruction is refused at build time" \
 		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
@@ -61,7 +55,7 @@ else
 		"^memgate gate: mg_i386_bad_memcpy_tail_off_by_one \(memcpy, i386" \
 		"^[0-9]+\. \[sweep\] out-of-bounds-(read|write): " \
 		"^huge +N/A .*need a 64-bit size_t" "^valgrind +N/A .*the host's build only" -- \
-		scripts/gate --arch=i386 --op memcpy --profile=smoke --seconds=least --skip=regressions,fuzz --no-bench \
+		scripts/gate --arch=i386 --op memcpy --profile=smoke --skip=regressions,fuzz --no-bench \
 		--symbol=mg_i386_bad_memcpy_tail_off_by_one tests/bad/i386/bad_memcpy_tail_off_by_one.S
 	usage_error "gate: an i386 int \$0x80 is refused at build time" \
 		"^gate: tests/gate/int80_i386.S makes system calls: int \\\$0x80 at int80_i386\+0x7$" \
@@ -88,12 +82,7 @@ fi
 
 # riscv64: a vector routine runs under V at VLEN 128, 256, 512 and 1024
 # (the wider ones only because it requires v), a scalar one under VLEN 128
-# and RV64GC, each at --seconds least: what the plan measures they need
-# here, with the probe's rate of the routine itself under each model
-# (the group: 286 CPU s in a make check with these at 16 to 90 s, 228 run
-# alone with them at least, 183 in the next make check). Before the situations had
-# room of their own in the plan (docs/gate.md, "it fits"), least gave
-# bad_memset_vlen128 too little to judge, and these had 16 to 90 s.
+# and RV64GC, each at the default deadline: its smoke profile, whole.
 if ! arch_usable riscv64 "gate --arch=riscv64" ga_why; then
 	:
 else
@@ -103,7 +92,7 @@ else
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: ACCEPTED" \
 		"^isa +N/A .*no RISC-V decoder" "^ACCEPTED .*: my_rvv passed" -- \
 		scripts/gate --arch=riscv64 --op memset --requires v --profile=smoke --skip=huge,fuzz,regressions --no-bench \
-		--seconds=least --report="$TMP/garvv.json" "$TMP/my_rvv.S"
+		--report="$TMP/garvv.json" "$TMP/my_rvv.S"
 	# It requires v: RV64GC, which has none, does not run it.
 	expect "gate: a riscv64 routine that requires v runs under the four VLENs only" 0 \
 		'^riscv64 \["cpu rv64,v=true,vlen=1024,vext_spec=v1.0","cpu rv64,v=true,vlen=128,vext_spec=v1.0","cpu rv64,v=true,vlen=256,vext_spec=v1.0","cpu rv64,v=true,vlen=512,vext_spec=v1.0"\]$' \
@@ -113,7 +102,7 @@ else
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
 		"^  cpu rv64,v=true,vlen=256,vext_spec=v1.0: REJECTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: REJECTED" \
 		"^[0-9]+\. \[sweep\] out-of-bounds-write: dst, [0-9]+ bytes past the end .*\(cpu rv64,v=true,vlen=256" -- \
-		scripts/gate --op memset --requires v --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --op memset --requires v --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		--symbol=mg_riscv64_bad_memset_vlen128 --report="$TMP/garv.json" tests/bad/riscv64/bad_memset_vlen128.S
 	expect "gate: the replay command of a riscv64 finding under a VLEN model reproduces it" 1 \
 		"REPRODUCED: mg_riscv64_bad_memset_vlen128 fails this case \(out-of-bounds-write\)" \
@@ -122,11 +111,11 @@ else
 	expect_all "gate: a riscv64 C routine is built for RV64GC and accepted under VLEN 128 and RV64GC" 0 \
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" \
 		"^  cpu rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false: ACCEPTED" "^ACCEPTED .*: bytecopy passed" -- \
-		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/bytecopy.c
 	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
 		"^1\. \[sweep\] crash: SIGILL .* at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
-		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/rvv_undeclared.S
 	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
 		"^gate: .*my_rvv.S does not build; the compiler said:" "instruction requires the following: 'V'" -- \
@@ -136,7 +125,7 @@ else
 		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/ecall_riscv64.S
 	# Misaligned loads and stores, as qemu's plugin sees them in the sweep.
 	mis=tests/gate/misaligned/words_any_alignment.S
-	rv_smoke=(--arch=riscv64 --op memcpy --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench)
+	rv_smoke=(--arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench)
 	expect_all "gate: a riscv64 word loop that ignores alignment is rejected under the kernel contract" 1 \
 		"^misaligned +FAIL .*2 instructions made misaligned accesses" \
 		"^1\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load at 0x[0-9a-f]+ \(address % 8 = [1-7]\) by mg_gate_words_any_alignment\+0x8: kernel and firmware code must not" \
@@ -156,7 +145,7 @@ else
 	# A vector access is watched element by element.
 	expect "gate: a riscv64 vector copy of 64-bit elements from any alignment is rejected in kernel code" 1 \
 		"^[0-9]+\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load .* by mg_gate_rvv_e64_any_alignment\+0xe: .*\(cpu rv64,v=true,vlen=" \
-		scripts/gate --arch=riscv64 --op memcpy --requires v --profile=smoke --seconds=least --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --requires v --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		--contract=kernel tests/gate/misaligned/rvv_e64_any_alignment.S
 	sed 's/mg_riscv64_memcpy_word/my_word/g' impls/riscv64/memcpy_word.S >"$TMP/my_word.S"
 	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \

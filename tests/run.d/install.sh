@@ -4,15 +4,15 @@
 # and the printed repro line works from there; the action's script
 # (scripts/action) gates a sample routine and writes SARIF; the Debian
 # package builds (once), passes lintian, and its memgate (from dpkg -x)
-# gates a routine. The gates are quick ones (--quick, a short --seconds,
-# fuzzing left out): what is tested here is where things are, not the checks.
+# gates a routine. The gates are quick ones (--quick, fuzzing left out):
+# what is tested here is where things are, not the checks.
 # Sourced by tests/run (uses pass, fail, skip, ran, $TMP).
 
 echo "== memgate installed and run from anywhere (make install, action.yml, debian/)"
 
 in_prefix=$TMP/install-prefix
 in_user=$TMP/install-user
-in_quick=(--quick --skip=fuzz,huge --no-bench --seconds 10)
+in_quick=(--quick --skip=fuzz,huge --no-bench)
 mkdir -p "$in_user"
 cp tests/gate/bytecopy.c "$in_user/good.c"
 cp tests/bad/generic/bad_memcpy_tail_overwrite.c "$in_user/bad.c"

@@ -74,15 +74,15 @@ else
 	skip "aarch64: the interrupt situation is refused with the reason" "${it_why:-build/aarch64/memgate not built}"
 fi
 
-# The gate's interrupts check: two gates within a budget (--seconds=20).
+# The gate's interrupts check: two gates of the quick profile.
 full_tier_only || return 0
 expect_all "gate: a routine that keeps scratch below the red zone is rejected by the interrupts check" 1 \
 	"^interrupts +FAIL +[0-9]+ " \
 	"^1\. \[interrupts\] abi-violation: wrote sp-200 at pc " "^REJECTED: " -- \
-	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
+	scripts/gate --op memcpy --quick --skip=fuzz,valgrind,bench,huge \
 	--symbol=mg_x86_64_bad_memcpy_below_red_zone tests/bad/x86_64/bad_memcpy_below_red_zone.S
 expect_all "gate: its twin, scratch in the red zone, is accepted with the interrupts and threads checks passed" 0 \
 	"^interrupts +PASS +[0-9]+ .* stopped at every instruction" \
 	"^threads +PASS +[0-9]+ .* in 2 and in 4 threads at once" "^ACCEPTED" -- \
-	scripts/gate --op memcpy --quick --seconds=20 --skip=fuzz,valgrind,bench,huge \
+	scripts/gate --op memcpy --quick --skip=fuzz,valgrind,bench,huge \
 	--symbol=mg_x86_64_memcpy_uses_red_zone tests/bad/x86_64/memcpy_uses_red_zone.S

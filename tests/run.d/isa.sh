@@ -129,16 +129,11 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 	expect_all "gate: an aarch64 SVE routine without --requires sve is undeclared-feature sve, cortex-a57 n/a" 1 \
 		"^1\. \[isa\] undeclared-feature: sve: " "^sweep +N/A .*cpu cortex-a57 +n/a \(qemu-aarch64 -cpu cortex-a57 cannot run sve" \
 		"^REJECTED: sve_copy, 1 finding\(s\)" -- \
-		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --seconds=least tests/gate/isa/sve_copy.S
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions tests/gate/isa/sve_copy.S
 	# Its run is also the unmarked object's below (BTI): one gate, two rows.
-	# Accepted needs its sweep above the 5% floor under two emulated SVE
-	# models, which the bare least (the plan's CPU time) misses on a busy
-	# machine: 32 s. With the quick sweep the plan asked 32 here, and got
-	# twice that; with the smoke sweep it asks 6 on the idle machine, and
-	# cuts a64fx's sweep to 5.6% of its cases, next to the floor.
 	expect_all "gate: the SVE routine with --requires sve is accepted (qemu max and a64fx)" 0 \
 		"^isa +PASS .*minimal --requires: sve" "^ACCEPTED.*: sve_copy passed every" -- \
-		bash -c "scripts/gate --arch=aarch64 --op memcpy --requires=sve --profile=smoke --skip=fuzz,huge,regressions --seconds=32 \
+		bash -c "scripts/gate --arch=aarch64 --op memcpy --requires=sve --profile=smoke --skip=fuzz,huge,regressions \
 		tests/gate/isa/sve_copy.S 2>&1 | tee '$TMP/sve-accepted.out'; exit \${PIPESTATUS[0]}"
 	# BTI (docs/contract.md, A16), aarch64's row of the landing-pad rule: a
 	# BTI-marked object whose entry has no landing pad is the isa check's
@@ -148,11 +143,11 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^isa +FAIL .*marked for BTI: each entry must start with bti c or bti jc or paciasp or pacibsp" \
 		"^1\. \[isa\] landing-pad: no_landing_pad starts with 03 00 80 d2, not bti c or bti jc or paciasp or pacibsp, in an object marked for BTI" \
 		"^REJECTED: no_landing_pad" -- \
-		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench \
 		tests/gate/bti/no_landing_pad.S
 	expect "gate: its twin, bti c first, passes the landing-pad rule" 0 \
 		"^isa +PASS .*marked for BTI: each entry must start with bti c" \
-		bash -c 'scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least tests/gate/bti/landing_pad.S; true'
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/bti/landing_pad.S; true'
 	expect "gate: an object without the BTI property owes no landing pads" 0 \
 		"^isa +PASS .*not marked for BTI \(no landing pad asked\)" cat "$TMP/sve-accepted.out"
 	# Below sp (docs/contract.md, A4, AK4): scratch at [sp, #-16] is the
@@ -161,11 +156,11 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 		"^below-sp +FAIL .*3 of 10 instructions reach below sp" \
 		"^1\. \[below-sp\] abi-violation: stur xzr, \[sp, #-0x10\] at below_sp\+0x0 \(and 2 more\) writes below sp without moving it" \
 		"^REJECTED: below_sp" -- \
-		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least \
+		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench \
 		tests/gate/stack/below_sp.S
 	expect "gate: its twin, scratch in its own frame, passes the below-sp check" 0 \
 		"^below-sp +PASS .*none reaching below sp" \
-		bash -c 'scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench --seconds=least tests/gate/stack/below_sp_frame.S; true'
+		bash -c 'scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/stack/below_sp_frame.S; true'
 elif arch_wanted aarch64; then
 	skip "gate: the aarch64 SVE routine" "$ga_why"
 fi

@@ -19,15 +19,15 @@ if [ "$(uname -m)" = x86_64 ]; then
 	expect_all "gate: a kernel copy_page using xmm registers is rejected (fpu-state)" 1 \
 		"^abi +FAIL .*no vector or x87 state \(kernel\)" \
 		"^1\. \[abi\] abi-violation: kernel contract: touches xmm0 without declaring it" -- \
-		scripts/gate --op copy_page --seconds=20 --skip=fuzz,valgrind,bench --report="$TMP/pfpu.json" \
+		scripts/gate --op copy_page --skip=fuzz,valgrind,bench --report="$TMP/pfpu.json" \
 		--symbol=mg_x86_64_bad_copy_page_uses_sse tests/bad/x86_64/bad_copy_page_uses_sse.S
 	expect "the finding record names the rule fpu-state" 0 '"rule":"fpu-state"' \
 		bash -c "$MG run --variant=bad_copy_page_uses_sse --len=4096 --format=jsonl; true"
 	expect "gate: the same copy_page declaring --requires fpu is accepted" 0 "^ACCEPTED" \
-		scripts/gate --op copy_page --seconds=20 --skip=fuzz,valgrind,bench --requires=fpu \
+		scripts/gate --op copy_page --skip=fuzz,valgrind,bench --requires=fpu \
 		--symbol=mg_x86_64_bad_copy_page_uses_sse tests/bad/x86_64/bad_copy_page_uses_sse.S
 	expect "gate: the same copy_page as user code (--contract=user) is accepted" 0 "^ACCEPTED" \
-		scripts/gate --op copy_page --seconds=20 --skip=fuzz,valgrind,bench --contract=user \
+		scripts/gate --op copy_page --skip=fuzz,valgrind,bench --contract=user \
 		--symbol=mg_x86_64_bad_copy_page_uses_sse tests/bad/x86_64/bad_copy_page_uses_sse.S
 fi
 caught bad_memcpy_nt_threshold out-of-bounds-write "dst, 48 bytes before it" --len=16
@@ -35,7 +35,7 @@ expect_all "gate: --extern V1,V2 runs once per value and rejects only the low th
 	"^  bad_nt_threshold=0x100000: ACCEPTED$" "^  bad_nt_threshold=16: REJECTED" \
 	"^1\. \[sweep\] out-of-bounds-(read|write): .*\(bad_nt_threshold=16\)$" \
 	"^REJECTED: mg_generic_bad_memcpy_nt_threshold" -- \
-	scripts/gate --op memcpy --quick --seconds=30 --skip=fuzz,valgrind,bench,huge \
+	scripts/gate --op memcpy --quick --skip=fuzz,valgrind,bench,huge \
 	--extern bad_nt_threshold=0x100000,16 --symbol=mg_generic_bad_memcpy_nt_threshold \
 	tests/bad/generic/bad_memcpy_nt_threshold.c
 usage_error "gate: --extern with a value twice is bad usage" \
@@ -69,7 +69,7 @@ else
 	expect_all "gate: a memset wrong only with 64-byte ZVA blocks is rejected under cortex-a57 only" 1 \
 		"^  cpu max: ACCEPTED$" "^  cpu cortex-a57: REJECTED" "^  cpu a64fx: ACCEPTED$" \
 		"^1\. \[sweep\] wrong-result: .*\(cpu cortex-a57\)$" "^   repro: QEMU_CPU=cortex-a57 " -- \
-		scripts/gate --op memset --profile=smoke --seconds=60 --skip=fuzz,huge --report="$TMP/pzva.json" \
+		scripts/gate --op memset --profile=smoke --skip=fuzz,huge --report="$TMP/pzva.json" \
 		--symbol=mg_aarch64_bad_memset_zva64_stride tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: the finding's cpu_model is in the report" 0 "^cortex-a57$" \
 		jq -r '.findings[0].cpu_model' "$TMP/pzva.json"
@@ -78,7 +78,7 @@ else
 		bash -c "eval \"\$(jq -r '.findings[0].repro' $TMP/pzva.json)\""
 	expect_all "gate: --requires zva64 runs only under cortex-a57" 1 \
 		"^sweep +FAIL .*cpu cortex-a57" "^REJECTED: mg_aarch64_bad_memset_zva64_stride, 1 finding" -- \
-		scripts/gate --op memset --profile=smoke --seconds=40 --skip=fuzz,huge,regressions --requires=zva64 \
+		scripts/gate --op memset --profile=smoke --skip=fuzz,huge,regressions --requires=zva64 \
 		--symbol=mg_aarch64_bad_memset_zva64_stride tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: facts no model has are a SKIP naming them, exit 2" 2 \
 		"^SKIP \(needs sve,zva64: no qemu model here has both sve and a 64-byte ZVA block\)" \
@@ -90,9 +90,9 @@ else
 		tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: x18 in an aarch64 copy_page breaks the default kernel contract" 1 \
 		"^1\. \[abi\] abi-violation: x18 \(the platform register\) changed .*\(cpu max\)$" \
-		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --seconds=30 --skip=fuzz,regressions \
+		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --skip=fuzz,regressions \
 		--symbol=mg_aarch64_copy_page_pipelined impls/aarch64/copy_page_pipelined.S
 	expect "gate: the same copy_page as user code (--contract=user) is accepted" 0 "^ACCEPTED" \
-		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --seconds=30 --skip=fuzz --contract=user \
+		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --skip=fuzz --contract=user \
 		--symbol=mg_aarch64_copy_page_pipelined impls/aarch64/copy_page_pipelined.S
 fi

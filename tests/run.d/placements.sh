@@ -158,7 +158,7 @@ else
 	expect_all "i386: the gate rejects bad_memmove_int_len with wrong-result in its huge check" 1 \
 		"^huge +FAIL " "^[0-9]+\. \[huge\] wrong-result: " -- \
 		scripts/gate --arch=i386 --op=memmove --quick --skip=fuzz,valgrind,regressions --no-bench \
-		--seconds=120 --symbol=mg_generic_bad_memmove_int_len tests/bad/generic/bad_memmove_int_len.c
+		--symbol=mg_generic_bad_memmove_int_len tests/bad/generic/bad_memmove_int_len.c
 	# Natively, a smaller address space (ulimit -v) has no 2 GiB in one
 	# piece: n/a with the reason, never a pass. (qemu-user needs the room
 	# for itself, so only where i386 runs natively.)

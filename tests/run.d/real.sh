@@ -8,7 +8,7 @@ LIBC_A=/usr/lib/x86_64-linux-gnu/libc.a
 # what a real object is judged, not the budget (gate_budget.sh does), and
 # at make check's load a program got 30% of a core and the three-entry
 # member's needs grew to 144 s: 120 alone was refused.
-REAL_FLAGS=(--quick --no-bench --seconds=120+)
+REAL_FLAGS=(--quick --no-bench)
 
 expect "mempcpy: an op of its own, its broken variant caught as wrong-return" 0 \
 	"^bad_mempcpy_returns_dst .*FAIL \(expected\) .* wrong-return: " \

@@ -13,7 +13,7 @@ echo "== current trees: the kernel shim's generations, glibc's built objects"
 tr_dir=$TMP/trees
 mkdir -p "$tr_dir/arch/x86/lib" "$tr_dir/arch/arm64/lib"
 # --skip is each test's own: the gate takes a flag once.
-TREE_FLAGS=(--quick --no-bench --seconds=60)
+TREE_FLAGS=(--quick --no-bench)
 
 # 6.1: SYM_FUNC_START, ALTERNATIVE_2 on REP_GOOD and ERMS, a weak alias.
 cat >"$tr_dir/arch/x86/lib/tcopy_61.S" <<'EOF'
@@ -167,7 +167,7 @@ EOF
 		"^memgate gate: __tset \(memset, aarch64, under qemu-aarch64, kernel contract\)" \
 		"^isa +PASS .*minimal --requires: none" "^ACCEPTED.*: __tset passed" -- \
 		tr_gate --kernel --arch aarch64 -D ZOO_CPU=ARM64_HAS_NO_HW_PREFETCH --op memset --symbol __tset \
-		--quick --no-bench --skip=huge,fuzz --seconds=120 "$tr_dir/arch/arm64/lib/tset.S"
+		--quick --no-bench --skip=huge,fuzz "$tr_dir/arch/arm64/lib/tset.S"
 	expect "trees: its MOPS alternative assembles and is a SKIP where no CPU model has MOPS" 2 \
 		"^SKIP \(needs mops: no qemu model here has mops\)" \
 		tr_gate --kernel --arch aarch64 -D ZOO_CPU=ARM64_HAS_MOPS --requires mops --op memset --symbol __tset \

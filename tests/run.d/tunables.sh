@@ -20,13 +20,11 @@ if [ "$(uname -m)" != x86_64 ]; then
 	skip "tunables" "these tests gate x86-64 routines, and this machine is $(uname -m)"
 	return 0
 fi
-# Each further value set gets 1 part of --seconds, the first 4, and a set
-# whose part would be under 6 s is left out: 80 s holds the eleven sets of
-# these routines (6.1 s each). The smoke sweep: what is tested is which
-# sets run and what each finds (a set's smoke sweep ends within its part;
-# each set is a build of its own, which is most of what the group costs).
+# Every value set runs, in turn under the one deadline. The smoke sweep:
+# what is tested is which sets run and what each finds (each set is a
+# build of its own, which is most of what the group costs).
 tu_gate() {
-	scripts/gate --profile=smoke --seconds=80 --skip=fuzz,valgrind,bench,huge "$@"
+	scripts/gate --profile=smoke --skip=fuzz,valgrind,bench,huge "$@"
 }
 caught bad_memset_cache128 crash "SIGFPE" --len=1
 caught bad_memcpy_nt16448 out-of-bounds-read "src, 1 byte past the end" --len=0
@@ -62,7 +60,7 @@ done
 expect_all "gate: an --extern datum read is listed with its value in each run" 0 \
 	"^data symbols read \(from its relocations\): copy_threshold$" \
 	"^  copy_threshold=16: copy_threshold=16$" "^  copy_threshold=0x100000: copy_threshold=0x100000$" -- \
-	scripts/gate --op memcpy --profile=smoke --seconds=20 --skip=fuzz,valgrind,bench,huge \
+	scripts/gate --op memcpy --profile=smoke --skip=fuzz,valgrind,bench,huge \
 	--extern copy_threshold=16,0x100000 tests/gate/extern_threshold.c
 # Lengths around the thresholds (item 3): a path that starts at a value the
 # routine reads is entered by the lengths next to it, which the profile's

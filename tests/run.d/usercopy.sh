@@ -64,7 +64,7 @@ expect_all "gate: a user store after the clac is the uaccess check's smap-unbrac
 	"^uaccess +FAIL .*3 listed user accesses, 1 outside stac/clac" "^sweep +PASS" \
 	"^1\. \[uaccess\] smap-unbracketed: mov byte ptr \[rdi\], al at mg_x86_64_bad_copy_to_user_stores_after_clac\+0x24, listed in the exception table as a user access, runs outside the SMAP brackets" \
 	"^REJECTED: mg_x86_64_bad_copy_to_user_stores_after_clac, 1 finding" -- \
-	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	scripts/gate --op copy_to_user --quick --skip=fuzz,regressions,valgrind --no-bench \
 	--symbol=mg_x86_64_bad_copy_to_user_stores_after_clac --report="$TMP/smap-bad.json" \
 	tests/bad/x86/bad_copy_to_user_stores_after_clac.S
 # A fixup that returns with the brackets open (U11): right at run time too.
@@ -74,17 +74,17 @@ expect_all "gate: a fixup that returns without its clac is the uaccess check's s
 	"^uaccess +FAIL .*3 listed user accesses, 0 outside stac/clac, 1 returns with them open" \
 	"^1\. \[uaccess\] smap-left-open: ret at mg_x86_64_bad_copy_to_user_fault_leaves_stac\+0x[0-9a-f]+ returns with the SMAP brackets open" \
 	"^REJECTED: mg_x86_64_bad_copy_to_user_fault_leaves_stac, 1 finding" -- \
-	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	scripts/gate --op copy_to_user --quick --skip=fuzz,regressions,valgrind --no-bench \
 	--symbol=mg_x86_64_bad_copy_to_user_fault_leaves_stac tests/bad/x86/bad_copy_to_user_fault_leaves_stac.S
 expect_all "gate: its twin, every access bracketed, passes the uaccess check" 0 \
 	"^uaccess +PASS .*3 listed user accesses, 0 outside stac/clac" "^ACCEPTED" -- \
-	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	scripts/gate --op copy_to_user --quick --skip=fuzz,regressions,valgrind --no-bench \
 	--symbol=mg_x86_64_copy_to_user_bracketed tests/bad/x86/copy_to_user_bracketed.S
 # A jump through a register: the audit cannot follow it, so the check
 # could not judge (exit 2) and names it.
 expect_all "gate: an indirect jump the uaccess audit cannot follow is could not judge, naming it" 2 \
 	"^COULD NOT JUDGE: copy_to_user_indirect: could not judge: uaccess: a path from copy_to_user_indirect reaches jmp rax at copy_to_user_indirect\+0x14, an indirect jump or call the audit cannot follow" -- \
-	scripts/gate --op copy_to_user --quick --seconds=20 --skip=fuzz,regressions,valgrind --no-bench \
+	scripts/gate --op copy_to_user --quick --skip=fuzz,regressions,valgrind --no-bench \
 	tests/gate/copy_to_user_indirect.S
 # A kernel file as it lives in its tree: the shim's ASM_STAC/ASM_CLAC are
 # followed through a jump to the tail (as 6.1's copy_user_64.S jumps to
@@ -135,11 +135,11 @@ EOS
 expect_all "gate --kernel: the shim's ASM_CLAC before a user store is smap-unbracketed" 1 \
 	"^uaccess +FAIL .*__tcu: 2 listed user accesses, 1 outside stac/clac" \
 	"\[uaccess\] smap-unbracketed: mov byte ptr \[rdi\], al at __tcu\+0x19" -- \
-	scripts/gate --kernel --op copy_from_user --symbol __tcu --quick --seconds=20 \
+	scripts/gate --kernel --op copy_from_user --symbol __tcu --quick \
 	--skip=fuzz,regressions,valgrind --no-bench "$TMP/smap-tree/arch/x86/lib/tcu.S"
 expect "gate --kernel: a routine without brackets of its own leaves them to its caller (n/a)" 0 \
 	"^uaccess +N/A .*__tcu_caller_brackets: no stac/clac of its own \(its caller brackets it\)" \
-	scripts/gate --kernel --op copy_from_user --symbol __tcu_caller_brackets --quick --seconds=20 \
+	scripts/gate --kernel --op copy_from_user --symbol __tcu_caller_brackets --quick \
 	--skip=fuzz,regressions,valgrind --no-bench "$TMP/smap-tree/arch/x86/lib/tcu.S"
 
 # The records: the case says where the user buffer faults; the finding

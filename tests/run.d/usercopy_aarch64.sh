@@ -103,7 +103,7 @@ else
 	expect_all "gate: aarch64 bad_copy_to_user_tail_unlisted is rejected with unhandled-fault" 1 \
 		"^REJECTED: mg_aarch64_bad_copy_to_user_tail_unlisted" \
 		"\[sweep\] unhandled-fault: dst, .*the user buffer faulted at pc mg_gate_mg_aarch64_bad_copy_to_user_tail_unlisted\+0x[0-9a-f]+, which the exception table does not list" -- \
-		scripts/gate --arch=aarch64 --op copy_to_user --profile=smoke --seconds=40 --skip=fuzz,regressions \
+		scripts/gate --arch=aarch64 --op copy_to_user --profile=smoke --skip=fuzz,regressions \
 		--no-bench --symbol=mg_aarch64_bad_copy_to_user_tail_unlisted --report="$TMP/uc64-gate.json" \
 		tests/bad/aarch64/bad_copy_to_user_tail_unlisted.S
 
@@ -118,7 +118,7 @@ else
 		"^uaccess +FAIL .*1 listed user accesses, 1 privileged" \
 		"^1\. \[uaccess\] pan-privileged-access: strb w4, \[x0\] at mg_aarch64_bad_copy_to_user_plain_store\+0x10, listed in the exception table as a user access, is a privileged access" \
 		"^  cpu max: REJECTED, 1 finding" -- \
-		scripts/gate --arch=aarch64 --op copy_to_user --profile=smoke --seconds=20+ --skip=fuzz,regressions \
+		scripts/gate --arch=aarch64 --op copy_to_user --profile=smoke --skip=fuzz,regressions \
 		--no-bench --symbol=mg_aarch64_bad_copy_to_user_plain_store tests/bad/aarch64/bad_copy_to_user_plain_store.S
 
 	# An entry of a type the emulation does not have (BPF) makes the case
@@ -143,7 +143,7 @@ EOS
 	expect_all "gate: an exception-table type not emulated is could-not-judge, naming it" 2 \
 		"^sweep +ERROR .*could not judge: exception-table type BPF \(1\) is not emulated \(only UACCESS_ERR_ZERO and KACCESS_ERR_ZERO are\)" \
 		"^COULD NOT JUDGE: cfu_bpf" -- \
-		scripts/gate --arch=aarch64 --op copy_from_user --profile=smoke --seconds=40 --skip=fuzz,regressions \
+		scripts/gate --arch=aarch64 --op copy_from_user --profile=smoke --skip=fuzz,regressions \
 		--no-bench --report="$TMP/uc64-bpf.json" "$TMP/bpf/cfu_bpf.S"
 
 	# A kernel file as it lives in its tree (6.1's style: USER() and
@@ -180,6 +180,6 @@ EOS
 		"^memgate gate: __tcfu \(copy_from_user, aarch64, under qemu-aarch64, kernel contract\)" \
 		"\[sweep\] unhandled-fault: src, .*the user buffer faulted at pc mg_gate___tcfu\+0x10, which the exception table does not list" \
 		"^uaccess +PASS .*__tcfu: 2 listed user accesses, 0 privileged" -- \
-		scripts/gate --kernel --arch=aarch64 --op copy_from_user --symbol __tcfu --profile=smoke --seconds=40 \
+		scripts/gate --kernel --arch=aarch64 --op copy_from_user --symbol __tcfu --profile=smoke \
 		--skip=fuzz,regressions --no-bench --report="$TMP/uc64-tcfu.json" "$TMP/tree/arch/arm64/lib/tcfu.S"
 fi

@@ -60,7 +60,7 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 	# nothing could be copied" forbids (docs/usercopy.md, "i386's
 	# usercopy_32.c").
 	zoo_u32=$(ls build/zoo/src/linux-source-*/arch/x86/lib/usercopy_32.c 2>/dev/null | head -n1)
-	zoo_u32_flags=(--arch i386 --profile=smoke --seconds=20 --skip=fuzz,huge,valgrind,regressions --no-bench
+	zoo_u32_flags=(--arch i386 --profile=smoke --skip=fuzz,huge,valgrind,regressions --no-bench
 		-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0
 		--cflags "-include $PWD/zoo/kernel/shim.h -O2 -mregparm=3 -DCONFIG_X86_INTEL_USERCOPY -Wno-unused-parameter")
 	if ! arch_usable i386 "zoo: i386's usercopy_32.c" zoo_why; then
@@ -114,7 +114,7 @@ for e in doc.get("entries") or [doc]:
 	else
 		expect "zoo: riscv64 memset.S (6.1, CONFIG_64BIT) is accepted under every CPU model" 0 \
 			'^ACCEPTED .*: __memset passed every other check' \
-			scripts/gate --arch riscv64 --profile=smoke --seconds=30 --skip=fuzz,huge,valgrind,regressions --no-bench \
+			scripts/gate --arch riscv64 --profile=smoke --skip=fuzz,huge,valgrind,regressions --no-bench \
 			-I "$PWD/build/zoo/kernel/include" -D ZOO_CPU=0 --cflags "-include $PWD/zoo/kernel/shim.h" \
 			--entry memset=__memset "$(ls build/zoo/src/linux-source-*/arch/riscv/lib/memset.S | head -n1)"
 	fi
