@@ -21,7 +21,7 @@ static const char help[] =
 	"  --sweep-seconds=S     each variant's sweep within about S seconds (1 to\n"
 	"                        86400): every length, and as many of the other\n"
 	"                        cases as fit (default: no budget, the whole profile)\n"
-	"  --sweep-floor=P       with --sweep-seconds: at least P%% of the cases (1 to\n"
+	"  --sweep-floor=P       with --sweep-seconds: at least P% of the cases (1 to\n"
 	"                        100), past the budget if need be (default: none)\n"
 	"  --seed=N              fill seed of the whole sweep (default 1)\n"
 	"  --thresholds=N,...    lengths the routines compare with (the values they\n"

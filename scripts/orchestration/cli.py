@@ -6,6 +6,7 @@ run that ends here exits non-zero. Whatever way it ends, no process it
 started is left running."""
 
 import os
+import re
 import sys
 
 from . import procs
@@ -17,12 +18,26 @@ class Usage(Exception):
     exit 2."""
 
 
+# Set by the installed `memgate` command for the tool it runs ("memgate
+# gate"): that tool's help names the command its user typed, not the
+# tree's scripts/gate.
+INVOKED_AS = "MEMGATE_INVOKED_AS"
+
+
+def as_invoked(text):
+    """`text` with scripts/TOOL named as the user called it."""
+    called = os.environ.get(INVOKED_AS, "")
+    if not re.fullmatch(r"memgate [a-z-]+", called):
+        return text
+    return re.sub(rf"\bscripts/{re.escape(called.split()[1])}\b", called, text)
+
+
 def print_help(text):
     """Prints a command's --help text on stdout. A reader that stops early
     (`| head`) has read what it wanted: no traceback, and stdout goes to
     /dev/null so that the interpreter's own flush at exit stays quiet."""
     try:
-        sys.stdout.write(text.rstrip("\n") + "\n")
+        sys.stdout.write(as_invoked(text).rstrip("\n") + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -2,6 +2,7 @@
 and findings it prints; gate.json and the reports, each read back."""
 
 import os
+import re
 import sys
 
 from . import gate_isa, gate_tunables, records, report, submission, workspace
@@ -183,7 +184,7 @@ def show(ctx, results, findings, warnings):
     speed = os.path.join(ctx.R, "speed.txt")
     if any(c.name == "bench" and c.status in ("pass", "fail") for c in results) and os.path.exists(speed):
         print()
-        print(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n"))
+        print(speed_text(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n")))
     if ctx.speed_plot:
         print(f"speed plot: {workspace.CURRENT.shown(ctx.speed_plot)}")
     for w in warnings:
@@ -211,6 +212,13 @@ def warned(warnings):
     counts = {n: names.count(n) for n in names}
     shown = [n + (f" (x{k})" if k > 1 else "") for n, k in counts.items()]
     return f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: {', '.join(shown)}"
+
+
+def speed_text(text):
+    """memgate speed's output as the user reads it: the path of its rows
+    (written where the gate works) as named from where they started it."""
+    return re.sub(r"^rows written to (.+)$", lambda m: f"rows written to {workspace.CURRENT.shown(m.group(1))}",
+                  text, flags=re.M)
 
 
 def verdict_line(ctx, results, findings, took, warnings=()):

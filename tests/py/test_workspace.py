@@ -61,6 +61,15 @@ class Shown(unittest.TestCase):
         self.assertEqual(ws.shown("/etc/passwd"), "/etc/passwd")
         self.assertEqual(ws.command("scripts/repro a.in"), "(cd memgate-results && scripts/repro a.in)")
 
+    def test_the_speed_rows_path_as_the_user_names_it(self):
+        # memgate speed prints the path of its rows where the gate works;
+        # the gate shows it from where the user started it (issue 44).
+        from orchestration import gate_verdict
+        ws = workspace.Workspace("/home/u/proj", "/home/u/proj/memgate-results")
+        with mock.patch.object(workspace, "CURRENT", ws):
+            text = gate_verdict.speed_text("measured in 2.6 s\nrows written to findings/gate/x/speed.tsv")
+        self.assertEqual(text, "measured in 2.6 s\nrows written to memgate-results/findings/gate/x/speed.tsv")
+
     def test_in_the_tree_nothing_changes(self):
         ws = workspace.Workspace(ROOT, ROOT)
         self.assertEqual(ws.shown("findings/x"), "findings/x")

@@ -217,3 +217,15 @@ $MG encode --variant=memcpy_libc --len=4194304 --src-align=3 --output="$TMP/rb-4
 expect "encode: the longest input length replays exactly" 0 \
 	"^  case: +memcpy_libc \(memcpy, generic\): len 4194304, src%64 = 3," \
 	build/replay --verbose --target=memcpy --variant=memcpy_libc "$TMP/rb-4m.in"
+
+echo "== help texts as printed (issue 44)"
+# The installed command's tools name themselves as typed; the tree's keep
+# their own names; and a help text is not a format string.
+expect "memgate gate --help names memgate gate" 0 "^memgate gate --op OP " scripts/memgate gate --help
+expect "memgate repro --help names memgate repro" 0 "^usage: memgate repro \[OPTIONS\]" scripts/memgate repro --help
+expect "scripts/gate --help names scripts/gate" 0 "^scripts/gate --op OP " scripts/gate --help
+if $MG verify --help | grep -q '%%'; then
+	fail "memgate verify --help prints no doubled %" "$($MG verify --help | grep '%%')"
+else
+	pass "memgate verify --help prints no doubled %"
+fi
