@@ -7,10 +7,11 @@ import fcntl
 import os
 import re
 import shutil
+import sys
 import tempfile
 import time
 
-from . import checks, gate_cache, kernel_shim, procs, submission
+from . import checks, gate_cache, kernel_shim, procs, submission, workspace
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
@@ -268,6 +269,23 @@ def show_compiler(ctx, log, given):
     return "\n".join(lines[:20])
 
 
+def show_warnings(ctx, log, given):
+    """The compiler's warnings on the submission, on stderr: the
+    submitter's to read, never a verdict (it is built with -Wno-error)."""
+    try:
+        text = open(log, encoding="utf-8", errors="replace").read()
+    except OSError:
+        return
+    # The files as the user named them, where the gate was started.
+    for src, name in zip(ctx.sources, ctx.opts.get("submitted") or given):
+        text = text.replace(src, name)
+    warned = [line for line in text.splitlines() if ": warning: " in line]
+    for line in warned[:5]:
+        print(f"gate: the compiler warns (not a verdict): {line}", file=sys.stderr)
+    if len(warned) > 5:
+        print(f"gate: ... and {len(warned) - 5} more warnings in {workspace.CURRENT.shown(log)}", file=sys.stderr)
+
+
 def compile_submission(ctx, given):
     """Compiles and merges the submission into this build directory (Usage,
     exit 2, if it does not build): what the verdict cache hashes
@@ -286,6 +304,7 @@ def compile_submission(ctx, given):
             if problems and problems[0].startswith("symbol "):
                 die(problems[0])
         die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+    show_warnings(ctx, log, given)
     local = local_entries(ctx)
     for e in ctx.entries:
         e["binding"] = "local" if e["symbol"] in local else "global"

@@ -162,8 +162,6 @@ expect "the speed comparison is plotted next to the report" 0 "<svg" \
 expect "--max-slowdown rejects a routine slower than the best incumbent" 1 "\] slowdown: up to" \
 	scripts/gate --op memmove --quick --skip=fuzz,huge,valgrind,regressions --max-slowdown=1.0 \
 	--baseline=memmove_libc --symbol=mg_x86_64_memmove_bytewise impls/x86_64/memmove_bytewise.S impls/x86_64/forward_copy.S
-# 20+: the plan holds room for the bench (19 s at a load of 5) before it
-# knows the routine is wrong; on a busy machine 20 was refused.
 expect "a rejected routine's speed is not timed: bench is n/a with the reason" 1 \
 	"^bench +N/A .*already rejected: a wrong routine's speed is not judged" \
 	scripts/gate --op memcpy --quick --skip=fuzz,huge,valgrind \
@@ -188,3 +186,13 @@ printf 'void *broken(void *d, const void *s, unsigned long n) { return d + ; }\n
 expect "gate: a file that does not build: one line, then the compiler's message, exit 2" 2 \
 	"^gate: $TMP/broken.c does not build; the compiler said:" \
 	scripts/gate --op memcpy "$TMP/broken.c"
+# A submitter's warnings are theirs to read, not a refusal (issue 44).
+sed 's/bytecopy/my_spare/g; s/^{$/{\n\tint spare;/' tests/gate/bytecopy.c >"$TMP/my_spare.c"
+expect_all "gate: a routine with an unused local is judged, its warning shown" 0 \
+	"^gate: the compiler warns \(not a verdict\): .*my_spare.c:.*unused variable" "^ACCEPTED.*: my_spare passed" -- \
+	scripts/gate --op memcpy --profile=smoke --skip=huge,fuzz,valgrind,regressions --no-bench "$TMP/my_spare.c"
+# memcpy(&w, p, 8) in C: refused, and the refusal says what to write.
+printf '#include <string.h>\nvoid *my_word(void *d, const void *s, unsigned long n)\n{ unsigned long w; for (; n >= 8; n -= 8, d = (char *)d + 8, s = (const char *)s + 8) { memcpy(&w, s, 8); memcpy(d, &w, 8); } return d; }\n' >"$TMP/my_word.c"
+usage_error "gate: memcpy(&w, p, 8) is refused with what to write instead" \
+	"references symbols it does not define: memcpy .*__builtin_memcpy\(&w, p, 8\) for an unaligned word" \
+	scripts/gate --op memcpy "$TMP/my_word.c"
