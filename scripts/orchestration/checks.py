@@ -13,7 +13,7 @@ import shutil
 import signal as signals
 import xml.etree.ElementTree as ET
 
-from . import gate_isa, gate_tunables, procs, records, submission
+from . import gate_isa, gate_tunables, procs, records, registry, submission
 from .records import CouldNotJudge
 
 # As `make valgrind` runs it.
@@ -288,7 +288,7 @@ SITUATION_FIELDS = {
                          "each in 2 and in 4 threads at once, on buffers of their own, every thread's result "
                          "against the reference", "threads cannot be had here"),
 }
-SITUATIONS = tuple(SITUATION_FIELDS)
+SITUATIONS = registry.SITUATIONS
 
 
 def judge_situation(name, sweep, findings, seconds):
@@ -768,3 +768,8 @@ def run_bench(ctx):
             "input": "", "repro": f"{ctx.W}/memgate speed --variant={','.join([ctx.name] + incumbents)}",
             "signature": f"{ctx.name} slowdown"}]
     return Check("bench", "pass", 0, result.seconds, note), []
+
+
+# The checks that run after memgate verify, each a program of its own:
+# registry.STEPS names them and their order.
+STEP_RUNNERS = {"fuzz": run_fuzz, "valgrind": run_valgrind, "regressions": run_regressions, "bench": run_bench}

@@ -5,13 +5,13 @@ CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
 
-from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, sp_audit, uaccess_audit
+from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, registry, sp_audit, uaccess_audit
 from .gate_options import DECLARATIONS, FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
 # arch's qemu model), under valgrind.
-EXECUTING = ("abi", "sweep", "huge", "fuzz", "valgrind", "regressions", "bench")
-UNDER_A_FURTHER_MODEL = ("abi", "sweep", "huge", "regressions")
+EXECUTING = registry.EXECUTING
+UNDER_A_FURTHER_MODEL = registry.UNDER_A_FURTHER_MODEL
 
 
 def merged_object(ctx):

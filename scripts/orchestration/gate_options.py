@@ -7,7 +7,7 @@ import re
 import sys
 import tempfile
 
-from . import cli, glibc_x86, isa_features, kernel_shim, submission
+from . import cli, glibc_x86, isa_features, kernel_shim, registry, submission
 
 # The gate's deadline without --seconds: a watchdog for a harness that
 # stopped making progress, far past what any profile takes here (a full
@@ -126,7 +126,7 @@ OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmov
        "clear_user": ("CLEAR_USER", "usercopy")}
 # The sweep's profiles (memgate verify --profile), the lightest first.
 PROFILES = ("smoke", "quick", "full")
-SKIPPABLE = ("huge", "fuzz", "valgrind", "regressions", "bench")
+SKIPPABLE = registry.SKIPPABLE
 
 
 # Bad usage or a build problem: one line (or more, for a compiler's

@@ -6,7 +6,7 @@ import re
 import tempfile
 import time
 
-from . import checks, cpu_models, gate_isa, gate_tunables, misaligned
+from . import checks, cpu_models, gate_isa, gate_tunables, misaligned, registry
 from .gate_build import build, build_check
 from .gate_options import die, lighter
 
@@ -44,9 +44,9 @@ def run_checks(ctx, primary=True):
         results.append(check)
         findings += found
         warnings += warned
-    steps = (("fuzz", checks.run_fuzz), ("valgrind", checks.run_valgrind),
-             ("regressions", checks.run_regressions), ("bench", checks.run_bench))
-    for name, step in steps if primary else steps[2:3]:
+    for name in registry.STEPS:
+        if not primary and not registry.BY_NAME[name].further:
+            continue  # it ran under the first model
         if name == "bench" and findings:
             # A wrong routine's speed decides nothing, and timing it can
             # crash on the very bug that was found.
@@ -56,7 +56,7 @@ def run_checks(ctx, primary=True):
             results.append(checks.cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) "
                                          "had passed"))
             continue
-        check, found = step(ctx)
+        check, found = checks.STEP_RUNNERS[name](ctx)
         results.append(check)
         findings += found
     if primary:  # valgrind ran in this run only

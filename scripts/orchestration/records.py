@@ -7,6 +7,8 @@ complete summary) raises CouldNotJudge: silence never reads as a pass.
 import json
 import os
 
+from . import registry
+
 FAILURE_CLASSES = (
     "wrong-result",
     "out-of-bounds-read",
@@ -35,8 +37,7 @@ FAILURE_CLASSES = (
 # misaligned load or store of kernel code (riscv64: the misaligned check); a
 # user copy's user access outside the SMAP brackets, a return with them
 # open or, on arm64, a privileged access (the uaccess audit).
-GATE_CLASSES = ("build-error", "slowdown", "flaky", "undeclared-feature", "landing-pad", "misaligned-access",
-                "smap-unbracketed", "smap-left-open", "pan-privileged-access")
+GATE_CLASSES = registry.GATE_CLASSES
 CLASSES = FAILURE_CLASSES + GATE_CLASSES
 LEVELS = ("error", "warning")
 # "engine": one fuzzer run of scripts/fuzz (its summary.jsonl).

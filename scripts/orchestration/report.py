@@ -9,23 +9,17 @@ import os
 import re
 import urllib.parse
 
-from . import cli, records
+from . import cli, records, registry
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
-CHECKS = ("build", "isa", "below-sp", "uaccess", "abi", "sweep", "interrupts", "threads", "huge", "misaligned", "fuzz",
-          "valgrind", "regressions", "bench")
+CHECKS = registry.NAMES
 STATUSES = ("pass", "fail", "skip", "n/a", "error")
 VERDICTS = ("accepted", "rejected", "could-not-judge")
 OPS = ("memcpy", "mempcpy", "memmove", "memset", "copy_page", "clear_page", "copy_from_user",
        "copy_to_user", "clear_user")
 # Where a code-scanning alert links for memgate itself.
 INFO_URI = "https://github.com/memgate/memgate"
-# The build and bench checks have a class of their own, which no other
-# check may report.
-OWN_CLASS = {"build": ("build-error",), "bench": ("slowdown",), "isa": ("undeclared-feature", "landing-pad"),
-             "misaligned": ("misaligned-access",),
-             "uaccess": ("smap-unbracketed", "smap-left-open", "pan-privileged-access")}
 
 class BadWorkdir(Exception):
     """The work directory is missing or malformed: one line, exit 2."""
@@ -120,11 +114,8 @@ def validate_finding(f, checks, at):
         raise BadWorkdir(f"{at}: check '{f['check']}' has status {status} (a finding needs fail or error)")
     if f["kind"] not in records.CLASSES:
         raise BadWorkdir(f"{at}: class '{f['kind']}' (valid: {', '.join(records.CLASSES)})")
-    own = OWN_CLASS.get(f["check"])
-    if (own is not None and f["kind"] not in own) or (own is None and any(f["kind"] in c for c in OWN_CLASS.values())):
-        raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' "
-                         "(build-error goes with build, slowdown with bench, undeclared-feature and landing-pad "
-                         "with isa, misaligned-access with misaligned, smap-unbracketed, smap-left-open and pan-privileged-access with uaccess, and only there)")
+    if not registry.may_report(f["check"], f["kind"]):
+        raise BadWorkdir(f"{at}: class '{f['kind']}' for check '{f['check']}' ({registry.owners_text()})")
     if f["detail"] == "":
         raise BadWorkdir(f"{at}: the detail is empty (the one-line diagnosis is required)")
     if f["signature"] == "":
