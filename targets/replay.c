@@ -224,25 +224,27 @@ static void not_judged(const char *path, const struct mg_case *c, const char *wh
 	}
 }
 
-/* --emit-c: the standalone program calls the routine with the stack as
- * main() has it. A case found at another alignment of the stack pointer at
- * entry (--stack-offset, which most of the sweep's cases have) is written
- * without it when the same case without it gets the same verdict, word for
- * word: then the alignment is not what the finding is about. Otherwise
- * mg_emit_c says why it cannot, as for any case it does not reproduce. */
+/* --emit-c: the standalone program calls the routine as main() would: the
+ * stack as main()'s call has it, the default floating-point environment.
+ * A case found at another alignment of the stack pointer at entry
+ * (--stack-offset) or in another floating-point environment (--fpenv),
+ * which most of the sweep's cases are, is written without them when the
+ * same case without them gets the same verdict, word for word: then they
+ * are not what the finding is about. Otherwise mg_emit_c says why it
+ * cannot, as for any case it does not reproduce. */
 static void emit_standalone(const struct mg_case *c, const struct mg_verdict *v)
 {
 	struct mg_case plain = *c;
 	struct mg_verdict again;
 
-	if (c->stack_offset) {
+	if (c->stack_offset || c->fpenv) {
 		plain.stack_offset = 0;
+		plain.fpenv = 0;
 		judge(&plain, &again);
 		if (again.cls == v->cls && strcmp(again.detail, v->detail) == 0) {
 			fprintf(stderr,
-				"emit-c: the same verdict with the stack as a program's call has it "
-				"(--stack-offset=0, not %u): the program makes that call\n",
-				c->stack_offset);
+				"emit-c: the same verdict at the entry a program's call makes "
+				"(--stack-offset=0 --fpenv=default): the program makes that call\n");
 			mg_emit_c(opt->emit_c, &plain, &again);
 			return;
 		}

@@ -18,6 +18,9 @@ repro_input memcpy bad_memcpy_returns_end end --len=17
 repro_input memset bad_memset_whole_int int --len=8 --value=0x1ab
 repro_input memcpy memcpy_erms fine --len=1000 --src-align=3 --dst-align=60 --seed=7
 repro_input memmove memmove_bytewise long --len=100000 --overlap=-17 --seed=3
+# As the sweep finds most cases: another stack alignment and fp environment
+# at entry, which the program's own call does not make.
+repro_input memmove bad_memmove_always_forward forward_entry --len=16 --overlap=1 --stack-offset=16 --fpenv=unmasked
 REPRO_OVERREAD=$REPRO/memcpy/bad_memcpy_overread_src/overread.in
 
 # repro_expect NAME STATUS PATTERN... -- ARGS: one run of scripts/repro ARGS
@@ -105,6 +108,11 @@ repro_emitted end 1 "$REPRO/memcpy/bad_memcpy_returns_end/end.in"
 repro_emitted int 1 "$REPRO/memset/bad_memset_whole_int/int.in"
 repro_emitted fine 0 "$REPRO/memcpy/memcpy_erms/fine.in"
 repro_emitted long 0 "$REPRO/memmove/memmove_bytewise/long.in"
+# The same verdict without them: the program is written for that call.
+repro_emitted forward_entry 1 "$REPRO/memmove/bad_memmove_always_forward/forward_entry.in"
+expect "an emitted case found at another entry state is replayed at the program's" 0 \
+	'^ \* replay: +build/memgate run --variant=bad_memmove_always_forward --len=16 .*--overlap=1 [^*]*--seed=0x[0-9a-f]+$' \
+	cat "$REPRO/forward_entry.c"
 # A situation the program does not create is refused, never emitted as a
 # program that would silently not reproduce the case.
 $MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt=step >/dev/null
