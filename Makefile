@@ -141,10 +141,10 @@ $(BUILD)/qemu-misaligned.so: targets/qemu_misaligned.c
 GEN := $(BUILD)/gen
 $(GEN)/standalone_text.h: targets/standalone.c scripts/c-sections
 	@mkdir -p $(dir $@)
-	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
+	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(GEN)/standalone_user_text.h: targets/standalone_user.c scripts/c-sections
 	@mkdir -p $(dir $@)
-	scripts/c-sections $< >$@.tmp && mv $@.tmp $@
+	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h $(GEN)/standalone_user_text.h
 # The emitted program's build and run lines: this arch's compiler, its
 # flags for C variants, and its runner.
@@ -159,7 +159,7 @@ $(GEN)/standalone_user_sample.c: targets/standalone.c targets/standalone_user.c 
 	{ scripts/c-sections raw=includes targets/standalone.c && \
 	  echo '#include "standalone_user_case.h"' && \
 	  scripts/c-sections raw='setup signals report compare' targets/standalone.c && \
-	  scripts/c-sections raw=user targets/standalone_user.c; } >$@.tmp && mv $@.tmp $@
+	  scripts/c-sections raw=user targets/standalone_user.c; } >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(TEST_STANDALONE_USER): $(GEN)/standalone_user_sample.c tests/standalone_user_case.h \
 		harness/arch/$(ISA)/extable.c harness/engine/extable.h
 	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -Iharness/engine $(ARCH_INCLUDES) \

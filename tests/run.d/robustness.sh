@@ -229,3 +229,5 @@ if $MG verify --help | grep -q '%%'; then
 else
 	pass "memgate verify --help prints no doubled %"
 fi
+expect "scripts/verify --help prints memgate verify's options, setting nothing up" 0 \
+	"^usage: memgate verify \[OPTIONS\]" scripts/verify --help
