@@ -269,21 +269,51 @@ def show_compiler(ctx, log, given):
     return "\n".join(lines[:20])
 
 
-def show_warnings(ctx, log, given):
-    """The compiler's warnings on the submission, on stderr: the
-    submitter's to read, never a verdict (it is built with -Wno-error)."""
+def compiler_warnings(ctx, log, given):
+    """The compiler's warnings on the submitted files (FILE:LINE:COL:
+    warning: ...; not the linker's on the merged object), the files named
+    as the user named them."""
     try:
         text = open(log, encoding="utf-8", errors="replace").read()
     except OSError:
-        return
-    # The files as the user named them, where the gate was started.
+        return []
     for src, name in zip(ctx.sources, ctx.opts.get("submitted") or given):
         text = text.replace(src, name)
-    warned = [line for line in text.splitlines() if ": warning: " in line]
+    return [line for line in text.splitlines() if re.match(r"\S+:\d+:\d+: warning: ", line)]
+
+
+def show_warnings(ctx):
+    """The compiler's warnings, on stderr, once the build-time rules have
+    passed (a refusal stays one line): the submitter's to read, never a
+    verdict (a submission is built with -Wno-error)."""
+    warned = getattr(ctx, "compiler_warned", [])
     for line in warned[:5]:
         print(f"gate: the compiler warns (not a verdict): {line}", file=sys.stderr)
     if len(warned) > 5:
-        print(f"gate: ... and {len(warned) - 5} more warnings in {workspace.CURRENT.shown(log)}", file=sys.stderr)
+        log = workspace.CURRENT.shown(os.path.join(ctx.W, "build.log"))
+        print(f"gate: ... and {len(warned) - 5} more warnings in {log}", file=sys.stderr)
+    ctx.compiler_warned = []
+
+
+def named_by_file(ctx):
+    """Whether the entry point is the default one: named after the file,
+    neither --symbol nor --entry given."""
+    return bool(ctx.opts.get("symbol_from_file")) and len(ctx.entries) == 1
+
+
+def adopt_entry(ctx, symbol, names):
+    """The file defines one function, not the one named after it: that is
+    the one gated, and a line says so (issue 44)."""
+    shown = " ".join(ctx.opts.get("submitted") or []) or names
+    print(f"gate: {shown} defines one function, {symbol}, not {ctx.symbol}: gating {symbol} "
+          "(--symbol names the entry point)", file=sys.stderr)
+    taken = {row[0] for row in ctx.table}
+    entry = ctx.entries[0]
+    entry["symbol"] = symbol
+    entry["name"] = symbol if symbol not in taken else f"{symbol}_submitted"
+    ctx.opts["symbol"] = symbol
+    ctx.opts["entries"] = [(entry["op"], symbol)]
+    ctx.select(entry)
 
 
 def compile_submission(ctx, given):
@@ -291,25 +321,40 @@ def compile_submission(ctx, given):
     exit 2, if it does not build): what the verdict cache hashes
     (gate_cache.code_hash). Returns seconds."""
     copy_sources(ctx, given)
-    write_build_files(ctx)
     log = os.path.join(ctx.W, "build.log")
     names = " ".join(given)
     t = time.monotonic()
-    symbols = [e["symbol"] for e in ctx.entries]
-    if not make(ctx, [f"{ctx.W}/plain.o"], log, gate_vars(ctx)):
-        merged = os.path.join(ctx.W, "plain.parts", "merged.o")
-        if os.path.exists(merged):
-            cc = gate_cc(ctx)
-            problems = submission.inspect(merged, cc, symbols, [n for n, _ in ctx.opts["extern"]], f" in {names}")
-            if problems and problems[0].startswith("symbol "):
-                die(problems[0])
-        die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
-    show_warnings(ctx, log, given)
+    while True:
+        write_build_files(ctx)
+        if make(ctx, [f"{ctx.W}/plain.o"], log, gate_vars(ctx)):
+            break
+        missing = entry_not_defined(ctx, names)
+        if not missing:
+            die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+        functions = submission.global_functions(merged_of(ctx), gate_cc(ctx)) if named_by_file(ctx) else []
+        if len(functions) != 1 or functions[0] == ctx.symbol:
+            die(missing + ("; name the one to gate with --symbol NAME" if named_by_file(ctx) else ""))
+        adopt_entry(ctx, functions[0], names)
+    ctx.compiler_warned = compiler_warnings(ctx, log, given)
     local = local_entries(ctx)
     for e in ctx.entries:
         e["binding"] = "local" if e["symbol"] in local else "global"
     ctx.compiled = (ctx.W, time.monotonic() - t)
     return ctx.compiled[1]
+
+
+def merged_of(ctx):
+    return os.path.join(ctx.W, "plain.parts", "merged.o")
+
+
+def entry_not_defined(ctx, names):
+    """Why the compile step failed when it is an entry point the merged
+    object lacks (one line), else None."""
+    if not os.path.exists(merged_of(ctx)):
+        return None
+    problems = submission.inspect(merged_of(ctx), gate_cc(ctx), [e["symbol"] for e in ctx.entries],
+                                  [n for n, _ in ctx.opts["extern"]], f" in {names}")
+    return problems[0] if problems and problems[0].startswith("symbol ") else None
 
 
 def check_rules(ctx, given):
@@ -327,6 +372,7 @@ def check_rules(ctx, given):
         # One line each; main() puts "gate: " before the first.
         die("\ngate: ".join(f"{' '.join(given)} {p}" for p in problems))
     ctx.rules_checked = ctx.W
+    show_warnings(ctx)
 
 
 def gate_vars(ctx):

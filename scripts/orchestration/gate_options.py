@@ -361,6 +361,9 @@ def validate(opts):
         die("no source file given (FILE.c, FILE.S, FILE.o or ARCHIVE.a(MEMBER.o))")
     for f in opts["files"]:
         validate_file(f)
+    # An entry point named after the file (no --symbol, no --entry) may be
+    # the file's one function under another name (gate_build.adopt_entry).
+    opts["symbol_from_file"] = not opts.get("symbol") and not opts["entry"]
     opts["entries"] = entries_of(opts)
     op, symbol = opts["entries"][0]
     opts["op"], opts["symbol"] = op, symbol

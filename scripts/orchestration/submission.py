@@ -248,6 +248,21 @@ def missing_entry(tools, obj, symbol, defined, where=""):
     return f"symbol '{symbol}' is not defined{where} (it defines: {shown})"
 
 
+def global_functions(merged, cc):
+    """The global code symbols `merged` defines (not glibc's tuning data the
+    harness provides), in nm's order: the candidates for an entry point."""
+    tools = usable(binutils(cc), merged)
+    rc, out = capture([tools["nm"], "--defined-only", "-g", merged], timeout=60)
+    if rc != 0:
+        return []
+    names = []
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[-2] in "TW" and fields[-1] not in DEFAULT_NAMES:
+            names.append(fields[-1])
+    return names
+
+
 # nm's letters for symbols in code (a text section), upper case global,
 # lower case local; W is a weak symbol, which nm marks W for code and V for
 # data.

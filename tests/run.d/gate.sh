@@ -186,6 +186,17 @@ printf 'void *broken(void *d, const void *s, unsigned long n) { return d + ; }\n
 expect "gate: a file that does not build: one line, then the compiler's message, exit 2" 2 \
 	"^gate: $TMP/broken.c does not build; the compiler said:" \
 	scripts/gate --op memcpy "$TMP/broken.c"
+# The function to gate: named after the file, else the file's one function;
+# of several, one line says to name it (issue 44).
+sed 's/bytecopy/my_other_name/g' tests/gate/bytecopy.c >"$TMP/my_named_file.c"
+expect_all "gate: a file defining one function under another name is gated as that function" 0 \
+	"^gate: .*my_named_file.c defines one function, my_other_name, not my_named_file: gating my_other_name" \
+	"^ACCEPTED.*: my_other_name passed" -- \
+	scripts/gate --op memcpy --profile=smoke --skip=huge,fuzz,valgrind,regressions --no-bench "$TMP/my_named_file.c"
+printf 'void *a(void *d, const void *s, unsigned long n) { (void)s; (void)n; return d; }\nvoid *b(void *d, const void *s, unsigned long n) { (void)s; (void)n; return d; }\n' >"$TMP/two_fns.c"
+usage_error "gate: a file of several functions, none named after it: one line says to name one" \
+	"symbol 'two_fns' is not defined in .*two_fns.c \(it defines: a, b\); name the one to gate with --symbol NAME$" \
+	scripts/gate --op memcpy "$TMP/two_fns.c"
 # A submitter's warnings are theirs to read, not a refusal (issue 44).
 sed 's/bytecopy/my_spare/g; s/^{$/{\n\tint spare;/' tests/gate/bytecopy.c >"$TMP/my_spare.c"
 expect_all "gate: a routine with an unused local is judged, its warning shown" 0 \

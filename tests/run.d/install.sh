@@ -55,6 +55,18 @@ else
 			fail "the printed repro line works from where the gate was started" "exit $rc: $(tail -n 2 <<<"$out")"
 			echo "     ran: (in $in_user) $repro"
 		fi
+		# Its standalone program: the build and run lines repro prints
+		# work from there too (issue 44).
+		out=$(cd "$in_user" && env -u MEMGATE_OUT bash -c "${repro%)} --emit-c case.c)" 2>&1)
+		in_build=$(sed -n 's/^  (cd /(cd /p' <<<"$out" | sed -n 1p)
+		in_run=$(sed -n 's/^  (cd /(cd /p' <<<"$out" | sed -n 2p)
+		if [ -n "$in_build" ] && (cd "$in_user" && bash -c "$in_build" && bash -c "$in_run" |
+			grep -q '^verdict: ') 2>/dev/null; then
+			pass "repro --emit-c's build and run lines work from where the gate was started"
+		else
+			fail "repro --emit-c's build and run lines work from where the gate was started" \
+				"$(tail -n 3 <<<"$out")"
+		fi
 	fi
 	# The action's steps, on a correct routine: exit 0, its outputs, SARIF.
 	# 10+: the outputs are under test, not the budget (gate_budget.sh's),
