@@ -13,6 +13,7 @@
 #include "decode.h"
 #include "fault.h"
 #include "finding.h"
+#include "replay.h"
 #include "isolate.h"
 #include "options.h"
 #include "record.h"

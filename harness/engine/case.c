@@ -1,9 +1,9 @@
 #include "case.h"
 #include "abi.h"
 #include "cpu.h"
-#include "interrupt.h"
-#include "memcheck.h"
+#include "memcheck_mode.h"
 #include "rng.h"
+#include "situation.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -281,36 +281,6 @@ static bool spot_valid(const struct mg_case *c, char *why, size_t size)
 	}
 }
 
-/* The interrupt situation: in the sandbox, where the ISA can step. */
-static bool interrupt_valid(const struct mg_case *c, char *why, size_t size)
-{
-	char cannot[160];
-
-	/* A stop per instruction: a byte loop over 16 KiB already takes some
-	 * 80,000, a fuzzer's per-input time limit and more. */
-	if (c->len > MG_SPOT_MAX_LEN || c->oracle || mg_spot_is_remote(c->spot))
-		return fail(why, size, "--interrupt=step is for lengths up to %zu at the guard "
-			    "pages and the straddles", MG_SPOT_MAX_LEN);
-	if (!mg_interrupt_possible(cannot, sizeof cannot))
-		return fail(why, size, "--interrupt=step cannot run here: %s", cannot);
-	return true;
-}
-
-/* The threads situation: N threads, each with a sandbox of its own sized
- * for the spots' lengths, at the guard pages. */
-static bool threads_valid(const struct mg_case *c, char *why, size_t size)
-{
-	if (c->threads < MG_THREADS_MIN || c->threads > MG_THREADS_MAX)
-		return fail(why, size, "--threads is %u to %u (or 1: none)", MG_THREADS_MIN,
-			    MG_THREADS_MAX);
-	if (c->len > MG_SPOT_MAX_LEN || c->oracle || c->spot != MG_SPOT_GUARD)
-		return fail(why, size, "--threads is for lengths up to %zu at the guard pages",
-			    MG_SPOT_MAX_LEN);
-	if (c->interrupt)
-		return fail(why, size, "--threads and --interrupt=step are separate situations");
-	return true;
-}
-
 unsigned mg_stack_step(const struct mg_variant *v)
 {
 	return v->contract.kernel ? MG_ABI_STACK_STEP_KERNEL : MG_ABI_STACK_STEP;
@@ -351,16 +321,6 @@ static bool fpenv_valid(const struct mg_case *c, char *why, size_t size)
 			    "--fpenv is default under valgrind, which does not emulate the others "
 			    "(it ignores FTZ/DAZ, x87 precision control and exception masks)");
 	return fail(why, size, "--fpenv %u is not below %u", c->fpenv, MG_ABI_FPENV_COUNT);
-}
-
-static bool fpenv_steppable(const struct mg_case *c, char *why, size_t size)
-{
-	if (!c->interrupt || mg_abi_fpenv_steppable(c->fpenv))
-		return true;
-	return fail(why, size,
-		    "--fpenv=%s with --interrupt: a signal here does not give a thread its x87 "
-		    "state back (qemu-i386 7.2's sigreturn drops it), so the call could not keep it",
-		    mg_abi_fpenv_name(c->fpenv));
 }
 
 unsigned mg_vl_nth(const struct mg_case *c, uint64_t k)
@@ -451,7 +411,7 @@ static bool user_case_valid(const struct mg_case *c, char *why, size_t size)
 
 	if (!mg_op_is_user(op))
 		return !c->user_fault || fail(why, size, "--fault-at is for the user copies");
-	if (c->interrupt || c->threads || c->oracle || c->spot != MG_SPOT_GUARD)
+	if (mg_situation_of(c) || c->oracle || c->spot != MG_SPOT_GUARD)
 		return fail(why, size, "%s runs at the guard pages, alone (no --interrupt, "
 			    "--threads, --oracle or --spot: not emulated for user copies)",
 			    mg_op_name(op));
@@ -475,13 +435,9 @@ bool mg_case_valid(const struct mg_case *c, char *why, size_t size)
 	size_t span = c->len + (c->overlap ? (size_t)labs(c->dist) : 0);
 
 	if (!stack_offset_valid(c, why, size) || !fpenv_valid(c, why, size) ||
-	    !fpenv_steppable(c, why, size) || !vl_valid(c, why, size) || !tag_valid(c, why, size))
+	    !vl_valid(c, why, size) || !tag_valid(c, why, size))
 		return false;
-	if (!user_case_valid(c, why, size))
-		return false;
-	if (c->interrupt && !interrupt_valid(c, why, size))
-		return false;
-	if (c->threads && !threads_valid(c, why, size))
+	if (!user_case_valid(c, why, size) || !mg_situation_valid(c, why, size))
 		return false;
 
 	if (c->src_align >= MG_ALIGN_MOD || c->dst_align >= MG_ALIGN_MOD)

@@ -19,13 +19,12 @@
 #include "cpu.h"
 #include "call.h"
 #include "huge.h"
-#include "interrupt.h"
-#include "thread.h"
 #include "memcheck.h"
 #include "outcome.h"
 #include "placements.h"
 #include "rng.h"
 #include "sandbox.h"
+#include "situation.h"
 #include "usercopy.h"
 
 #include <stdint.h>
@@ -45,6 +44,7 @@ struct run {
 	 * view, which the variant can reach. */
 	const unsigned char *src_want;
 	struct mg_outcome call;
+	const struct mg_situation *situation; /* the case's, or NULL */
 	struct mg_memcheck memcheck; /* used only under valgrind */
 };
 
@@ -507,7 +507,7 @@ static int meets_every_rule(const struct run *r, struct mg_verdict *out)
  * on every case, and a disagreement is an error. */
 static int plainly_ok(const struct run *r, struct mg_verdict *out)
 {
-	if (r->call.faulted || mg_memcheck_on || r->c->interrupt || r->c->threads)
+	if (r->call.faulted || mg_memcheck_on || r->situation)
 		return 0;
 	if (!quick_judge_lies() && !meets_every_rule(r, out))
 		return 0;
@@ -551,6 +551,7 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 	r.c = c;
 	r.sb = mg_sandbox_get();
 	r.call.c = c;
+	r.situation = mg_situation_of(c);
 	if (!set_up(&r)) {
 		char why[160];
 		mg_placements_possible(c->spot, why, sizeof why);
@@ -563,10 +564,8 @@ static void check_once(const struct mg_case *c, int clean_int, struct mg_verdict
 	mg_outcome_arm(&r.call, r.at.dst, r.at.src);
 	if (sigsetjmp(mg_fault_jmp, 0))
 		mg_outcome_faulted(&r.call);
-	else if (__builtin_expect(c->interrupt, 0))
-		mg_interrupt_run(&r.call, &r.at, clean_int);
-	else if (__builtin_expect(c->threads != 0, 0))
-		mg_threads_run(&r.call, clean_int);
+	else if (__builtin_expect(r.situation != NULL, 0))
+		r.situation->run(&r.call, &r.at, clean_int);
 	else
 		mg_outcome_run(&r.call, clean_int);
 	mg_memcheck_disarm(&r.memcheck);
@@ -593,11 +592,14 @@ static void check_any(const struct mg_case *c, int clean_int, struct mg_verdict 
 }
 
 /* The blames below vary one thing and run the case again: a pass then
- * says the thing varied made it fail only if the failure repeats. In
- * threads it need not (the calls race), and blame_threads names it. */
+ * says the thing varied made it fail only if the failure repeats, which in
+ * some situations it need not (threads' calls race); the situation's own
+ * blame then names it. */
 static int repeatable(const struct mg_case *c)
 {
-	return !c->threads;
+	const struct mg_situation *s = mg_situation_of(c);
+
+	return !s || s->repeatable;
 }
 
 /* memset's c arrives with garbage in the upper half of its register, which
@@ -686,50 +688,6 @@ static void blame_fpenv(const struct mg_case *c, struct mg_verdict *out)
 		       mg_abi_fpenv_name(c->fpenv), regs, symptom);
 }
 
-/* A case that fails only when its routine is interrupted: say so, so that
- * nobody looks for the bug in the uninterrupted call; and when it passes
- * while the handler does not call the routine, that it is not reentrant. */
-static void blame_interrupt(const struct mg_case *c, struct mg_verdict *out)
-{
-	struct mg_case plain = *c;
-	struct mg_verdict again;
-
-	/* A stepped call that times out was slow, which says nothing of what
-	 * a handler did to it: no blame for that. */
-	if (!c->interrupt || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT)
-		return;
-	plain.interrupt = false;
-	check_any(&plain, 0, &again);
-	if (again.cls != MG_OK)
-		return;
-	mg_interrupt_nested = 0;
-	check_any(c, 0, &again);
-	mg_interrupt_nested = 1;
-	if (again.cls == MG_OK)
-		mg_verdict_say(out, "; it passes uninterrupted, and interrupted by a handler "
-				    "that does not call it: it is not reentrant (POSIX makes it "
-				    "async-signal-safe)");
-	else
-		mg_verdict_say(out, "; uninterrupted, the same case passes");
-}
-
-/* A case that fails only in threads: say so, so that nobody looks for
- * the bug in a call made alone. */
-static void blame_threads(const struct mg_case *c, struct mg_verdict *out)
-{
-	struct mg_case alone = *c;
-	struct mg_verdict again;
-
-	if (!c->threads || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT)
-		return;
-	alone.threads = 0;
-	check_any(&alone, 0, &again);
-	if (again.cls != MG_OK)
-		return;
-	mg_verdict_say(out, "; in one thread, the same case passes: the routine is not "
-			    "thread-safe (POSIX XSH 2.9.1)");
-}
-
 /* The ABI promises the stack pointer at entry only so much alignment
  * (docs/contract.md, X9, XK4, I5, IK2, A11): a case that fails at its
  * stack offset and passes at another fails for the alignment the routine
@@ -743,7 +701,7 @@ static void blame_stack_offset(const struct mg_case *c, struct mg_verdict *out)
 	unsigned step = mg_stack_step(c->variant);
 
 	if (out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
-	    c->interrupt || c->threads || mg_case_is_huge(c))
+	    mg_situation_of(c) || mg_case_is_huge(c))
 		return;
 	for (other.stack_offset = 0; other.stack_offset < MG_ALIGN_MOD; other.stack_offset += step) {
 		if (other.stack_offset == c->stack_offset)
@@ -771,7 +729,7 @@ static void blame_vl(const struct mg_case *c, struct mg_verdict *out)
 	struct mg_verdict again;
 
 	if (!c->vl || c->vl == mg_cpu_default_vl() || out->cls == MG_OK || out->cls == MG_ERROR ||
-	    out->cls == MG_TIMEOUT || c->interrupt || c->threads || mg_case_is_huge(c))
+	    out->cls == MG_TIMEOUT || mg_situation_of(c) || mg_case_is_huge(c))
 		return;
 	other.vl = 0;
 	check_any(&other, 0, &again);
@@ -793,7 +751,7 @@ static void blame_tag(const struct mg_case *c, struct mg_verdict *out)
 	struct mg_verdict again;
 
 	if (!c->tag || out->cls == MG_OK || out->cls == MG_ERROR || out->cls == MG_TIMEOUT ||
-	    c->interrupt || c->threads || mg_case_is_huge(c))
+	    mg_situation_of(c) || mg_case_is_huge(c))
 		return;
 	other.tag = 0;
 	check_any(&other, 0, &again);
@@ -804,6 +762,17 @@ static void blame_tag(const struct mg_case *c, struct mg_verdict *out)
 		       "untagged it passes: the top byte of an address is ignored, and a caller "
 		       "may set it (AAPCS64 6.4.1, Linux tagged-pointers.rst)",
 		       c->tag, mg_src_tag(c));
+}
+
+/* A case that fails in a situation: what the situation's own blame says
+ * (that the case passes without it, and why). A timeout there was slow,
+ * which says nothing of what the situation did to it: no blame for that. */
+static void blame_situation(const struct mg_case *c, struct mg_verdict *out)
+{
+	const struct mg_situation *s = mg_situation_of(c);
+
+	if (s && out->cls != MG_OK && out->cls != MG_ERROR && out->cls != MG_TIMEOUT)
+		s->blame(c, check_any, out);
 }
 
 void mg_check(const struct mg_case *c, struct mg_verdict *out)
@@ -817,6 +786,5 @@ void mg_check(const struct mg_case *c, struct mg_verdict *out)
 		blame_upper_int(c, out);
 	blame_entry_flags(c, out);
 	blame_fpenv(c, out);
-	blame_interrupt(c, out);
-	blame_threads(c, out);
+	blame_situation(c, out);
 }

@@ -270,6 +270,8 @@ static void watchdog_signal_mask(int how)
 	pthread_sigmask(how, &set, NULL);
 }
 
+unsigned mg_check_timeout_ms = 1000;
+
 void mg_call_begin(unsigned timeout_ms)
 {
 	if (!watchdog_running) {

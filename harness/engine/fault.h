@@ -7,6 +7,7 @@
 #include "verdict.h" /* enum mg_access */
 
 #include <setjmp.h>
+#include <stddef.h> /* size_t */
 #include <signal.h> /* sigset_t */
 #include <time.h>	/* clockid_t */
 
@@ -62,6 +63,20 @@ extern sigjmp_buf mg_fault_jmp;
  * outside (the harness's), and whether one call has run too long. */
 void mg_call_watch(volatile int *flag);
 void mg_call_begin(unsigned timeout_ms);
+
+/* Base per-call time limit, in ms; mg_timeout_for adds to it by length. */
+extern unsigned mg_check_timeout_ms;
+
+/* 1 ms more per 4 KiB, which even a byte loop under valgrind meets; past
+ * 32 MiB only per 256 KiB, so a 4 GiB call gets seconds, not minutes. */
+static inline unsigned mg_timeout_for(size_t len)
+{
+	size_t extra = len >> 12;
+
+	if (extra > 8192)
+		extra = 8192 + (len >> 18);
+	return mg_check_timeout_ms + (unsigned)extra;
+}
 /* How many signals so far returned into a call of the main thread (a
  * step, a fault resumed at its fixup): a check that needs the call's
  * state kept across a signal compares it before and after. */

@@ -1,8 +1,9 @@
 #include "interrupt.h"
 #include "call.h"
 #include "fault.h"
-#include "memcheck.h"
+#include "memcheck_mode.h"
 #include "step.h"
+#include "table.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -66,27 +67,59 @@ static struct {
 	int holding;
 } st;
 
-int mg_interrupt_nested = 1;
+/* Whether the handler calls the routine itself (1, but for the blame that
+ * tells a routine that is not reentrant from one that breaks otherwise). */
+static int nested = 1;
 
 static _Alignas(4096) unsigned char nest_src[NEST_BYTES], nest_dst[NEST_BYTES],
 	nest_want[NEST_BYTES];
 static const size_t nest_lens[] = {1, 7, 16, 33, 100, 255, 256, 1000, 4096};
 #define NEST_LENS (sizeof nest_lens / sizeof nest_lens[0])
 
-unsigned mg_interrupt_timeout_ms(size_t len)
+static unsigned stepped_timeout_ms(const struct mg_case *c)
 {
-	return mg_timeout_for(len) * STEPPED_SLOWDOWN + STEPPED_EXTRA_MS;
+	return mg_timeout_for(c->len) * STEPPED_SLOWDOWN + STEPPED_EXTRA_MS;
 }
 
-int mg_interrupt_possible(char *why, size_t size)
+static bool stepping_possible(char *why, size_t size)
 {
 	if (!mg_step_possible(why, size))
-		return 0;
+		return false;
 	if (mg_memcheck_running()) {
 		snprintf(why, size, "valgrind does not deliver single-step traps");
-		return 0;
+		return false;
 	}
-	return 1;
+	return true;
+}
+
+/* In the sandbox, where the ISA can step, in a floating-point environment
+ * a signal gives back. */
+static bool interrupt_valid(const struct mg_case *c, char *why, size_t size)
+{
+	char cannot[160];
+
+	/* A stop per instruction: a byte loop over 16 KiB already takes some
+	 * 80,000, a fuzzer's per-input time limit and more. */
+	if (c->len > MG_SPOT_MAX_LEN || c->oracle || mg_spot_is_remote(c->spot)) {
+		snprintf(why, size,
+			 "--interrupt=step is for lengths up to %zu at the guard pages and the "
+			 "straddles",
+			 MG_SPOT_MAX_LEN);
+		return false;
+	}
+	if (!stepping_possible(cannot, sizeof cannot)) {
+		snprintf(why, size, "--interrupt=step cannot run here: %s", cannot);
+		return false;
+	}
+	if (!mg_abi_fpenv_steppable(c->fpenv)) {
+		snprintf(why, size,
+			 "--fpenv=%s with --interrupt: a signal here does not give a thread its "
+			 "x87 state back (qemu-i386 7.2's sigreturn drops it), so the call could "
+			 "not keep it",
+			 mg_abi_fpenv_name(c->fpenv));
+		return false;
+	}
+	return true;
 }
 
 static void note(enum broken what, long long offset, unsigned got, unsigned want)
@@ -194,7 +227,7 @@ static void stop_inside(uintptr_t pc, uintptr_t sp)
 	overwrite_below(sp);
 	for (int i = 0; i < 2; i++)
 		change_side(&st.sides[i]);
-	if (mg_interrupt_nested && st.stops % NEST_EVERY == 0)
+	if (nested && st.stops % NEST_EVERY == 0)
 		call_nested();
 }
 
@@ -296,7 +329,7 @@ static int traps_withheld(void)
 	return on;
 }
 
-void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clean_int)
+static void run_stepped(struct mg_outcome *o, const struct mg_layout *at, int clean_int)
 {
 	const struct mg_case *c = o->c;
 	const struct mg_variant *v = c->variant;
@@ -305,7 +338,7 @@ void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clea
 	if (v->convention)
 		mg_call_convention(v, (uintptr_t)o->dst, mg_call_arg1(v, o->src, c->value, clean_int),
 				   c->len, &o->abi);
-	mg_call_begin(mg_interrupt_timeout_ms(c->len));
+	mg_call_begin(stepped_timeout_ms(c));
 	o->returned = (void *)(traps_withheld() ? mg_abi_call : mg_abi_call_stepped)(
 		(const void *)(uintptr_t)v->entry.copy, (uintptr_t)o->dst,
 		mg_call_arg1(v, o->src, c->value, clean_int), c->len, &o->abi);
@@ -313,7 +346,7 @@ void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clea
 	disarm();
 }
 
-void mg_interrupt_abandon(void)
+static void abandon_stepping(void)
 {
 	disarm();
 }
@@ -322,16 +355,14 @@ void mg_interrupt_abandon(void)
 
 static void name_pc(const struct mg_outcome *o, char *out, size_t size)
 {
-	mg_outcome_name_address(o, (const void *)st.found.pc, out, size);
+	mg_variant_name_address(o->c->variant, (const void *)st.found.pc, out, size);
 }
 
-int mg_interrupt_broken(const struct mg_outcome *o, struct mg_verdict *out)
+static int what_stops_saw(const struct mg_outcome *o, struct mg_verdict *out)
 {
 	const struct finding *f = &st.found;
 	char pc[MG_PC_MAX];
 
-	if (!o->c->interrupt)
-		return 0;
 	if (f->what == NOTHING && st.stops == 0) {
 		mg_verdict_set(out, MG_ERROR,
 			       "no single-step trap stopped the routine: the interrupt situation "
@@ -373,3 +404,45 @@ int mg_interrupt_broken(const struct mg_outcome *o, struct mg_verdict *out)
 	}
 	return 1;
 }
+
+/* A case that fails only when its routine is interrupted: say so, so that
+ * nobody looks for the bug in the uninterrupted call; and when it passes
+ * while the handler does not call the routine, that it is not reentrant. */
+static void blame_interrupt(const struct mg_case *c, mg_check_fn check, struct mg_verdict *out)
+{
+	struct mg_case plain = *c;
+	struct mg_verdict again;
+
+	plain.interrupt = false;
+	check(&plain, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	nested = 0;
+	check(c, 0, &again);
+	nested = 1;
+	if (again.cls == MG_OK)
+		mg_verdict_say(out, "; it passes uninterrupted, and interrupted by a handler "
+				    "that does not call it: it is not reentrant (POSIX makes it "
+				    "async-signal-safe)");
+	else
+		mg_verdict_say(out, "; uninterrupted, the same case passes");
+}
+
+static bool asks_for_interrupt(const struct mg_case *c)
+{
+	return c->interrupt;
+}
+
+const struct mg_situation mg_situation_interrupt = {
+	.option = "--interrupt=step",
+	.wanted = asks_for_interrupt,
+	.possible = stepping_possible,
+	.valid = interrupt_valid,
+	.timeout_ms = stepped_timeout_ms,
+	.run = run_stepped,
+	.abandon = abandon_stepping,
+	.broken = what_stops_saw,
+	.judged_at = MG_JUDGED_AFTER_ABI,
+	.repeatable = true,
+	.blame = blame_interrupt,
+};

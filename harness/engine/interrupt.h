@@ -16,36 +16,19 @@
  * - every so often the handler calls the routine itself, on buffers of its
  *   own (POSIX makes these functions async-signal-safe); a wrong result
  *   there is a wrong-result.
- * A case's `interrupt` flag asks for it (`memgate run --interrupt=step`). */
+ * A case's `interrupt` flag asks for it (`memgate run --interrupt=step`).
+ * The judge's rule: a stop that saw the routine break one of the duties
+ * above, or no stop at all (an error: the situation was not made). */
 #ifndef MG_INTERRUPT_H
 #define MG_INTERRUPT_H
 
-#include "outcome.h"
-#include "sandbox.h"
+#include "situation.h"
 
-#include <stddef.h>
-
-/* 1 if calls can be stopped at each instruction here; else 0 with why. */
-int mg_interrupt_possible(char *why, size_t size);
-
-/* The watchdog's limit for a stepped call of `len` bytes, in ms. */
-unsigned mg_interrupt_timeout_ms(size_t len);
-
-/* mg_outcome_run, stopped at every instruction of the routine: its
- * buffers' window is `at`'s. Faults unwind through mg_fault_jmp as usual,
- * and mg_outcome_faulted then calls mg_interrupt_abandon. */
-void mg_interrupt_run(struct mg_outcome *o, const struct mg_layout *at, int clean_int);
-
-/* Whether the handler calls the routine itself (1, the default); 0 tells
- * a routine that is not reentrant from one that breaks otherwise. */
-extern int mg_interrupt_nested;
-
-/* After a fault in a stepped call: puts the window back and stops. */
-void mg_interrupt_abandon(void);
-
-/* The judge's rule for a stepped call: 1 and *out if a stop saw the
- * routine break one of the duties above, or saw no stop at all (an error:
- * the situation was not made). 0 for any other call. */
-int mg_interrupt_broken(const struct mg_outcome *o, struct mg_verdict *out);
+/* The situation, in situations.def's table. A stepped call's watchdog
+ * limit is many times a plain call's; a case asks for it with `interrupt`,
+ * at lengths up to MG_SPOT_MAX_LEN at the guard pages and the straddles,
+ * where the ISA can step (not under valgrind, which delivers no
+ * single-step trap). */
+extern const struct mg_situation mg_situation_interrupt;
 
 #endif

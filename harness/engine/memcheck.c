@@ -28,9 +28,6 @@
 #define VALGRIND_GET_VBITS(p, vbits, n)	  ((void)(p), (void)(vbits), (void)(n), 0)
 #endif
 
-int mg_memcheck_on = -1;
-int mg_overread_strict;
-
 /* The largest naturally aligned block an over-read may stay in and be only
  * a warning: a cache line, which never straddles a page. */
 #define ALIGNED_BLOCK_MAX 64
@@ -102,18 +99,6 @@ static void fence_case(struct mg_memcheck *m, const struct mg_sandbox *sb, const
 	}
 	zone_add(m, hi, (size_t)(win_end - hi), 1, MG_BUFFER_DST);
 	zone_add(m, lo, (size_t)(lo - at->win), 0, MG_BUFFER_DST);
-}
-
-int mg_memcheck_running(void)
-{
-	if (mg_memcheck_on < 0) {
-		const char *overread = getenv("MEMGATE_OVERREAD");
-		mg_memcheck_on = RUNNING_ON_VALGRIND != 0;
-		/* For commands without --overread (scripts/repro's replays). */
-		if (overread && strcmp(overread, "strict") == 0)
-			mg_overread_strict = 1;
-	}
-	return mg_memcheck_on;
 }
 
 void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,

@@ -18,6 +18,7 @@
 #define MG_MEMCHECK_H
 
 #include "case.h"
+#include "memcheck_mode.h"
 #include "outcome.h"
 #include "sandbox.h"
 #include "verdict.h"
@@ -44,16 +45,6 @@ struct mg_memcheck {
 	unsigned unfenced; /* errors a call makes with no fences (while blaming) */
 	int clean_int;	   /* as the call was made, for the re-runs */
 };
-
-/* 1 under valgrind, 0 not, -1 until the first case asks. */
-extern int mg_memcheck_on;
-/* Whether this runs under valgrind (asking it, the first time). */
-int mg_memcheck_running(void);
-/* --overread=strict (cli/options.c parses it; MEMGATE_OVERREAD=strict in
- * the environment does the same): an over-read that stays in an aligned
- * block with a buffer byte is a failure (aligned-over-read) instead of a
- * warning. */
-extern int mg_overread_strict;
 
 void mg_memcheck_arm_slow(struct mg_memcheck *m, const struct mg_sandbox *sb,
 			  const struct mg_case *c, const struct mg_layout *at, int clean_int);

@@ -1,27 +1,26 @@
 #include "outcome.h"
 #include "call.h"
 #include "cpu.h"
-#include "interrupt.h"
 #include "noreturn.h"
-#include "thread.h"
+#include "situation.h"
+#include "table.h"
 
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-unsigned mg_check_timeout_ms = 1000;
 int mg_outcome_entry_flags = 1;
 enum mg_platform_rule mg_platform_rule = MG_PLATFORM_AUTO;
 
 void mg_outcome_faulted(struct mg_outcome *o)
 {
+	const struct mg_situation *s = mg_situation_of(o->c);
+
 	mg_fault_take(&o->fault);
 	o->faulted = 1;
-	if (o->c->interrupt)
-		mg_interrupt_abandon();
-	if (o->c->threads)
-		mg_threads_abandon();
+	if (s)
+		s->abandon();
 }
 
 /* sigsetjmp needs a frame that is live when the fault arrives: this one. */
@@ -60,20 +59,9 @@ static const char *fault_kind(const struct mg_fault *f)
 	}
 }
 
-void mg_outcome_name_address(const struct mg_outcome *o, const void *pc, char *out, size_t size)
-{
-	const char *entry = (const char *)(uintptr_t)o->c->variant->entry.copy;
-	ptrdiff_t off = (const char *)pc - entry;
-
-	if (off >= 0 && off < 0x10000)
-		snprintf(out, size, "%s+0x%tx", o->c->variant->symbol, off);
-	else
-		snprintf(out, size, "%p", pc);
-}
-
 static void name_pc(const struct mg_outcome *o, char *out, size_t size)
 {
-	mg_outcome_name_address(o, o->fault.pc, out, size);
+	mg_variant_name_address(o->c->variant, o->fault.pc, out, size);
 }
 
 static void crash(const struct mg_outcome *o, struct mg_verdict *out)
@@ -157,8 +145,7 @@ void mg_outcome_fault(const struct mg_outcome *o, int owned, struct mg_verdict *
 
 	if (f->signo == mg_watchdog_signal())
 		mg_verdict_set(out, MG_TIMEOUT, "no return within %u ms of CPU time (watchdog)",
-			       o->c->interrupt ? mg_interrupt_timeout_ms(o->c->len)
-					       : mg_case_timeout_ms(o->c));
+			       mg_situation_timeout_ms(o->c));
 	else if (owned && f->signo == SIGSEGV && !f->general_protection &&
 		 f->access != MG_ACCESS_UNKNOWN)
 		classify_page_fault(o, out);
@@ -218,6 +205,8 @@ unsigned mg_outcome_warnings(const struct mg_outcome *o)
 void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
 	      struct mg_verdict *out)
 {
+	const struct mg_situation *s = mg_situation_of(o->c);
+
 	out->warnings = 0;
 	if (o->faulted) {
 		mg_outcome_fault(o, owned, out);
@@ -225,9 +214,9 @@ void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_check
 	}
 	out->warnings = mg_outcome_warnings(o);
 	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) ||
-	    mg_interrupt_broken(o, out) || k->red_zones(k->ctx, out) || k->bytes(k->ctx, out) ||
-	    (k->memory && k->memory(k->ctx, out)) || mg_outcome_return(o, out) ||
-	    mg_threads_broken(o, out))
+	    mg_situation_broken(s, MG_JUDGED_AFTER_ABI, o, out) || k->red_zones(k->ctx, out) ||
+	    k->bytes(k->ctx, out) || (k->memory && k->memory(k->ctx, out)) ||
+	    mg_outcome_return(o, out) || mg_situation_broken(s, MG_JUDGED_LAST, o, out))
 		return;
 	mg_verdict_start(out, MG_OK);
 }

@@ -25,9 +25,6 @@ struct mg_outcome {
  * default; 0 tells a routine that reads them from one that fails anyway). */
 extern int mg_outcome_entry_flags;
 
-/* Base per-call time limit, in ms; mg_timeout_for adds to it by length. */
-extern unsigned mg_check_timeout_ms;
-
 /* Whether the platform register (aarch64 x18) must be preserved: by default
  * only by variants whose contract says they are kernel code. */
 enum mg_platform_rule {
@@ -37,17 +34,6 @@ enum mg_platform_rule {
 };
 extern enum mg_platform_rule mg_platform_rule;
 
-/* 1 ms more per 4 KiB, which even a byte loop under valgrind meets; past
- * 32 MiB only per 256 KiB, so a 4 GiB call gets seconds, not minutes. */
-static inline unsigned mg_timeout_for(size_t len)
-{
-	size_t extra = len >> 12;
-
-	if (extra > 8192)
-		extra = 8192 + (len >> 18);
-	return mg_check_timeout_ms + (unsigned)extra;
-}
-
 /* More threads than cores take turns: on a loaded machine a call in the
  * threads situation may wait a few time slices of every other runnable
  * thread. Its watchdog gives it the plain limit once per thread of the
@@ -55,7 +41,8 @@ static inline unsigned mg_timeout_for(size_t len)
  * out correct routines' workers). A hang is still stopped, a little later. */
 #define MG_TURNS_EXTRA_MS 2000u
 
-/* A case's per-call limit (a stepped call's is mg_interrupt_timeout_ms). */
+/* A case's per-call limit, plain or among threads (mg_situation_timeout_ms
+ * has a stepped call's). */
 static inline unsigned mg_case_timeout_ms(const struct mg_case *c)
 {
 	if (c->threads > 1)
@@ -141,10 +128,6 @@ static inline int mg_outcome_resumed(const struct mg_outcome *o)
 	return mg_fault_resumed() != o->resumed;
 }
 
-/* A code address as the variant's symbol and offset ("memcpy_x+0x1c")
- * when it lies in the variant, else raw. */
-void mg_outcome_name_address(const struct mg_outcome *o, const void *pc, char *out, size_t size);
-
 /* Calls the case's variant on (dst, src) through the ABI trampoline, with
  * faults caught and the watchdog armed. memset's int gets garbage in the
  * upper half of its register unless `clean_int`. */
@@ -182,9 +165,10 @@ struct mg_judge_checks {
 
 /* The one judge of a call, for the sandbox and the huge-length check alike,
  * in the precedence of docs/design.md (Verdicts): fault (and a changed
- * source), ABI, what the stops of an interrupted call saw (interrupt.h),
- * red zones, bytes, (memcheck), return value. `owned` is as
- * for mg_outcome_fault. */
+ * source), ABI, what a situation judged after the ABI saw (the stops of an
+ * interrupted call, interrupt.h), red zones, bytes, (memcheck), return
+ * value, what a situation judged last saw (the other threads, thread.h).
+ * `owned` is as for mg_outcome_fault. */
 void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
 	      struct mg_verdict *out);
 

@@ -3,6 +3,8 @@
 #include "table.h"
 #include "verdict.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,6 +139,17 @@ void mg_variant_print_names(FILE *stream)
 			fprintf(stream, "%s%s", sep, all_tables[t]->variants[i].name);
 			sep = ", ";
 		}
+}
+
+void mg_variant_name_address(const struct mg_variant *v, const void *pc, char *out, size_t size)
+{
+	const char *entry = (const char *)(uintptr_t)v->entry.copy;
+	ptrdiff_t off = (const char *)pc - entry;
+
+	if (off >= 0 && off < 0x10000)
+		snprintf(out, size, "%s+0x%tx", v->symbol, off);
+	else
+		snprintf(out, size, "%p", pc);
 }
 
 const char *mg_op_name(enum mg_op op)

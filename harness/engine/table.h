@@ -23,4 +23,8 @@ void mg_variant_print_names(FILE *out);
 
 const char *mg_op_name(enum mg_op op);
 
+/* A code address as the variant's symbol and offset ("memcpy_x+0x1c")
+ * when it lies in the variant, else raw. */
+void mg_variant_name_address(const struct mg_variant *v, const void *pc, char *out, size_t size);
+
 #endif

@@ -8,6 +8,7 @@
 #include "fault.h"
 #include "rng.h"
 #include "sandbox.h"
+#include "table.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -347,11 +348,12 @@ static void finish(unsigned ms)
  * the workers go on calling until it has returned: it overlaps theirs
  * from its first instruction to its last, however the threads are
  * scheduled. */
-void mg_threads_run(struct mg_outcome *o, int clean_int)
+static void run_in_threads(struct mg_outcome *o, const struct mg_layout *at, int clean_int)
 {
 	unsigned spins = 0;
 	double t0;
 
+	(void)at; /* the workers have sandboxes of their own */
 	start(o->c);
 	atomic_store_explicit(&st.go, 1, memory_order_release);
 	for (t0 = now_ms(); atomic_load(&st.calling) < st.workers; relax(&spins))
@@ -364,7 +366,7 @@ void mg_threads_run(struct mg_outcome *o, int clean_int)
 	finish(mg_case_timeout_ms(o->c));
 }
 
-void mg_threads_abandon(void)
+static void abandon_threads(void)
 {
 	finish(mg_case_timeout_ms(st.c));
 }
@@ -402,7 +404,7 @@ static void faulted(const struct mg_outcome *o, const struct worker *w, struct m
 			       mg_case_timeout_ms(o->c));
 		return;
 	}
-	mg_outcome_name_address(o, w->fault.pc, pc, sizeof pc);
+	mg_variant_name_address(o->c->variant, w->fault.pc, pc, sizeof pc);
 	mg_verdict_start(out, MG_CRASH);
 	out->has |= MG_HAS_SIGNAL | MG_HAS_PC | MG_HAS_ADDRESS;
 	out->signo = w->fault.signo;
@@ -413,10 +415,8 @@ static void faulted(const struct mg_outcome *o, const struct worker *w, struct m
 		       w->fault.addr);
 }
 
-int mg_threads_broken(const struct mg_outcome *o, struct mg_verdict *out)
+static int what_workers_saw(const struct mg_outcome *o, struct mg_verdict *out)
 {
-	if (!o->c->threads)
-		return 0;
 	if (st.error[0]) {
 		mg_verdict_set(out, MG_ERROR, "the threads situation was not made: %s", st.error);
 		return 1;
@@ -438,3 +438,63 @@ int mg_threads_broken(const struct mg_outcome *o, struct mg_verdict *out)
 	}
 	return 0;
 }
+
+/* A case that fails only in threads: say so, so that nobody looks for
+ * the bug in a call made alone. */
+static void blame_threads(const struct mg_case *c, mg_check_fn check, struct mg_verdict *out)
+{
+	struct mg_case alone = *c;
+	struct mg_verdict again;
+
+	alone.threads = 0;
+	check(&alone, 0, &again);
+	if (again.cls != MG_OK)
+		return;
+	mg_verdict_say(out, "; in one thread, the same case passes: the routine is not "
+			    "thread-safe (POSIX XSH 2.9.1)");
+}
+
+static bool asks_for_threads(const struct mg_case *c)
+{
+	return c->threads != 0;
+}
+
+/* Threads can be made wherever the harness runs (on one core they take
+ * turns, which the start line makes overlap all the same). */
+static bool threads_possible(char *why, size_t size)
+{
+	(void)why;
+	(void)size;
+	return true;
+}
+
+/* N threads, each with a sandbox of its own sized for the spots' lengths,
+ * at the guard pages. */
+static bool threads_valid(const struct mg_case *c, char *why, size_t size)
+{
+	if (c->threads < MG_THREADS_MIN || c->threads > MG_THREADS_MAX) {
+		snprintf(why, size, "--threads is %u to %u (or 1: none)", MG_THREADS_MIN,
+			 MG_THREADS_MAX);
+		return false;
+	}
+	if (c->len > MG_SPOT_MAX_LEN || c->oracle || c->spot != MG_SPOT_GUARD) {
+		snprintf(why, size, "--threads is for lengths up to %zu at the guard pages",
+			 MG_SPOT_MAX_LEN);
+		return false;
+	}
+	return true;
+}
+
+const struct mg_situation mg_situation_threads = {
+	.option = "--threads",
+	.wanted = asks_for_threads,
+	.possible = threads_possible,
+	.valid = threads_valid,
+	.timeout_ms = mg_case_timeout_ms,
+	.run = run_in_threads,
+	.abandon = abandon_threads,
+	.broken = what_workers_saw,
+	.judged_at = MG_JUDGED_LAST,
+	.repeatable = false,
+	.blame = blame_threads,
+};

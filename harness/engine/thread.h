@@ -14,25 +14,15 @@
 #ifndef MG_THREAD_H
 #define MG_THREAD_H
 
-#include "outcome.h"
-
-#include <stddef.h>
+#include "situation.h"
 
 /* The calls each worker makes at least, back to back. */
 #define MG_THREADS_ROUNDS 8u
 
-/* mg_outcome_run with workers at the same time. Faults of the calling
- * thread's call unwind through mg_fault_jmp as usual, and
- * mg_outcome_faulted then calls mg_threads_abandon. */
-void mg_threads_run(struct mg_outcome *o, int clean_int);
-
-/* After a fault in the caller's call: waits for the workers (stopping
- * those that hang), so that nothing runs on when the case is judged. */
-void mg_threads_abandon(void);
-
-/* The judge's rule for a case run in threads: 1 and *out if a worker saw
- * the routine fail, or the situation could not be made (an error, never a
- * pass). 0 for any other call. */
-int mg_threads_broken(const struct mg_outcome *o, struct mg_verdict *out);
+/* The situation, in situations.def's table. The judge's rule: a worker that
+ * saw the routine fail, or a situation that could not be made (an error,
+ * never a pass). After a fault in the caller's call it waits for the
+ * workers (stopping those that hang). */
+extern const struct mg_situation mg_situation_threads;
 
 #endif

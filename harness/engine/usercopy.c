@@ -20,6 +20,7 @@
 #include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
+#include "table.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -173,7 +174,7 @@ static void unhandled_fault(const struct ucopy *u, struct mg_verdict *out)
 	out->died = 0;
 	out->access = u->call.fault.access;
 	out->address = (unsigned long long)(uintptr_t)a;
-	mg_outcome_name_address(&u->call, u->call.fault.pc, out->pc, sizeof out->pc);
+	mg_variant_name_address(u->call.c->variant, u->call.fault.pc, out->pc, sizeof out->pc);
 	mg_verdict_locate(out, user_src ? MG_BUFFER_SRC : MG_BUFFER_DST, u->user, c->len, a);
 	mg_verdict_say(out,
 		       "; the user buffer faulted at pc %s, which the exception table does not "
@@ -191,7 +192,7 @@ static void kernel_fault(const struct ucopy *u, struct mg_verdict *out)
 	out->has |= MG_HAS_PC | MG_HAS_ADDRESS | MG_HAS_ACCESS;
 	out->access = u->call.fault.access;
 	out->address = (unsigned long long)(uintptr_t)a;
-	mg_outcome_name_address(&u->call, u->call.fault.pc, out->pc, sizeof out->pc);
+	mg_variant_name_address(u->call.c->variant, u->call.fault.pc, out->pc, sizeof out->pc);
 	if (user_src)
 		mg_verdict_locate(out, MG_BUFFER_DST, u->at.dst, c->len, a);
 	else

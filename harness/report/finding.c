@@ -1,6 +1,6 @@
 #include "finding.h"
+#include "replay.h"
 #include "cpu.h"
-#include "memcheck.h"
 #include "record.h"
 #include "stop.h"
 #include "table.h"
@@ -18,15 +18,6 @@
 #define MG_FOREIGN_ARCH ""
 #endif
 
-void mg_finding_signature(const struct mg_case *c, const struct mg_verdict *v, char *out,
-			  size_t size)
-{
-	char site[MG_DETAIL_MAX];
-
-	mg_verdict_site(v, site, sizeof site);
-	snprintf(out, size, "%s %s %s", c->variant->name, mg_class_name(v->cls), site);
-}
-
 void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case *c,
 		      const struct mg_verdict *v)
 {
@@ -43,25 +34,6 @@ void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case
 		fprintf(out, "  cpu model: %s\n", mg_cpu_model());
 	mg_finding_replay(c, v, text, sizeof text);
 	fprintf(out, "  replay:    %s\n", text);
-}
-
-void mg_finding_replay_argv(const struct mg_case *c, const struct mg_verdict *v, struct mg_argv *a)
-{
-	/* What only memcheck sees replays only under it. */
-	if (v->memcheck)
-		mg_argv_add_words(a, "valgrind -q " MG_MEMCHECK_FLAGS);
-	mg_case_replay_argv(c, a);
-	/* Only strictness makes an aligned over-read a failure on x86. */
-	if (v->cls == MG_ALIGNED_OVERREAD && mg_overread_strict)
-		mg_argv_add_words(a, "--overread=strict");
-}
-
-void mg_finding_replay(const struct mg_case *c, const struct mg_verdict *v, char *out, size_t size)
-{
-	struct mg_argv a = {.argc = 0};
-
-	mg_finding_replay_argv(c, v, &a);
-	mg_argv_join(&a, out, size);
 }
 
 static uint64_t fnv1a(const uint8_t *data, size_t size)

@@ -10,19 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* "memcpy_x out-of-bounds-read dst past the end": what tells two findings
- * apart (variant, class, site), not how far or on which length. */
-void mg_finding_signature(const struct mg_case *c, const struct mg_verdict *v, char *out,
-			  size_t size);
-
 /* The verdict, the case in words, the signature and the replay command. */
 void mg_finding_print(FILE *out, const struct mg_target *t, const struct mg_case *c,
 		      const struct mg_verdict *v);
-
-/* The command that replays the finding (under valgrind when only memcheck
- * saw it), as words and as a line. */
-void mg_finding_replay_argv(const struct mg_case *c, const struct mg_verdict *v, struct mg_argv *a);
-void mg_finding_replay(const struct mg_case *c, const struct mg_verdict *v, char *out, size_t size);
 
 /* Writes DIR/<variant>-<class>-<hash>.in (the input), .json (its finding
  * record, stage "fuzz") and .txt (what mg_finding_print says), in that

@@ -2,7 +2,7 @@
 #include "abi.h"
 #include "cpu.h"
 #include "fault.h"
-#include "finding.h"
+#include "replay.h"
 #include "stop.h"
 #include "table.h"
 

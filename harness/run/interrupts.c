@@ -82,7 +82,7 @@ void mg_interrupts_sweep(const struct mg_variant *v, enum mg_profile profile, ui
 	char why[160];
 
 	(void)profile; /* the same few cases in both: each is costly */
-	if (!mg_interrupt_possible(why, sizeof why))
+	if (!mg_situation_interrupt.possible(why, sizeof why))
 		return;
 	if (v->contract.fixed_len) {
 		for (int i = 0; i < 4; i++) /* a page each time: four fills */

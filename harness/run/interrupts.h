@@ -7,7 +7,7 @@
 #include "sweep.h"
 
 /* Feeds `fn` the interrupted cases for a variant; none where calls cannot
- * be stepped (mg_interrupt_possible says why). */
+ * be stepped (mg_situation_interrupt.possible says why). */
 void mg_interrupts_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
 			 mg_case_fn fn, void *ctx);
 

@@ -1,7 +1,7 @@
 #include "isolate.h"
 #include "check.h"
 #include "fault.h"
-#include "interrupt.h"
+#include "situation.h"
 #include "outcome.h"
 #include "stop.h"
 
@@ -83,7 +83,7 @@ static void not_judged(struct mg_verdict *out, const char *what)
 
 unsigned mg_case_call_limit_ms(const struct mg_case *c)
 {
-	return c->interrupt ? mg_interrupt_timeout_ms(c->len) : mg_case_timeout_ms(c);
+	return mg_situation_timeout_ms(c);
 }
 
 void mg_verdict_unstopped(struct mg_verdict *out, unsigned ms)

@@ -2,7 +2,7 @@
 #include "check.h"
 #include "fault.h"
 #include "isolate.h"
-#include "finding.h"
+#include "replay.h"
 #include "record.h"
 #include "stop.h"
 

@@ -58,13 +58,6 @@ static void emit_length(struct emitter *e, const struct mg_variant *v, size_t le
 	emit(e, &c);
 }
 
-int mg_threads_possible(char *why, size_t size)
-{
-	(void)why;
-	(void)size;
-	return 1;
-}
-
 void mg_threads_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
 		      mg_case_fn fn, void *ctx)
 {

@@ -5,10 +5,6 @@
 
 #include "sweep.h"
 
-/* Always 1: threads can be had wherever memgate runs (the signature is
- * the situations' table's, verify.c). */
-int mg_threads_possible(char *why, size_t size);
-
 /* Feeds `fn` the threaded cases for a variant. */
 void mg_threads_sweep(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
 		      mg_case_fn fn, void *ctx);

@@ -9,6 +9,7 @@
 #include "finding.h"
 #include "huge.h"
 #include "interrupt.h"
+#include "thread.h"
 #include "interrupts.h"
 #include "isolate.h"
 #include "threads.h"
@@ -253,18 +254,18 @@ static int placements_wanted(const struct mg_verify_opts *o, const struct mg_tal
 struct situation {
 	const char *stage, *cases_field, *seconds_field, *reason_field;
 	const char *not_run; /* why it did not run when something came first */
-	int (*possible)(char *why, size_t size);
+	const struct mg_situation *made; /* the engine's unit that makes it */
 	void (*sweep)(const struct mg_variant *v, enum mg_profile profile, uint64_t seed,
 		      mg_case_fn fn, void *ctx);
 };
 
 static const struct situation situations[MG_SITUATIONS] = {
 	{"interrupts", "interrupted_cases", "interrupted_seconds", "interrupts_reason",
-	 "the sweep or the placements found something, or stopped, first", mg_interrupt_possible,
+	 "the sweep or the placements found something, or stopped, first", &mg_situation_interrupt,
 	 mg_interrupts_sweep},
 	{"threads", "threads_cases", "threads_seconds", "threads_reason",
 	 "the sweep, the placements or the interrupts found something, or stopped, first",
-	 mg_threads_possible, mg_threads_sweep},
+	 &mg_situation_threads, mg_threads_sweep},
 };
 
 /* Whether a situation's stage runs: only on a routine the stages before
@@ -312,7 +313,7 @@ static void situation_stage(const struct mg_verify_opts *o, const struct mg_vari
 		st->state = MG_SITUATION_NA;
 		return;
 	}
-	if (!s->possible(st->why, sizeof st->why)) {
+	if (!s->made->possible(st->why, sizeof st->why)) {
 		st->state = MG_SITUATION_NA;
 		return;
 	}
