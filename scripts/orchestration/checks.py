@@ -14,6 +14,7 @@ import signal as signals
 import xml.etree.ElementTree as ET
 
 from . import gate_isa, gate_tunables, procs, records, registry, submission
+from .check_result import Check, cannot, na
 from .records import CouldNotJudge
 
 # As `make valgrind` runs it.
@@ -24,34 +25,6 @@ VALGRIND = ["valgrind", "-q", "--partial-loads-ok=no", "--vex-iropt-level=0", "-
 # hides too: they are speed-only (isa_features.SPEED_ONLY), and valgrind
 # runs rep movsb and rep stosb.
 VALGRIND_HIDES = ("avx512f", "avx512bw", "avx512vl", "avx512dq", "rtm")
-
-
-class Check:
-    def __init__(self, name, status, cases=0, seconds=0.0, note=""):
-        self.name, self.status, self.cases, self.seconds, self.note = name, status, cases, seconds, note
-        self.run = ""  # which run of the gate: a CPU model, --extern values
-
-    def as_dict(self):
-        d = {"name": self.name, "status": self.status, "cases": int(self.cases),
-             "seconds": round(float(self.seconds), 1), "note": self.note}
-        if self.run:
-            d["run"] = self.run
-        return d
-
-    @classmethod
-    def from_dict(cls, d):
-        """A check of a report (a cached verdict's)."""
-        c = cls(d["name"], d["status"], d.get("cases") or 0, d.get("seconds") or 0.0, d.get("note") or "")
-        c.run = d.get("run") or ""
-        return c
-
-
-def na(name, reason):
-    return Check(name, "n/a", note=reason)
-
-
-def cannot(name, reason, seconds=0.0):
-    return Check(name, "error", seconds=seconds, note=reason)
 
 
 def signal_name(number):

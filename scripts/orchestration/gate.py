@@ -16,17 +16,17 @@ import os
 import shutil
 
 from . import cli, gate_cache, gate_prebuilt, gate_tunables, records, workspace
-from .checks import Check
+from .check_result import Check
 from .gate_build import check_rules, compile_submission, contract_macro, keep_sources, make_results, prepare
 from .gate_context import Context, setup_arch
 from .gate_options import FEATURES, Usage, default_symbol, parse, validate
-from .gate_runs import cannot_run_anywhere, dedupe, label_of, plan_runs, run_all
+from .gate_runs import cannot_run_anywhere, dedupe, plan_runs, run_all
 from .gate_verdict import by_reason, finish, finish_entries, qualifiers, run_verdicts, verdict_of
 from .records import CouldNotJudge
 
 # The names other modules and the unit tests use as gate.NAME.
 __all__ = ["Context", "FEATURES", "Usage", "by_reason", "contract_macro", "dedupe", "default_symbol",
-           "label_of", "main", "parse", "qualifiers", "run_verdicts", "validate", "verdict_of"]
+           "main", "parse", "qualifiers", "run_verdicts", "validate", "verdict_of"]
 
 
 def main(argv):

@@ -11,7 +11,9 @@ import sys
 import tempfile
 import time
 
-from . import checks, gate_cache, kernel_shim, procs, submission, workspace
+from . import gate_cache, kernel_shim, procs, submission, workspace
+from .check_result import Check
+from .gate_context import gate_cc
 from .gate_options import FEATURE_BITS, OPS, die
 from .records import CouldNotJudge
 
@@ -413,10 +415,4 @@ def build_check(ctx, seconds):
     note = (f"variant {ctx.name}, entry point {ctx.symbol}"
             + (" (a local symbol, made global for the harness)" if local else "")
             + (f", built for {ctx.foreign}" if ctx.foreign else ""))
-    return checks.Check("build", "pass", 0, seconds, note)
-
-
-def gate_cc(ctx):
-    rc, out = submission.capture(["make", "--no-print-directory", "-s"] + ctx.make_arch + ["print-cc"], timeout=60)
-    cc = out.strip().splitlines()[-1] if rc == 0 and out.strip() else "cc"
-    return cc
+    return Check("build", "pass", 0, seconds, note)

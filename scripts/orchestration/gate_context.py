@@ -1,5 +1,5 @@
 """One gate run's state (gate_context.Context): its options, arch,
-directories and deadline, and the arch it builds for."""
+directories and deadline, and the arch it builds for and its compiler."""
 
 import datetime
 import os
@@ -183,3 +183,13 @@ def setup_arch(ctx, opts):
         ctx.emulated = ctx.runner[0] if ctx.runner else ""
     ctx.B = "build" + (f"/{ctx.foreign}" if ctx.foreign else "")
     ctx.make_arch = [f"ARCH={ctx.foreign}"] if ctx.foreign else []
+
+
+def gate_cc(ctx):
+    """The C compiler of the build for ctx's arch (make print-cc, with its
+    ARCH), whose binutils read the merged object. It is here, with the
+    arch the run builds for, so that a module that only reads the object
+    (gate_tunables) needs none that builds it (gate_build)."""
+    rc, out = submission.capture(["make", "--no-print-directory", "-s"] + ctx.make_arch + ["print-cc"], timeout=60)
+    cc = out.strip().splitlines()[-1] if rc == 0 and out.strip() else "cc"
+    return cc

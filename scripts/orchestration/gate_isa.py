@@ -4,8 +4,10 @@ code uses (valgrind has no AVX-512; a qemu model without SVE or MOPS; this
 CPU) makes the checks that run the code under it n/a, never a finding."""
 
 import os
+import time
 
-from . import checks, cpu_models, elf_code, isa_audit, isa_features, landing_pads, registry, sp_audit, uaccess_audit
+from . import cpu_models, elf_code, isa_audit, isa_features, landing_pads, registry, sp_audit, uaccess_audit
+from .check_result import Check, cannot, na
 from .gate_options import DECLARATIONS, FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
@@ -26,27 +28,27 @@ def audit_check(ctx):
     ctx.isa, ctx.isa_uses = None, []
     declared = [f for f in ctx.requires if f not in DECLARATIONS]
     ctx.progress("the ISA audit (Capstone)")
-    t = checks.procs.time.monotonic()
+    t = time.monotonic()
     try:
         result = isa_audit.audit(merged_object(ctx), ctx.foreign or ctx.host)
     except isa_audit.NoDecoder as e:
-        return checks.na("isa", str(e)), []
+        return na("isa", str(e)), []
     except isa_audit.CannotAudit as e:
-        return checks.cannot("isa", str(e)), []
-    seconds = checks.procs.time.monotonic() - t
+        return cannot("isa", str(e)), []
+    seconds = time.monotonic() - t
     ctx.isa = isa_audit.summary(result, declared)
     ctx.isa_uses = result.needed()
     found = isa_audit.findings(result, declared, ctx.name, merged_object(ctx))
     try:
         pads, pads_note = landing_pad_findings(ctx)
     except elf_code.BadObject as e:
-        return checks.cannot("isa", str(e), seconds), found
+        return cannot("isa", str(e), seconds), found
     found += pads
     if result.limits:
         more = f" (and {len(result.limits) - 1} more)" if len(result.limits) > 1 else ""
-        return checks.cannot("isa", result.limits[0] + more, seconds), found
+        return cannot("isa", result.limits[0] + more, seconds), found
     status = "fail" if found else "pass"
-    return checks.Check("isa", status, result.instructions, seconds, isa_audit.note(result) + pads_note), found
+    return Check("isa", status, result.instructions, seconds, isa_audit.note(result) + pads_note), found
 
 
 def submitted_objects(ctx):
@@ -90,16 +92,16 @@ def below_sp_check(ctx):
     run time."""
     arch = ctx.foreign or ctx.host
     if arch != "aarch64":
-        return checks.na("below-sp", "aarch64's static rule: on x86 the interrupts stage writes below "
+        return na("below-sp", "aarch64's static rule: on x86 the interrupts stage writes below "
                          "the stack pointer at every instruction"), []
-    t = checks.procs.time.monotonic()
+    t = time.monotonic()
     try:
         result = sp_audit.audit(merged_object(ctx))
     except (elf_code.BadObject, isa_audit.CannotAudit) as e:
-        return checks.cannot("below-sp", str(e)), []
-    seconds = checks.procs.time.monotonic() - t
+        return cannot("below-sp", str(e)), []
+    seconds = time.monotonic() - t
     found = sp_audit.findings(result, ctx.name, merged_object(ctx))
-    return checks.Check("below-sp", "fail" if found else "pass", result.instructions, seconds,
+    return Check("below-sp", "fail" if found else "pass", result.instructions, seconds,
                         sp_audit.note(result)), found
 
 
@@ -109,23 +111,23 @@ def uaccess_check(ctx):
     user access inside the SMAP brackets (x86), or unprivileged (arm64).
     n/a when every entry leaves its brackets to its caller."""
     symbols = [e["symbol"] for e in ctx.entries if e["family"] == "usercopy"]
-    t = checks.procs.time.monotonic()
+    t = time.monotonic()
     try:
         rule, results = uaccess_audit.audit(merged_object(ctx), symbols)
     except (elf_code.BadObject, isa_audit.CannotAudit) as e:
-        return checks.cannot("uaccess", str(e)), []
-    seconds = checks.procs.time.monotonic() - t
+        return cannot("uaccess", str(e)), []
+    seconds = time.monotonic() - t
     if rule is None:
-        return checks.na("uaccess", f"no uaccess rule for {ctx.foreign or ctx.host}"), []
+        return na("uaccess", f"no uaccess rule for {ctx.foreign or ctx.host}"), []
     limits = [l for r in results for l in r.limits]
     if limits:
         more = f" (and {len(limits) - 1} more)" if len(limits) > 1 else ""
-        return checks.cannot("uaccess", limits[0] + more, seconds), []
+        return cannot("uaccess", limits[0] + more, seconds), []
     text = uaccess_audit.note(rule, results)
     if not uaccess_audit.applies(results, rule):
-        return checks.na("uaccess", text), []
+        return na("uaccess", text), []
     found = uaccess_audit.findings(rule, results, ctx.name, merged_object(ctx))
-    return checks.Check("uaccess", "fail" if found else "pass", sum(r.instructions for r in results), seconds,
+    return Check("uaccess", "fail" if found else "pass", sum(r.instructions for r in results), seconds,
                         text), found
 
 
@@ -183,14 +185,14 @@ def runner_cannot(ctx, model):
 def not_run(ctx, reason, primary):
     """The rows of a run whose runner cannot execute the code."""
     names = EXECUTING if primary else UNDER_A_FURTHER_MODEL
-    return [checks.na(name, reason) for name in names]
+    return [na(name, reason) for name in names]
 
 
 def past_deadline(ctx, primary):
     """The rows of a run that had no time left: could not judge, every one."""
     names = EXECUTING if primary else UNDER_A_FURTHER_MODEL
-    return [checks.Check(name, "skip", note="--skip") if ctx.skipped(name) else
-            checks.cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) had passed")
+    return [Check(name, "skip", note="--skip") if ctx.skipped(name) else
+            cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) had passed")
             for name in names]
 
 

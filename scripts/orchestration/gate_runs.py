@@ -7,8 +7,10 @@ import tempfile
 import time
 
 from . import checks, cpu_models, gate_isa, gate_tunables, misaligned, registry
+from .check_result import cannot, na
 from .gate_build import build, build_check
 from .gate_options import die, lighter
+from .run_labels import label_of
 
 # --- runs: CPU models and --extern values ------------------------------------
 
@@ -50,11 +52,11 @@ def run_checks(ctx, primary=True):
         if name == "bench" and findings:
             # A wrong routine's speed decides nothing, and timing it can
             # crash on the very bug that was found.
-            results.append(checks.na("bench", "already rejected: a wrong routine's speed is not judged"))
+            results.append(na("bench", "already rejected: a wrong routine's speed is not judged"))
             continue
         if ctx.past_deadline() and not ctx.skipped(name):
-            results.append(checks.cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) "
-                                         "had passed"))
+            results.append(cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) "
+                                  "had passed"))
             continue
         check, found = checks.STEP_RUNNERS[name](ctx)
         results.append(check)
@@ -85,17 +87,6 @@ def cannot_run_anywhere(ctx):
     """Nothing could be checked, so never accepted: exit 2."""
     print(f"SKIP ({cpu_models.none_has(ctx.requires, ctx.arch)}): {ctx.symbol} was not run")
     return 2
-
-
-def label_of(model, externs, runs):
-    parts = []
-    if model:
-        parts.append(f"cpu {model}")
-    if getattr(externs, "label", None):  # a value set of the glibc model: its producers
-        parts.append(externs.label)
-    elif len({tuple(e) for _, e in runs}) > 1:
-        parts += [f"{name}={value:#x}" if abs(value) >= 4096 else f"{name}={value}" for name, value in externs]
-    return ", ".join(parts)
 
 
 def enter_run(ctx, model, externs, runs, base_env, top_results):

@@ -11,6 +11,8 @@ fragile-tunable (docs/tunables.md)."""
 import os
 
 from . import glibc_x86, submission
+from .gate_context import gate_cc
+from .run_labels import label_of
 
 # The produced sets run at most (the first runs every check, the others the
 # quick sweep and the regressions).
@@ -47,7 +49,6 @@ def thresholds(ctx):
 def read_symbols(ctx):
     """The data symbols the gate supplies (glibc's x86 variables, --extern
     names) that the merged submission's relocations refer to, sorted."""
-    from .gate_build import gate_cc  # gate_build uses checks, which uses this module
     merged = os.path.join(ctx.W, "plain.parts", "merged.o")
     cc = gate_cc(ctx)
     tools = submission.usable(submission.binutils(cc), merged)
@@ -93,7 +94,6 @@ def described(s, ran):
 def fixed_sets(runs, reads):
     """The values of what the routine reads in each run the model does not
     choose: --extern's, else the gate's fixed glibc defaults."""
-    from .gate_runs import label_of  # gate_runs uses this module
     defaults = dict(submission.GLIBC_X86_DEFAULTS)
     out = []
     for model, externs in runs:

@@ -14,7 +14,7 @@ import shlex
 import struct
 
 from . import elf_code
-from .checks import Check, cannot, na
+from .check_result import Check, cannot, na
 
 PLUGIN = "qemu-misaligned.so"
 DECLARATION = "misaligned_fast"

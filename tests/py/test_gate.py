@@ -4,7 +4,7 @@ import unittest
 
 from common import ROOT
 from orchestration import gate, gate_options
-from orchestration.checks import Check
+from orchestration.check_result import Check
 
 FILE = ROOT + "/tests/gate/bytecopy.c"
 

@@ -8,7 +8,7 @@ import unittest
 
 from common import context, tmpdir
 from orchestration import misaligned
-from orchestration.checks import Check
+from orchestration.check_result import Check
 
 LOAD = {"record": "misaligned", "pc": "0x4000025d5a", "start_code": "0x4000000000", "symbol": "mg_gate_f",
         "address": "0x41039fef7f", "width": 8, "access": "load", "pid": 1, "at": "mg_gate_f+0x8"}

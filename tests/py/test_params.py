@@ -5,7 +5,8 @@ import unittest
 
 from common import ROOT
 from orchestration import cpu_models, gate, submission
-from orchestration.checks import Check
+from orchestration.check_result import Check
+from orchestration.run_labels import label_of
 
 FILE = ROOT + "/tests/gate/bytecopy.c"
 
@@ -82,9 +83,9 @@ class Externs(unittest.TestCase):
 
     def test_labels(self):
         runs = [("", [("t", 16)]), ("", [("t", 0x100000)])]
-        self.assertEqual(gate.label_of("", [("t", 16)], runs), "t=16")
-        self.assertEqual(gate.label_of("", [("t", 0x100000)], runs), "t=0x100000")
-        self.assertEqual(gate.label_of("max", [("t", 1)], [("max", [("t", 1)])]), "cpu max")
+        self.assertEqual(label_of("", [("t", 16)], runs), "t=16")
+        self.assertEqual(label_of("", [("t", 0x100000)], runs), "t=0x100000")
+        self.assertEqual(label_of("max", [("t", 1)], [("max", [("t", 1)])]), "cpu max")
 
 
 class Contract(unittest.TestCase):

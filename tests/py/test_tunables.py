@@ -204,15 +204,15 @@ class GateRuns(unittest.TestCase):
         return [("", s) for s in runs]
 
     def test_labels_name_the_producers(self):
-        from orchestration import gate_runs
+        from orchestration.run_labels import label_of
         runs = self.sets()
-        labels = [gate_runs.label_of("", e, runs) for _, e in runs]
+        labels = [label_of("", e, runs) for _, e in runs]
         self.assertTrue(any(label.startswith("qemu-tcg") for label in labels))
         self.assertIn("boundary 1", labels)
 
     def test_a_boundary_finding_is_a_warning(self):
         from orchestration import gate_runs
-        from orchestration.checks import Check
+        from orchestration.check_result import Check
         boundary = [e for _, e in self.sets() if e.kind == "boundary"][0]
         results = [Check("sweep", "fail", 5, 0.1, "quick profile")]
         found = [{"check": "sweep", "kind": "crash", "detail": "SIGFPE", "repro": "scripts/repro x", "signature": "s"}]
