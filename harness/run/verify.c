@@ -419,6 +419,22 @@ static void budgeted_sweep(const struct mg_verify_opts *o, const struct mg_varia
 	}
 }
 
+/* A sweep that stopped short of its profile (at its first findings, on a
+ * case it could not judge, or at a stop signal) says of how many cases:
+ * its record's `planned`, which a reader compares with `cases` (the gate
+ * calls a pass on fewer could not judge). One that ran whole has planned
+ * what it ran, and is not walked twice. */
+static void count_planned_if_short(const struct mg_verify_opts *o, const struct mg_variant *v,
+				   struct mg_tally *t)
+{
+	struct budget b = {.planned = 0};
+
+	if (!t->failures && !t->error && !t->interrupted && !t->died)
+		return;
+	plan(o, v, &b);
+	t->planned = b.planned;
+}
+
 /* The sweep, then the placements (placements.h) and the situations (the
  * table above), which name their own stages in the records; they count in
  * the sweep's row. */
@@ -436,6 +452,7 @@ static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg
 	if (placements_wanted(o, sweep->tally))
 		mg_placements_sweep(v, o->profile, o->seed, mg_tally_case, &placed);
 	situation_stages(o, v, sweep);
+	count_planned_if_short(o, v, sweep->tally);
 }
 
 static void run_stage(const struct mg_verify_opts *o, const struct mg_variant *v,

@@ -56,6 +56,13 @@ expect "--sweep-floor=20 runs a fifth of the cases past a budget of 1 s" 0 '^ran
 	bash -c "$MG verify --variant=memmove_bytewise --profile=full --huge=off --sweep-seconds=1 --sweep-floor=20 \
 		--format=jsonl --findings=$TMP/budget | jq -r 'select(.record == \"variant\") |
 		if .status == \"pass\" and .cases * 5 >= .planned then \"ran at least 20%\" else \"ran \\(.cases) of \\(.planned)\" end'"
+# A sweep stopped at its first findings (--max-failures, 5 by default)
+# says of how many cases, so that a reader (the gate's sweep note) can.
+expect "a sweep stopped at its first findings records planned > cases" 0 '^stopped after [0-9]+ of [0-9]+$' \
+	bash -c "$MG verify --set=selftest --variant=bad_memmove_always_forward --huge=off --format=jsonl \
+		--findings=$TMP/short | jq -r 'select(.record == \"variant\") |
+		if .status == \"fail\" and .planned > .cases then \"stopped after \\(.cases) of \\(.planned)\"
+		else \"\\(.status): ran \\(.cases) of \\(.planned)\" end'"
 usage_error "--sweep-floor=101 is refused" "--sweep-floor=101 is out of range" \
 	$MG verify --variant=memcpy_libc --sweep-seconds=1 --sweep-floor=101
 for bad in 0 -1 " 5" 1.5 abc 86401; do
