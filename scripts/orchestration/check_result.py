@@ -1,10 +1,10 @@
 """A check's result: its row in the gate's table, reports and cached
 verdicts (its status, cases, seconds and note, and which run it was).
 
-A module of its own, below every module that judges: the static checks
-(gate_isa), the misaligned watch, the build's row (gate_build) and the
-checks that run programs (checks) all make rows, and none of them needs
-another to do it."""
+A module of its own, below every module that judges: the isa audit
+(gate_isa), the checks' units (below_sp, uaccess, misaligned), the
+build's row (gate_build) and the checks that run programs (checks) all
+make rows, and none of them needs another to do it."""
 
 
 class Check:

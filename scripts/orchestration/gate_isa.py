@@ -1,23 +1,22 @@
 """The gate's `isa` check (isa_audit on the submission's merged object),
 and what it tells the other checks: a tool that cannot run a feature the
 code uses (valgrind has no AVX-512; a qemu model without SVE or MOPS; this
-CPU) makes the checks that run the code under it n/a, never a finding."""
+CPU) makes the checks that run the code under it n/a, never a finding.
+After it, the static stage's other checks: their units (units.py) that
+apply here."""
 
 import os
 import time
 
-from . import cpu_models, elf_code, isa_audit, isa_features, landing_pads, registry, sp_audit, uaccess_audit
+from . import check_view, cpu_models, elf_code, isa_audit, isa_features, landing_pads, registry, units
 from .check_result import Check, cannot, na
+from .check_view import merged_object
 from .gate_options import DECLARATIONS, FEATURE_BITS
 
 # The checks that execute the routine, and where: natively (or under the
 # arch's qemu model), under valgrind.
 EXECUTING = registry.EXECUTING
 UNDER_A_FURTHER_MODEL = registry.UNDER_A_FURTHER_MODEL
-
-
-def merged_object(ctx):
-    return os.path.join(ctx.W, "plain.parts", "merged.o")
 
 
 def audit_check(ctx):
@@ -86,65 +85,29 @@ def landing_pad_findings(ctx):
     return found, note
 
 
+def static_checks(ctx):
+    """[(Check, findings, warnings)] of the registry's static checks that
+    have a unit (below-sp, uaccess: units.py) and apply here, in its order.
+    The isa audit is not among them: audit_check runs it first."""
+    view = check_view.of(ctx)
+    return [unit.run(view) for _, unit in units.of_stage("static") if unit.applies(view)]
+
+
+def unit_row(name, ctx):
+    """(Check, findings) of the static unit `name` run for ctx, whether it
+    applies or not. Only for the audits' tests (test_sp_audit,
+    test_uaccess_audit), which ask for the rows by the names below; the
+    gate runs the units through static_checks."""
+    check, found, _ = units.BY_NAME[name].run(check_view.of(ctx))
+    return check, found
+
+
 def below_sp_check(ctx):
-    """(Check, findings) of the below-sp audit (sp_audit) on the merged
-    object: aarch64's; on x86 the interrupts stage sees such accesses at
-    run time."""
-    arch = ctx.foreign or ctx.host
-    if arch != "aarch64":
-        return na("below-sp", "aarch64's static rule: on x86 the interrupts stage writes below "
-                         "the stack pointer at every instruction"), []
-    t = time.monotonic()
-    try:
-        result = sp_audit.audit(merged_object(ctx))
-    except (elf_code.BadObject, isa_audit.CannotAudit) as e:
-        return cannot("below-sp", str(e)), []
-    seconds = time.monotonic() - t
-    found = sp_audit.findings(result, ctx.name, merged_object(ctx))
-    return Check("below-sp", "fail" if found else "pass", result.instructions, seconds,
-                        sp_audit.note(result)), found
+    return unit_row("below_sp", ctx)
 
 
 def uaccess_check(ctx):
-    """(Check, findings) of the uaccess audit (uaccess_audit; docs/contract.md
-    U9, AK6) on the merged object, for the user-copy entries: each listed
-    user access inside the SMAP brackets (x86), or unprivileged (arm64).
-    n/a when every entry leaves its brackets to its caller."""
-    symbols = [e["symbol"] for e in ctx.entries if e["family"] == "usercopy"]
-    t = time.monotonic()
-    try:
-        rule, results = uaccess_audit.audit(merged_object(ctx), symbols)
-    except (elf_code.BadObject, isa_audit.CannotAudit) as e:
-        return cannot("uaccess", str(e)), []
-    seconds = time.monotonic() - t
-    if rule is None:
-        return na("uaccess", f"no uaccess rule for {ctx.foreign or ctx.host}"), []
-    limits = [l for r in results for l in r.limits]
-    if limits:
-        more = f" (and {len(limits) - 1} more)" if len(limits) > 1 else ""
-        return cannot("uaccess", limits[0] + more, seconds), []
-    text = uaccess_audit.note(rule, results)
-    if not uaccess_audit.applies(results, rule):
-        return na("uaccess", text), []
-    found = uaccess_audit.findings(rule, results, ctx.name, merged_object(ctx))
-    return Check("uaccess", "fail" if found else "pass", sum(r.instructions for r in results), seconds,
-                        text), found
-
-
-# The static ABI rules on the merged object, and where each applies (a
-# report carries no row that can never apply): aarch64's below-sp (x86
-# sees what lies below the stack pointer at run time); the uaccess audit
-# for the user copies. BTI's landing pads are the isa check's landing-pad
-# rule (landing_pads), as IBT's are.
-STATIC_RULES = (
-    (lambda ctx: (ctx.foreign or ctx.host) == "aarch64", below_sp_check),
-    (lambda ctx: any(e["family"] == "usercopy" for e in ctx.entries), uaccess_check),
-)
-
-
-def static_checks(ctx):
-    """[(Check, findings)] of the rules of STATIC_RULES that apply here."""
-    return [check(ctx) for applies, check in STATIC_RULES if applies(ctx)]
+    return unit_row("uaccess", ctx)
 
 
 def host_cpuinfo():

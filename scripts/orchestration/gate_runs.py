@@ -1,12 +1,13 @@
 """The runs of the checks: one per CPU model and set of --extern values,
 for every entry point, all under one deadline (--seconds)."""
 
+import dataclasses
 import os
 import re
 import tempfile
 import time
 
-from . import checks, cpu_models, gate_isa, gate_tunables, misaligned, registry
+from . import check_view, checks, cpu_models, gate_isa, gate_tunables, registry, units
 from .check_result import cannot, na
 from .gate_build import build, build_check
 from .gate_options import die, lighter
@@ -30,10 +31,12 @@ def run_checks(ctx, primary=True):
     profile), its ABI checks, the 4 GiB+ guard-oracle cases and the
     regressions only: fuzzing, valgrind and bench ran under the first."""
     results, findings, warnings = [], [], []
-    # The sweep runs under the misaligned check's plugin (riscv64 under qemu).
-    watch = misaligned.Watch(ctx)
-    argv = checks.verify_argv(ctx)[2]  # what run_verify runs: the replay of what the plugin saw
-    env, ctx.env = ctx.env, watch.env(ctx, ctx.env)
+    # The sweep runs under the watches that apply here (the misaligned
+    # check's plugin: riscv64 under qemu), each judged after it.
+    view = check_view.of(ctx, verify_argv=tuple(checks.verify_argv(ctx)[2]))
+    watches = [(unit, unit.start(view)) for _, unit in units.of_stage("watch") if unit.applies(view)]
+    env = ctx.env
+    ctx.env = dict(env, **{k: v for _, watching in watches for k, v in watching.env.items()})
     try:
         abi_sweep_huge, found, warned = checks.run_verify(ctx)
     finally:
@@ -41,8 +44,9 @@ def run_checks(ctx, primary=True):
     results += abi_sweep_huge
     findings += found
     warnings += warned
-    if watch.has_row():
-        check, found, warned = watch.judge(ctx, abi_sweep_huge, argv)
+    after = dataclasses.replace(view, earlier=tuple(abi_sweep_huge))
+    for unit, watching in watches:
+        check, found, warned = unit.judge(after, watching)
         results.append(check)
         findings += found
         warnings += warned
@@ -73,8 +77,10 @@ def plan_runs(ctx):
     if foreign:
         owner = cpu_models.arch_of_fact(foreign[0])
         die(f"--requires {','.join(foreign)}: {owner} CPU facts, and this routine is for {ctx.arch}")
-    if misaligned.DECLARATION in ctx.requires and ctx.arch != "riscv64":
-        die(f"--requires {misaligned.DECLARATION}: riscv64's declaration, and this routine is for {ctx.arch}")
+    for _, unit in units.of_stage("watch"):
+        refused = unit.refuses(ctx.requires, ctx.arch)
+        if refused:
+            die(refused)
     models = [""]
     if ctx.arch in cpu_models.MODELS and ctx.emulated:
         models = cpu_models.models_for(ctx.requires, ctx.arch)
@@ -169,10 +175,11 @@ def run_all(ctx, runs, opts):
                 # A missing landing pad is the finding of the entry that lacks it.
                 findings += [dict(f, signature=f"{ctx.name} landing-pad {f['symbol']}") for f in found
                              if f["kind"] == "landing-pad" and f["symbol"] == ctx.symbol]
-                for check, found in static:
+                for check, found, warned in static:
                     results.append(check)
                     # A finding that names its entry is that entry's (uaccess).
                     findings += [f for f in found if f.get("symbol", ctx.symbol) == ctx.symbol]
+                    warnings += [w for w in warned if w.get("symbol", ctx.symbol) == ctx.symbol]
             ctx.profile = profile if primary else lighter(profile, "quick")
             ctx.primary = primary
             ctx.huge_elsewhere = further_set(externs)

@@ -6,8 +6,13 @@ by the kernel or firmware at a cost of hundreds of cycles, or run fast:
 kernel and firmware code must not make one (a finding), user code that
 does pays for it on most boards (a warning), and `--requires
 misaligned_fast` says the routine is for a CPU where they are fast
-(neither). docs/arches.md, "Misaligned accesses", says what it can miss."""
+(neither). docs/arches.md, "Misaligned accesses", says what it can miss.
 
+A unit of the registry's watch stage (check_view says the interface):
+the gate runs memgate verify with what start() adds to its environment,
+then asks judge()."""
+
+import collections
 import json
 import os
 import shlex
@@ -22,93 +27,112 @@ LOG = "misaligned.jsonl"
 MAX_SYMBOLS = 1024  # as targets/qemu_misaligned.c takes them
 PT_LOAD, PF_X = 1, 1
 
+# The SARIF rule text (short, full, help) of its class (report.ABOUT).
+ABOUT = {
+    "misaligned-access": ("A load or store not aligned to its width, in kernel code",
+                          "On riscv64 the gate watched the sweep with qemu's plugin and saw the routine load or store at an address that is not a multiple of the access's width (an element's, for a vector access). On RISC-V hardware such an access may trap, or be emulated by the kernel or firmware at a cost of hundreds of cycles; kernel and firmware code must not make one. Under the user contract it is a warning; --requires misaligned_fast allows it.",
+                          "The message gives the width, load or store, the address and the instruction as symbol+offset; the replay runs the same sweep under the plugin and prints what it saw. See docs/arches.md, \"Misaligned accesses\"."),
+}
 
-def not_applicable(ctx):
+
+def not_applicable(view):
     """Why the check does not apply to this run, or ""."""
-    arch = ctx.foreign or ctx.host
+    arch = view.foreign or view.host
     if arch != "riscv64":
         return f"riscv64's check: {arch} hardware performs misaligned loads and stores itself"
-    if not ctx.emulated:
+    if not view.emulated:
         return "riscv64 runs natively here: the check is qemu-user's plugin"
     return ""
 
 
-def plugin_path(ctx):
-    return os.path.abspath(os.path.join(ctx.B, PLUGIN))
+def plugin_path(view):
+    return os.path.abspath(os.path.join(view.B, PLUGIN))
 
 
-def code_symbols(ctx):
+def code_symbols(view):
     """The names of the submission's functions (plain.o's code symbols,
     globals renamed mg_gate_*, statics as they are): what the plugin
     watches. elf_code.BadObject if plain.o cannot be read."""
-    obj = elf_code.Object(os.path.join(ctx.W, "plain.o"))
+    obj = elf_code.Object(os.path.join(view.W, "plain.o"))
     code = {s.index for s in obj.code_sections()}
     return sorted({s.name for s in obj.symbols if s.name and s.shndx in code and s.kind in (0, elf_code.STT_FUNC)
                    and not s.name.startswith(("$", ".L"))})
 
 
-def plugin_value(ctx, out, symbols):
+def plugin_value(view, out, symbols):
     """QEMU_PLUGIN's value (qemu-user reads it as -plugin)."""
-    return ",".join([f"file={plugin_path(ctx)}", f"out={os.path.abspath(out)}"] + [f"sym={s}" for s in symbols])
+    return ",".join([f"file={plugin_path(view)}", f"out={os.path.abspath(out)}"] + [f"sym={s}" for s in symbols])
 
 
-class Watch:
-    """One run's watch: the env memgate verify runs with, then its judge."""
+def applies(view):
+    """riscv64's row only: another arch's report carries no row that can
+    never apply there (as x86's has no below-sp)."""
+    return (view.foreign or view.host) == "riscv64"
 
-    def __init__(self, ctx):
-        self.arch = ctx.foreign or ctx.host
-        self.reason = not_applicable(ctx)
-        self.problem = ""
-        self.log = os.path.join(ctx.R, LOG)
-        self.symbols = []
-        if self.reason:
-            return
-        if not os.path.isfile(plugin_path(ctx)):
-            self.problem = f"no {plugin_path(ctx)} (make ARCH=riscv64 builds it)"
-            return
-        try:
-            self.symbols = code_symbols(ctx)
-        except elf_code.BadObject as e:
-            self.problem = str(e)
-            return
-        if not self.symbols or len(self.symbols) > MAX_SYMBOLS:
-            self.problem = (f"{len(self.symbols)} function symbols in {ctx.W}/plain.o: the plugin watches "
-                            f"1 to {MAX_SYMBOLS}")
-            return
-        try:
-            os.unlink(self.log)  # a result only of this run's verify
-        except FileNotFoundError:
-            pass
 
-    def has_row(self):
-        """riscv64's row only: another arch's report carries no row that
-        can never apply there (as x86's has no below-sp)."""
-        return self.arch == "riscv64"
+def refuses(requires, arch):
+    """Why the plan is refused before anything builds: the declaration is
+    riscv64's, and the routine another arch's; or ""."""
+    if DECLARATION in requires and arch != "riscv64":
+        return f"--requires {DECLARATION}: riscv64's declaration, and this routine is for {arch}"
+    return ""
 
-    def active(self):
-        return not self.reason and not self.problem
 
-    def env(self, ctx, env):
-        if not self.active():
-            return env
-        return dict(env, QEMU_PLUGIN=plugin_value(ctx, self.log, self.symbols))
+# What start() found before memgate verify runs: why the watch is n/a
+# (reason) or cannot judge (problem), else the plugin's log and the
+# functions it watches; env is what it adds to verify's environment.
+Watching = collections.namedtuple("Watching", "reason problem log symbols env")
 
-    def judge(self, ctx, verify_checks, argv):
-        """(Check, findings, warnings) after memgate verify ran with env()."""
-        if self.reason:
-            return na("misaligned", self.reason), [], []
-        if self.problem:
-            return cannot("misaligned", self.problem), [], []
-        sweep = next((c for c in verify_checks if c.name == "sweep"), None)
-        if sweep is None or sweep.status == "error":
-            return cannot("misaligned", "the sweep it watches could not be judged"), [], []
-        try:
-            seen = read_log(self.log)
-            where = Locator(os.path.join(ctx.W, "memgate"))
-        except (OSError, ValueError, elf_code.BadObject) as e:
-            return cannot("misaligned", f"the plugin's report {self.log}: {e}"), [], []
-        seen = [dict(r, at=where.name(r)) for r in seen]
-        return verdict(ctx, seen, sweep, replay_text(ctx, argv, self.symbols), self.symbols)
+
+def start(view):
+    """The Watching of this run (the plugin's env, QEMU_PLUGIN, which
+    qemu-user reads as -plugin), with no log left of an earlier run."""
+    log = os.path.join(view.R, LOG)
+    reason = not_applicable(view)
+    if reason:
+        return Watching(reason, "", log, [], {})
+    symbols, problem = watched_symbols(view)
+    if problem:
+        return Watching("", problem, log, symbols, {})
+    try:
+        os.unlink(log)  # a result only of this run's verify
+    except FileNotFoundError:
+        pass
+    return Watching("", "", log, symbols, {"QEMU_PLUGIN": plugin_value(view, log, symbols)})
+
+
+def watched_symbols(view):
+    """(the functions the plugin is to watch, "") or (..., why it cannot)."""
+    if not os.path.isfile(plugin_path(view)):
+        return [], f"no {plugin_path(view)} (make ARCH=riscv64 builds it)"
+    try:
+        symbols = code_symbols(view)
+    except elf_code.BadObject as e:
+        return [], str(e)
+    if not symbols or len(symbols) > MAX_SYMBOLS:
+        return symbols, (f"{len(symbols)} function symbols in {view.W}/plain.o: the plugin watches "
+                         f"1 to {MAX_SYMBOLS}")
+    return symbols, ""
+
+
+def judge(view, watching):
+    """(Check, findings, warnings) after memgate verify ran with
+    watching.env; its rows are view.earlier."""
+    if watching.reason:
+        return na("misaligned", watching.reason), [], []
+    if watching.problem:
+        return cannot("misaligned", watching.problem), [], []
+    sweep = next((c for c in view.earlier if c.name == "sweep"), None)
+    if sweep is None or sweep.status == "error":
+        return cannot("misaligned", "the sweep it watches could not be judged"), [], []
+    try:
+        seen = read_log(watching.log)
+        where = Locator(os.path.join(view.W, "memgate"))
+    except (OSError, ValueError, elf_code.BadObject) as e:
+        return cannot("misaligned", f"the plugin's report {watching.log}: {e}"), [], []
+    seen = [dict(r, at=where.name(r)) for r in seen]
+    repro = replay_text(view, view.verify_argv, watching.symbols)
+    return verdict(view, seen, sweep, repro, watching.symbols)
 
 
 def read_log(path):
@@ -161,11 +185,11 @@ def first_code_segment(raw):
     raise ValueError("no executable segment")
 
 
-def replay_text(ctx, argv, symbols):
+def replay_text(view, argv, symbols):
     """The command that shows them again: the same memgate verify under
     the plugin, then its report."""
-    out = os.path.join(ctx.R, "misaligned-replay.jsonl")
-    env = ["QEMU_PLUGIN=" + plugin_value(ctx, out, symbols)]
+    out = os.path.join(view.R, "misaligned-replay.jsonl")
+    env = ["QEMU_PLUGIN=" + plugin_value(view, out, symbols)]
     argv = [a for a in argv if not a.startswith(("--findings=", "--format="))]
     return f"{shlex.join(env + argv)} >/dev/null; cat {shlex.quote(out)}"
 
@@ -175,11 +199,11 @@ def describe(r):
     return f"a {r['width']}-byte {kind} at {r['address']} (address % {r['width']} = {int(r['address'], 16) % r['width']}) by {r['at']}"
 
 
-def verdict(ctx, seen, sweep, repro, symbols):
+def verdict(view, seen, sweep, repro, symbols):
     """(Check, findings, warnings) of what the plugin saw (`seen`, each
     record with its `at`) in the functions `symbols`, after `sweep`."""
-    declared = DECLARATION in ctx.requires
-    kernel = ctx.contract == "kernel"
+    declared = DECLARATION in view.requires
+    kernel = view.contract == "kernel"
     count = f"{len(seen)} instruction{'s' if len(seen) != 1 else ''}"
     if not seen:
         if sweep.status == "fail":
@@ -197,11 +221,11 @@ def verdict(ctx, seen, sweep, repro, symbols):
     if kernel:
         findings = [{"check": "misaligned", "kind": "misaligned-access",
                      "detail": f"misaligned access: {describe(r)}: {why}", "input": "", "repro": repro,
-                     "signature": f"{ctx.name} misaligned-access {r['at']}", "at": r["at"],
+                     "signature": f"{view.name} misaligned-access {r['at']}", "at": r["at"],
                      "address": r["address"], "width": r["width"], "access": r["access"]} for r in seen]
         return Check("misaligned", "fail", sweep.cases, 0, f"{count} made misaligned accesses"), findings, []
     # A finding's repro gets the CPU model from gate_runs, a warning's here.
-    repro = f"QEMU_CPU={ctx.cpu_model} {repro}" if ctx.cpu_model else repro
+    repro = f"QEMU_CPU={view.cpu_model} {repro}" if view.cpu_model else repro
     warning = {"check": "misaligned", "name": "misaligned-access", "repro": repro,
                "text": f"{count} made misaligned accesses, first {describe(seen[0])}: {why}; repro: {repro}"}
     return Check("misaligned", "pass", sweep.cases, 0, f"{count} made misaligned accesses (a warning: the user "

@@ -7,8 +7,9 @@ the situations memgate verify runs after its sweep and the checks that
 run after verify, in order (checks.py, gate_runs.py).
 
 This module imports nothing of the gate's: any of them may import it.
-Adding a check is a row here, its unit (the function that runs it), its
-self-test and its row in docs/contract.md (docs/design.md, "A check")."""
+Adding a static or watch check is a row here naming its unit (a module of
+its own, check_view.py says what it has), the unit, its self-test and its
+row in docs/contract.md (docs/design.md, "A check of the gate")."""
 
 import collections
 
@@ -28,20 +29,26 @@ import collections
 #   this row n/a, one that ran out of time could not judge).
 # skippable: --skip may leave it out.
 # further: it runs under a further CPU model or glibc value set too.
-Check = collections.namedtuple("Check", "name stage own only_own executes skippable further")
+# unit: the module (scripts/orchestration/UNIT.py) that runs a check of the
+#   static or watch stage (units.py finds it); None for the others, which
+#   the build, checks.run_verify and checks.STEP_RUNNERS run, and for isa,
+#   whose audit gate_isa runs first: what it found (the features the code
+#   uses) decides where the other checks can run.
+Check = collections.namedtuple("Check", "name stage own only_own executes skippable further unit",
+                               defaults=(None,))
 
 CHECKS = (
     Check("build", "build", ("build-error",), True, False, False, True),
     Check("isa", "static", ("undeclared-feature", "landing-pad"), True, False, False, False),
-    Check("below-sp", "static", (), False, False, False, False),
+    Check("below-sp", "static", (), False, False, False, False, "below_sp"),
     Check("uaccess", "static", ("smap-unbracketed", "smap-left-open", "pan-privileged-access"), True,
-          False, False, False),
+          False, False, False, "uaccess"),
     Check("abi", "verify", (), False, True, False, True),
     Check("sweep", "verify", (), False, True, False, True),
     Check("interrupts", "situation", (), False, False, False, True),
     Check("threads", "situation", (), False, False, False, True),
     Check("huge", "verify", (), False, True, True, True),
-    Check("misaligned", "watch", ("misaligned-access",), True, False, False, True),
+    Check("misaligned", "watch", ("misaligned-access",), True, False, False, True, "misaligned"),
     Check("fuzz", "step", ("flaky",), False, True, True, False),
     Check("valgrind", "step", (), False, True, True, False),
     Check("regressions", "step", (), False, True, True, True),

@@ -9,7 +9,7 @@ import os
 import re
 import urllib.parse
 
-from . import cli, records, registry
+from . import cli, records, registry, units
 from .records import CouldNotJudge
 
 SCHEMA = "memgate-gate-report/1"
@@ -194,6 +194,8 @@ def load(directory):
 
 # --- SARIF ---------------------------------------------------------------------
 
+# Each class's SARIF rule text: (short, full, help). A check's unit has
+# its own classes' (units.ABOUT).
 ABOUT = {
     "wrong-result": ("Wrong bytes in the destination",
                      "After the call, dst differs from what the byte-loop reference in reference/ produced from the same input, or the call returned from a length at which it should have faulted on the guard.",
@@ -249,18 +251,6 @@ ABOUT = {
     "landing-pad": ("An entry point lacks the landing pad its object's marking promises",
                     "The routine's object carries the GNU property note that claims indirect-branch tracking (x86 CET's IBT, as gcc -fcf-protection marks it), but an entry point does not start with the arch's landing pad (endbr64, endbr32 on i386): where IBT is enforced, the first indirect call to it (the PLT, a function pointer, an ifunc) faults.",
                     "The message names the entry point and the bytes it starts with. See docs/contract.md, X17."),
-    "misaligned-access": ("A load or store not aligned to its width, in kernel code",
-                          "On riscv64 the gate watched the sweep with qemu's plugin and saw the routine load or store at an address that is not a multiple of the access's width (an element's, for a vector access). On RISC-V hardware such an access may trap, or be emulated by the kernel or firmware at a cost of hundreds of cycles; kernel and firmware code must not make one. Under the user contract it is a warning; --requires misaligned_fast allows it.",
-                          "The message gives the width, load or store, the address and the instruction as symbol+offset; the replay runs the same sweep under the plugin and prints what it saw. See docs/arches.md, \"Misaligned accesses\"."),
-    "smap-unbracketed": ("A user access outside the SMAP brackets",
-                         "A user copy's instruction that its exception table lists as a user access runs, on some path from the entry, before its stac or after its clac: on a CPU with SMAP the kernel's access to user memory faults there, and the copy fails (or the kernel oopses) on every such machine.",
-                         "memgate cannot run stac and clac (they are privileged), so the kernel shim and MG_STAC/MG_CLAC leave nops and a record of where they are; the uaccess audit follows the routine's control flow to each listed instruction. The message names the instruction as symbol+offset. See docs/contract.md, U9."),
-    "smap-left-open": ("A return with the SMAP brackets open",
-                       "A user copy returns, on some path from the entry (a fault's fixup, say), after its stac and before a clac: its caller then runs with user access enabled (EFLAGS.AC set), and a later stray kernel access to user memory is not stopped by SMAP. The kernel's objtool refuses such a return (\"return with UACCESS enabled\").",
-                       "The uaccess audit follows the routine's own paths (its jumps and fixups, not its callees') from the entry to each of its returns. The message names the return as symbol+offset. See docs/contract.md, U11."),
-    "pan-privileged-access": ("A privileged load or store to user memory (arm64 PAN)",
-                              "A user copy's instruction that its exception table lists as a user access is a plain (privileged) load or store, not the unprivileged ldtr/sttr family, and lies outside the uaccess brackets: with PAN it faults on user memory.",
-                              "At EL0, under qemu-user, both forms do the same, so only the static uaccess audit sees it. The message names the instruction as symbol+offset. See docs/contract.md, AK6."),
     "flaky": ("A fuzzer crash that does not happen again",
               "A fuzzer saw the variant crash (or break a rule) on an input, but replaying that input alone passes: the routine depends on state left by earlier calls (a flag, a register) or on timing.",
               "The message gives both commands: the fuzzer's, which saw it, and the replay, which did not."),
@@ -268,6 +258,7 @@ ABOUT = {
                 "A check passed but noticed something that costs speed or may break elsewhere (for example AVX upper state left dirty: no vzeroupper).",
                 "The message names the warning."),
 }
+ABOUT.update(units.ABOUT)
 CWE = {"out-of-bounds-read": "external/cwe/cwe-125", "out-of-bounds-write": "external/cwe/cwe-787"}
 HOW_TO = " Replay it with the command in the alert's message; scripts/repro INPUT describes a saved input. See README.md, section Verdicts."
 ORDER = tuple(records.CLASSES) + ("warning",)
