@@ -483,7 +483,14 @@ verify: deps
 # usual profile), without V (the vector routines are n/a there), and with
 # V at VLEN 256, 512 and 1024: VLEN is fixed per process, so each is a
 # model of its own. The others sweep only the routines that read V and
-# VLEN (CPU_MODEL_SELECT: the vector ones).
+# VLEN (CPU_MODEL_SELECT: the vector ones), with the smoke profile up to
+# 64 KiB (CPU_MODEL_PROFILE, CPU_MODEL_MAX_LEN): a vector strip is at most
+# 1 KiB (VLEN 1024, LMUL 8), so these lengths run every split of a length
+# into strips that VLEN makes, 64 strips deep; the longer lengths meet the
+# thresholds a routine chooses by length, which the first model sweeps.
+# qemu runs vector instructions slowly: quick's alignment pairs at 1 KiB to
+# 8 MiB took two minutes a model for memmove_rvv alone, smoke's to 8 MiB
+# one, smoke's to 64 KiB 13 s.
 ifeq ($(ARCH)-$(filter aarch64,$(HOST_ARCH)),aarch64-)
 CPU_MODELS ?= max cortex-a57 a64fx
 CPU_MODEL_OPS ?= memset,clear_page,copy_page
@@ -492,8 +499,11 @@ RVV_MODEL = rv64,v=true,vlen=$(1),vext_spec=v1.0
 CPU_MODELS ?= $(call RVV_MODEL,128) rv64 $(call RVV_MODEL,256) $(call RVV_MODEL,512) \
 	$(call RVV_MODEL,1024)
 CPU_MODEL_SELECT ?= --variant=memcpy_rvv,memmove_rvv,memset_rvv
+CPU_MODEL_PROFILE ?= smoke
+CPU_MODEL_MAX_LEN ?= 65536
 endif
 CPU_MODEL_SELECT ?= --op=$(CPU_MODEL_OPS)
+CPU_MODEL_PROFILE ?= quick
 # Our defaults for verify's flags, less those VERIFY_FLAGS gives (memgate
 # refuses a flag given twice).
 verify_defaults = $(foreach f,$(1),$(if $(findstring $(firstword $(subst =, ,$(f)))=,$(VERIFY_FLAGS)),,$(f)))
@@ -504,7 +514,7 @@ ifeq ($(strip $(CPU_MODELS)),)
 else
 	@status=0; for model in $(CPU_MODELS); do \
 		dir=cpu-$$(echo "$$model" | tr ',=' '-_'); \
-		more="$(call verify_defaults,--profile=quick $(CPU_MODEL_SELECT) --findings=findings/verify/$$dir)"; \
+		more="$(call verify_defaults,--profile=$(CPU_MODEL_PROFILE) $(if $(CPU_MODEL_MAX_LEN),--max-len=$(CPU_MODEL_MAX_LEN)) $(CPU_MODEL_SELECT) --findings=findings/verify/$$dir)"; \
 		[ "$$model" = $(firstword $(CPU_MODELS)) ] && more=; \
 		echo "== $(ARCH) -cpu $$model"; \
 		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify $(call verify_defaults,--huge=oracle) $$more $(VERIFY_FLAGS); \

@@ -9,6 +9,7 @@
 #include "stop.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@ static const char help[] =
 	"                        copy_from_user, copy_to_user, clear_user)\n"
 	"  --jobs=N              variants swept at once (default: the CPU count)\n"
 	"  --max-failures=N      stop a variant's sweep after N failing cases (default 3)\n"
+	"  --max-len=N           only the sweep's, the placements' and the situations'\n"
+	"                        cases of at most N bytes (default: every length; the\n"
+	"                        4 GiB+ check is --huge's)\n"
 	"  --hide-feature=LIST   act as if the CPU lacked these features\n"
 	"  --timeout-ms=N        per-call watchdog, plus 1 ms per 4 KiB (default 1000,\n"
 	"                        at least 1)\n"
@@ -64,6 +68,7 @@ enum {
 	O_OP,
 	O_JOBS,
 	O_MAX,
+	O_MAX_LEN,
 	O_HIDE,
 	O_TIMEOUT,
 	O_DIR,
@@ -86,6 +91,7 @@ static const struct option opts[] = {
 	{"op", required_argument, NULL, O_OP},
 	{"jobs", required_argument, NULL, O_JOBS},
 	{"max-failures", required_argument, NULL, O_MAX},
+	{"max-len", required_argument, NULL, O_MAX_LEN},
 	{"hide-feature", required_argument, NULL, O_HIDE},
 	{"timeout-ms", required_argument, NULL, O_TIMEOUT},
 	{"overread", required_argument, NULL, O_OVERREAD},
@@ -97,6 +103,17 @@ static const struct option opts[] = {
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
+
+/* --max-len=N: a whole number of bytes, at least 1 (a sweep of nothing but
+ * zero-length cases is not one anybody asks for). */
+static size_t parse_max_len(const char *text)
+{
+	uint64_t n = mg_parse_u64("verify", "max-len", text);
+
+	if (n == 0 || n > SIZE_MAX)
+		mg_usage_error("verify", "--max-len must be at least 1 (bytes), got '%s'", text);
+	return (size_t)n;
+}
 
 static int parse_huge(const char *text)
 {
@@ -210,6 +227,7 @@ int mg_cmd_verify(int argc, char **argv)
 		case O_MAX:
 			o.max_failures = mg_parse_uint("verify", "max-failures", optarg, UINT_MAX);
 			break;
+		case O_MAX_LEN: o.max_len = parse_max_len(optarg); break;
 		case O_HIDE: mg_parse_hidden_features("verify", optarg); break;
 		case O_OVERREAD: mg_parse_overread("verify", optarg); break;
 		case O_TIMEOUT:

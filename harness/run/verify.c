@@ -276,22 +276,65 @@ static int situation_wanted(const struct mg_tally *t)
 	return t->failures == 0 && !t->error && !t->died;
 }
 
+/* --max-len: a case longer than it is not among the run's cases (not run,
+ * not planned), wherever it comes from. */
+struct capped {
+	mg_case_fn fn;
+	void *ctx;
+	size_t max_len;
+};
+
+static int capped_case(const struct mg_case *c, void *ctx)
+{
+	const struct capped *k = ctx;
+
+	return c->len > k->max_len ? 0 : k->fn(c, k->ctx);
+}
+
 /* The profile's cases, then, unless `fn` stopped them, those around the
  * thresholds the caller named. */
 static void sweep_cases(const struct mg_verify_opts *o, const struct mg_variant *v, mg_case_fn fn,
 			void *ctx)
 {
+	struct capped k = {fn, ctx, o->max_len};
+
+	if (o->max_len) {
+		fn = capped_case;
+		ctx = &k;
+	}
 	if (!mg_sweep(v, o->profile, o->seed, fn, ctx))
 		mg_sweep_thresholds(v, o->profile, o->seed, &o->thresholds, fn, ctx);
+}
+
+static void placement_cases(const struct mg_verify_opts *o, const struct mg_variant *v,
+			    mg_case_fn fn, void *ctx)
+{
+	struct capped k = {fn, ctx, o->max_len};
+
+	if (o->max_len)
+		mg_placements_sweep(v, o->profile, o->seed, capped_case, &k);
+	else
+		mg_placements_sweep(v, o->profile, o->seed, fn, ctx);
+}
+
+static void situation_cases(const struct mg_verify_opts *o, const struct mg_variant *v,
+			    size_t which, mg_case_fn fn, void *ctx)
+{
+	struct capped k = {fn, ctx, o->max_len};
+
+	if (o->max_len)
+		situations[which].sweep(v, o->profile, o->seed, capped_case, &k);
+	else
+		situations[which].sweep(v, o->profile, o->seed, fn, ctx);
 }
 
 /* Counts the sweep's, the placements' and the situations' cases. */
 static void plan(const struct mg_verify_opts *o, const struct mg_variant *v, struct budget *b)
 {
 	sweep_cases(o, v, count_case, b);
-	mg_placements_sweep(v, o->profile, o->seed, count_case, b);
+	placement_cases(o, v, count_case, b);
 	for (size_t i = 0; i < MG_SITUATIONS; i++)
-		situations[i].sweep(v, o->profile, o->seed, count_case, b);
+		situation_cases(o, v, i, count_case, b);
 }
 
 /* A situation's stage, whole: its few cases are not cut by a budget. */
@@ -319,7 +362,7 @@ static void situation_stage(const struct mg_verify_opts *o, const struct mg_vari
 	}
 	if (!situation_wanted(t))
 		return;
-	s->sweep(v, o->profile, o->seed, mg_tally_case, &run);
+	situation_cases(o, v, which, mg_tally_case, &run);
 	st->cases = t->cases - cases;
 	st->seconds = now() - t0;
 	st->state = t->failures > failures ? MG_SITUATION_FAIL : MG_SITUATION_PASS;
@@ -351,7 +394,7 @@ static int budgeted_pass(const struct mg_verify_opts *o, const struct mg_variant
 		return 0;
 	b->stopped = 0;
 	b->run = placed;
-	mg_placements_sweep(v, o->profile, o->seed, budgeted_case, b);
+	placement_cases(o, v, budgeted_case, b);
 	if (b->own_only && !b->stopped) {
 		/* The situations run whole, outside the budget: the gate plans
 		 * their time apart (gate_plan.Plan.situations), and the clock
@@ -450,7 +493,7 @@ static void sweep_and_placements(const struct mg_verify_opts *o, const struct mg
 	}
 	sweep_cases(o, v, mg_tally_case, sweep);
 	if (placements_wanted(o, sweep->tally))
-		mg_placements_sweep(v, o->profile, o->seed, mg_tally_case, &placed);
+		placement_cases(o, v, mg_tally_case, &placed);
 	situation_stages(o, v, sweep);
 	count_planned_if_short(o, v, sweep->tally);
 }

@@ -18,6 +18,7 @@ struct mg_verify_opts {
 	int huge;		  /* the huge-length check: enum mg_huge_mode (huge.h) */
 	double sweep_seconds;	  /* a budget for each variant's sweep (0: none) */
 	double sweep_floor;	  /* the share of its cases run even past it (0: none) */
+	size_t max_len;		  /* the longest case run (0: every length) */
 	struct mg_thresholds thresholds; /* lengths swept around too (sweep.h) */
 	int override_expect;	  /* use `expect` instead of each variant's own */
 	unsigned expect;

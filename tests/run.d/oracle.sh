@@ -63,6 +63,17 @@ expect "a sweep stopped at its first findings records planned > cases" 0 '^stopp
 		--findings=$TMP/short | jq -r 'select(.record == \"variant\") |
 		if .status == \"fail\" and .planned > .cases then \"stopped after \\(.cases) of \\(.planned)\"
 		else \"\\(.status): ran \\(.cases) of \\(.planned)\" end'"
+# --max-len=N: the cases longer than N are not the run's (make verify's
+# further riscv64 models). bad_memcpy_4k_alias's first wrong case is past
+# 1 KiB and below 8 KiB.
+expect "--max-len=1024 leaves the longer cases out (a bug past 1 KiB is not met)" 0 \
+	"^1 variants: 1 passed" $MG verify --set=selftest --variant=bad_memcpy_4k_alias --huge=off \
+	--expect=pass --max-len=1024 --findings="$TMP/maxlen"
+expect "--max-len=8192 runs them (the same bug is found)" 1 "^1 variants: 0 passed.*1 unexpected" \
+	$MG verify --set=selftest --variant=bad_memcpy_4k_alias --huge=off --expect=pass --max-len=8192 \
+	--findings="$TMP/maxlen"
+usage_error "--max-len=0 is refused" "--max-len must be at least 1" \
+	$MG verify --variant=memcpy_libc --max-len=0
 usage_error "--sweep-floor=101 is refused" "--sweep-floor=101 is out of range" \
 	$MG verify --variant=memcpy_libc --sweep-seconds=1 --sweep-floor=101
 for bad in 0 -1 " 5" 1.5 abc 86401; do
