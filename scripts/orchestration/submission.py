@@ -258,7 +258,7 @@ def global_functions(merged, cc):
     names = []
     for line in out.splitlines():
         fields = line.split()
-        if len(fields) >= 2 and fields[-2] in "TW" and fields[-1] not in DEFAULT_NAMES:
+        if len(fields) >= 2 and fields[-2] in CODE_LETTERS.upper() and fields[-1] not in DEFAULT_NAMES:
             names.append(fields[-1])
     return names
 
