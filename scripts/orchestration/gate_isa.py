@@ -93,23 +93,6 @@ def static_checks(ctx):
     return [unit.run(view) for _, unit in units.of_stage("static") if unit.applies(view)]
 
 
-def unit_row(name, ctx):
-    """(Check, findings) of the static unit `name` run for ctx, whether it
-    applies or not. Only for the audits' tests (test_sp_audit,
-    test_uaccess_audit), which ask for the rows by the names below; the
-    gate runs the units through static_checks."""
-    check, found, _ = units.BY_NAME[name].run(check_view.of(ctx))
-    return check, found
-
-
-def below_sp_check(ctx):
-    return unit_row("below_sp", ctx)
-
-
-def uaccess_check(ctx):
-    return unit_row("uaccess", ctx)
-
-
 def host_cpuinfo():
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:

@@ -5,7 +5,7 @@ offsets above sp are not; off aarch64 the gate's row is n/a."""
 import unittest
 
 from common import ROOT, context, tmpdir
-from orchestration import gate_isa, sp_audit
+from orchestration import below_sp, check_view, sp_audit
 from test_bti import assemble, function
 
 
@@ -28,7 +28,7 @@ class Audit(unittest.TestCase):
         self.assertEqual([(w, a) for w, _, a in result.below], [("f+0x0", "reads"), ("f+0x4", "writes")])
 
     def test_the_gate_row_off_aarch64(self):
-        check, found = gate_isa.below_sp_check(context(tmpdir(self), foreign="", host="x86_64"))
+        check, found, _ = below_sp.run(check_view.of(context(tmpdir(self), foreign="", host="x86_64")))
         self.assertEqual((check.name, check.status, found), ("below-sp", "n/a", []))
 
 

@@ -10,7 +10,7 @@ import subprocess
 import unittest
 
 from common import ROOT, context, tmpdir
-from orchestration import gate_isa, uaccess_audit as U
+from orchestration import check_view, gate_isa, uaccess, uaccess_audit as U
 
 HEAD = '#include "asmdefs.h"\n\t.text\n\t.globl f\n\t.type f, @function\nf:\n'
 
@@ -140,7 +140,7 @@ class GateRow(unittest.TestCase):
     def test_an_unreadable_object_could_not_be_judged(self):
         ctx = context(tmpdir(self), foreign="", host="x86_64")
         ctx.entries = [{"op": "copy_from_user", "symbol": "f", "family": "usercopy", "contract": "kernel"}]
-        check, found = gate_isa.uaccess_check(ctx)
+        check, found, _ = uaccess.run(check_view.of(ctx))
         self.assertEqual((check.name, check.status, found), ("uaccess", "error", []))
 
 
