@@ -43,6 +43,10 @@ usage_error "--threads takes 1 to 4" "^memgate run: --threads=5 is out of range 
 usage_error "the threads situation is for the workers' lengths" \
 	"--threads is for lengths up to [0-9]+ at the guard pages" \
 	$MG run --variant=memcpy_libc --len=100000 --threads=2
+# A case asks for one situation (harness/engine/situations.def) at most.
+usage_error "a case in two situations is refused" \
+	"invalid case for memcpy_libc: --threads and --interrupt=step are separate situations$" \
+	$MG run --variant=memcpy_libc --len=8 --threads=2 --interrupt=step
 
 # The fuzz input carries the situation: 31 bytes, replayed in threads.
 th_in="$TMP/threads.in"
