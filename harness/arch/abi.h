@@ -124,6 +124,9 @@ int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_ver
 /* Per-arch: non-zero if the call left vector state that slows the caller
  * (x86: dirty upper AVX state, a missing vzeroupper). */
 int mg_abi_dirty_upper(const struct mg_abi_record *rec);
+/* Per-arch: the rules this call's record could not be judged by here
+ * (enum mg_unjudged bits), with `resumed` as for mg_abi_violation. */
+unsigned mg_abi_unjudged(const struct mg_abi_record *rec, int resumed);
 #endif
 
 #endif

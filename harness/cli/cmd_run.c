@@ -294,6 +294,9 @@ static void print_verdict(const struct mg_verdict *v)
 		mg_overread_describe(&v->overread, where, sizeof where);
 		printf("warning: aligned-over-read: %s\n", where);
 	}
+	for (unsigned i = 0; i < MG_UNJUDGED_KINDS; i++)
+		if (v->unjudged & (1u << i))
+			printf("not judged here: %s\n", mg_unjudged_text(1u << i));
 }
 
 static int write_records(const struct mg_case *c, const struct mg_verdict *v)

@@ -350,7 +350,8 @@ void mg_case_vary_entry(struct mg_case *c, uint64_t k)
 {
 	c->stack_offset = mg_stack_offset_nth(c->variant, k);
 	c->fpenv = mg_fpenv_nth(c->variant, k);
-	if (c->interrupt && !mg_abi_fpenv_steppable(c->fpenv))
+	c->fpenv_unkept = c->interrupt && !mg_abi_fpenv_steppable(c->fpenv);
+	if (c->fpenv_unkept)
 		c->fpenv = 0;
 	c->vl = mg_vl_nth(c, k);
 	c->tag = mg_tag_nth(k);

@@ -106,6 +106,10 @@ struct mg_case {
 	 * default (docs/contract.md, C17, X6, A7). Kernel code always gets 0,
 	 * as kernel_fpu_begin loads the defaults. */
 	unsigned fpenv;
+	/* The environment drawn for an interrupted case was one the interrupt
+	 * situation cannot keep here (mg_abi_fpenv_steppable): it ran in the
+	 * default, and its verdict says what was not judged. */
+	bool fpenv_unkept;
 	/* The user copies (mg_op_is_user): the user buffer faults from byte
 	 * fault_at on (docs/usercopy.md); false: it does not fault at all. */
 	bool user_fault;

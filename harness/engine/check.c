@@ -512,6 +512,7 @@ static int plainly_ok(const struct run *r, struct mg_verdict *out)
 	if (!quick_judge_lies() && !meets_every_rule(r, out))
 		return 0;
 	out->warnings = mg_outcome_warnings(&r->call);
+	out->unjudged = mg_outcome_unjudged(&r->call);
 	mg_verdict_start(out, MG_OK);
 	return 1;
 }

@@ -595,12 +595,14 @@ static void check_oracle(const struct mg_case *c, int clean_int, struct mg_verdi
 	mg_outcome_call(&o, dst, mg_op_has_src(c->variant->op) ? src : NULL, clean_int);
 	if (faulted_at_guard(&o)) {
 		out->warnings = 0;
+		out->unjudged = 0;
 		mg_verdict_start(out, MG_OK);
 		return;
 	}
 	/* Any other fault is the routine's own: not in memory it was given. */
 	mg_judge(&o, 0, &checks, out);
 	out->warnings = 0;
+	out->unjudged = 0;
 }
 
 void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out)
@@ -608,6 +610,8 @@ void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *ou
 	char why[160];
 
 	out->warnings = 0;
+
+	out->unjudged = 0;
 	if (!mg_huge_possible(why, sizeof why)) {
 		mg_verdict_set(out, MG_ERROR, "lengths over %zu cannot run here: %s", MG_MAX_LEN,
 			       why);

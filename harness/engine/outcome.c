@@ -202,17 +202,26 @@ unsigned mg_outcome_warnings(const struct mg_outcome *o)
 	return mg_abi_dirty_upper(&o->abi) ? MG_WARN_DIRTY_UPPER : 0;
 }
 
+unsigned mg_outcome_unjudged(const struct mg_outcome *o)
+{
+	return mg_abi_unjudged(&o->abi, mg_outcome_resumed(o)) |
+	       (o->c->interrupt && o->c->fpenv_unkept ? MG_UNJUDGED_X87_STEPPED : 0);
+}
+
 void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_checks *k,
 	      struct mg_verdict *out)
 {
 	const struct mg_situation *s = mg_situation_of(o->c);
 
 	out->warnings = 0;
+
+	out->unjudged = 0;
 	if (o->faulted) {
 		mg_outcome_fault(o, owned, out);
 		return;
 	}
 	out->warnings = mg_outcome_warnings(o);
+	out->unjudged = mg_outcome_unjudged(o);
 	if ((k->source && k->source(k->ctx, out)) || mg_outcome_abi(o, out) ||
 	    mg_situation_broken(s, MG_JUDGED_AFTER_ABI, o, out) || k->red_zones(k->ctx, out) ||
 	    k->bytes(k->ctx, out) || (k->memory && k->memory(k->ctx, out)) ||

@@ -174,5 +174,8 @@ void mg_judge(const struct mg_outcome *o, int owned, const struct mg_judge_check
 
 /* The warnings a call that returned earns (enum mg_warning bits). */
 unsigned mg_outcome_warnings(const struct mg_outcome *o);
+/* The parts of a call that returned that this machine could not judge
+ * (enum mg_unjudged bits). */
+unsigned mg_outcome_unjudged(const struct mg_outcome *o);
 
 #endif

@@ -364,11 +364,13 @@ static int (*const rules[])(const struct ucopy *, struct mg_verdict *) = {
 static void judge(const struct ucopy *u, struct mg_verdict *out)
 {
 	out->warnings = 0;
+	out->unjudged = 0;
 	if (u->call.faulted) {
 		judge_fault(u, out);
 		return;
 	}
 	out->warnings = mg_outcome_warnings(&u->call);
+	out->unjudged = mg_outcome_unjudged(&u->call);
 	if (mg_outcome_abi(&u->call, out))
 		return;
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)

@@ -39,6 +39,36 @@ const char *mg_warning_text(unsigned warning)
 	}
 }
 
+const char *mg_unjudged_name(unsigned part)
+{
+	switch (part) {
+	case MG_UNJUDGED_X87_RESUMED: return "x87-after-signal";
+	case MG_UNJUDGED_X87_STEPPED: return "x87-environment-under-step";
+	default: return "?";
+	}
+}
+
+const char *mg_unjudged_check(unsigned part)
+{
+	return part == MG_UNJUDGED_X87_STEPPED ? "interrupts" : "abi";
+}
+
+const char *mg_unjudged_text(unsigned part)
+{
+	switch (part) {
+	case MG_UNJUDGED_X87_RESUMED:
+		return "the x87 part of fpu-state, on calls a signal returned into (a fault resumed "
+		       "at its fixup, a step): this emulator's sigreturn does not give a thread its "
+		       "x87 state back (qemu-i386 7.2), so the x87 registers after such a call say "
+		       "nothing of the routine (docs/contract.md, IK3)";
+	case MG_UNJUDGED_X87_STEPPED:
+		return "the interrupts in a non-default x87 environment: this emulator's sigreturn "
+		       "does not give a thread its x87 state back (qemu-i386 7.2), so such cases ran "
+		       "in the default environment (docs/contract.md, S1)";
+	default: return "?";
+	}
+}
+
 void mg_overread_describe(const struct mg_overread *r, char *out, size_t size)
 {
 	snprintf(out, size, "%s, %lld byte%s %s, within an aligned %u-byte block",

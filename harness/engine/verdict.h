@@ -66,6 +66,20 @@ enum mg_warning {
 					     * mg_overread says where) */
 };
 
+/* Parts of a case that this machine could not judge: a limit of the
+ * emulator or the kernel, never the routine's. The rest of the case is
+ * judged as ever; the records count the cases each part was left out of,
+ * and say why (docs/records.md, "not_judged"). */
+enum mg_unjudged {
+	/* The x87 part of the kernel contract's fpu-state rule, on a call a
+	 * signal returned into (qemu-i386 7.2's sigreturn drops the x87 state) */
+	MG_UNJUDGED_X87_RESUMED = 1u << 0,
+	/* A step in a non-default x87 environment: the case ran in the default
+	 * one (the same sigreturn), its interrupts judged there */
+	MG_UNJUDGED_X87_STEPPED = 1u << 1,
+};
+#define MG_UNJUDGED_KINDS 2
+
 /* An aligned over-read: the buffer and side, how far it reads, and the
  * smallest naturally aligned block holding it and a byte of the buffer (the
  * width of an aligned load that makes it). */
@@ -100,6 +114,7 @@ enum mg_has {
 struct mg_verdict {
 	enum mg_class cls;
 	unsigned warnings; /* enum mg_warning bits, whatever the class */
+	unsigned unjudged; /* enum mg_unjudged bits, whatever the class */
 	unsigned has;	   /* enum mg_has bits */
 	enum mg_buffer buffer;
 	enum mg_side side;
@@ -125,7 +140,7 @@ struct mg_verdict {
 };
 
 /* Makes `out` a verdict of class `cls` with no fields and no detail yet;
- * keeps its warnings. */
+ * keeps its warnings and its parts not judged. */
 static inline void mg_verdict_start(struct mg_verdict *out, enum mg_class cls)
 {
 	out->cls = cls;
@@ -169,6 +184,13 @@ void mg_verdict_site(const struct mg_verdict *v, char *out, size_t size);
 /* One line on a warning bit, and its name ("dirty-upper"). */
 const char *mg_warning_text(unsigned warning);
 const char *mg_warning_name(unsigned warning);
+/* A part not judged (one enum mg_unjudged bit): its name
+ * ("x87-after-signal"), the check it is part of ("abi", "interrupts":
+ * memgate verify's stages, the gate's checks) and what was left out and
+ * why, for people. */
+const char *mg_unjudged_name(unsigned part);
+const char *mg_unjudged_check(unsigned part);
+const char *mg_unjudged_text(unsigned part);
 /* "src, 3 bytes past the end, within an aligned 16-byte block" */
 void mg_overread_describe(const struct mg_overread *r, char *out, size_t size);
 /* Writes the names of the classes in `mask`, comma-separated. */

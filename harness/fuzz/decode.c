@@ -310,7 +310,8 @@ void mg_decode(const struct mg_target *t, const uint8_t *data, size_t size, stru
 	decode_situation(out, (unsigned)take(&r, 2));
 	out->stack_offset = stack_offset_of(out->variant, (unsigned)take(&r, 1));
 	out->fpenv = (unsigned)take(&r, 1) % mg_fpenv_count(out->variant);
-	if (out->interrupt && !mg_abi_fpenv_steppable(out->fpenv))
+	out->fpenv_unkept = out->interrupt && !mg_abi_fpenv_steppable(out->fpenv);
+	if (out->fpenv_unkept)
 		out->fpenv = 0;
 	out->vl = vl_of(out->variant, (unsigned)take(&r, 1));
 	out->tag = (unsigned)take(&r, 1);

@@ -109,6 +109,24 @@ void mg_json_warnings(struct mg_json *j, unsigned bits, const struct mg_overread
 	mg_json_close_array(j);
 }
 
+void mg_json_unjudged(struct mg_json *j, unsigned bits, const unsigned long long *cases)
+{
+	mg_json_open_array(j, "not_judged");
+	for (unsigned i = 0; i < MG_UNJUDGED_KINDS; i++) {
+		unsigned part = 1u << i;
+		if (!(bits & part))
+			continue;
+		mg_json_open_object(j, NULL);
+		mg_json_string(j, "name", mg_unjudged_name(part));
+		mg_json_string(j, "check", mg_unjudged_check(part));
+		if (cases)
+			mg_json_uint(j, "cases", cases[i]);
+		mg_json_string(j, "text", mg_unjudged_text(part));
+		mg_json_close_object(j);
+	}
+	mg_json_close_array(j);
+}
+
 static void variant_fields(struct mg_json *j, const struct mg_case *c)
 {
 	mg_json_string(j, "variant", c->variant->name);
@@ -139,6 +157,7 @@ void mg_record_finding_build(struct mg_json *j, const struct mg_case *c, const s
 	if (v->cls == MG_ALIGNED_OVERREAD)
 		mg_json_uint(j, "width", v->overread.width);
 	mg_json_warnings(j, v->warnings, &v->overread);
+	mg_json_unjudged(j, v->unjudged, NULL);
 	mg_json_case(j, "case", c);
 	mg_json_string(j, "stage", stage);
 	mg_finding_replay_argv(c, v, &replay);
@@ -171,6 +190,7 @@ int mg_record_case(FILE *out, const struct mg_case *c, const struct mg_verdict *
 	mg_json_string(&j, "level", failed ? "error" : v->warnings ? "warning" : "none");
 	mg_json_bool(&j, "as_expected", as_expected);
 	mg_json_warnings(&j, v->warnings, &v->overread);
+	mg_json_unjudged(&j, v->unjudged, NULL);
 	mg_json_case(&j, "case", c);
 	mg_json_string(&j, "stage", stage);
 	if (!mg_json_write(&j, out))

@@ -23,6 +23,9 @@ void mg_json_case(struct mg_json *j, const char *key, const struct mg_case *c);
 /* "warnings": [{"name", "text"}...]; an aligned-over-read's also has its
  * buffer, side, distance and width (`overread`, read only for that bit). */
 void mg_json_warnings(struct mg_json *j, unsigned bits, const struct mg_overread *overread);
+/* "not_judged": the parts in `bits` (enum mg_unjudged), each with the cases
+ * it was left out of when `cases` is given (indexed by bit). */
+void mg_json_unjudged(struct mg_json *j, unsigned bits, const unsigned long long *cases);
 
 /* A finding record: case c broke a rule (v), found by `stage`; `input` is
  * the saved input that replays it, or NULL. Writes one line to `out`;

@@ -31,6 +31,7 @@ static int killed_from_outside(int signo)
 void mg_verdict_ended(struct mg_verdict *out, int status, int in_call)
 {
 	out->warnings = 0;
+	out->unjudged = 0;
 	if (WIFSIGNALED(status) && killed_from_outside(WTERMSIG(status))) {
 		mg_verdict_set(out, MG_ERROR, "the harness process was killed by %s",
 			       mg_signal_name(WTERMSIG(status)));
@@ -53,6 +54,7 @@ void mg_verdict_ended(struct mg_verdict *out, int status, int in_call)
 void mg_verdict_never_returned(struct mg_verdict *out, int exit_status)
 {
 	out->warnings = 0;
+	out->unjudged = 0;
 	mg_verdict_start(out, MG_CRASH);
 	out->has |= MG_HAS_EXIT;
 	out->exit_status = exit_status;
@@ -79,6 +81,7 @@ static void not_judged(struct mg_verdict *out, const char *what)
 {
 	mg_verdict_set(out, MG_ERROR, "cannot %s: %s", what, strerror(errno));
 	out->warnings = 0;
+	out->unjudged = 0;
 }
 
 unsigned mg_case_call_limit_ms(const struct mg_case *c)

@@ -112,6 +112,13 @@ static void record_warning(struct mg_tally *t, const struct mg_case *c, const st
 	t->warnings |= v->warnings;
 }
 
+static void record_unjudged(struct mg_tally *t, unsigned parts)
+{
+	t->unjudged |= parts;
+	for (unsigned i = 0; i < MG_UNJUDGED_KINDS; i++)
+		t->unjudged_cases[i] += (parts >> i) & 1;
+}
+
 int mg_tally_case(const struct mg_case *c, void *arg)
 {
 	const struct mg_tally_run *run = arg;
@@ -130,6 +137,8 @@ int mg_tally_case(const struct mg_case *c, void *arg)
 	t->cases++;
 	if (v.warnings)
 		record_warning(t, c, &v);
+	if (v.unjudged)
+		record_unjudged(t, v.unjudged);
 	if (v.cls == MG_OK)
 		return 0;
 	record_finding(run, c, &v);
@@ -167,6 +176,7 @@ int mg_tally_judge(const struct mg_tally *t, unsigned expect, char *out, size_t 
 		snprintf(out, size, "%s",
 			 t->failures   ? "FAIL"
 			 : t->warnings ? "PASS (with warnings)"
+			 : t->unjudged ? "PASS (part not judged here)"
 				       : "PASS");
 		return t->failures == 0;
 	}
@@ -196,6 +206,11 @@ void mg_tally_print(const struct mg_tally *t, const char *title, const char *pat
 	}
 	if (t->warnings)
 		printf("  in %llu runs; the first: %s\n", t->warned_runs, t->warned_replay);
+	for (unsigned i = 0; i < MG_UNJUDGED_KINDS; i++)
+		if (t->unjudged_cases[i])
+			printf("\n%s: not judged here, in %llu case%s: %s\n", title,
+			       t->unjudged_cases[i], t->unjudged_cases[i] == 1 ? "" : "s",
+			       mg_unjudged_text(1u << i));
 	if (!t->shown)
 		return;
 	printf("\n%s: %llu failing run%s%s; %s %s\n", title, t->failures,

@@ -69,6 +69,8 @@ struct mg_tally {
 	struct mg_overread overread; /* the widest aligned over-read warned of */
 	unsigned long long warned_runs;
 	char warned_replay[MG_REPLAY_MAX]; /* the first run that warned */
+	unsigned unjudged; /* enum mg_unjudged bits seen, */
+	unsigned long long unjudged_cases[MG_UNJUDGED_KINDS]; /* and in how many cases each */
 	struct mg_situation_tally situations[MG_SITUATIONS];
 	unsigned shown;
 	uint64_t last_shown_seed; /* a case fails in each placement: show it once */

@@ -944,6 +944,7 @@ static void write_stage_record(struct runner *rn, size_t row, const char *stage,
 	}
 	mg_json_string(&j, "reason", reason);
 	mg_json_warnings(&j, t ? t->warnings : 0, t ? &t->overread : NULL);
+	mg_json_unjudged(&j, t ? t->unjudged : 0, t ? t->unjudged_cases : NULL);
 	if (t && strcmp(stage, "sweep") == 0) {
 		write_situation_fields(&j, t);
 		write_threshold_fields(&j, &rn->o->thresholds);

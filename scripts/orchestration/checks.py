@@ -188,6 +188,16 @@ def sweep_note(profile, sweep):
     return f"{profile} profile and placements"
 
 
+def not_judged_note(sweep, check):
+    """What the sweep's record says this machine could not judge of a
+    check (a limit of the emulator: docs/records.md, "not_judged"), said
+    after its note; the rest of the check ran as ever."""
+    parts = [p for p in sweep.get("not_judged") or []
+             if isinstance(p, dict) and p.get("check") == check and p.get("cases")]
+    return "".join(f"; not judged here, in {p['cases']} case{'s' if p['cases'] != 1 else ''}: {p.get('text') or p.get('name')}"
+                   for p in parts)
+
+
 def threshold_note(sweep):
     """What the sweep's note says of the thresholds it was given (its
 XX"""
@@ -238,6 +248,9 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
             out["sweep"].note += threshold_note(sweep)
         for name in SITUATIONS:
             out[name] = judge_situation(name, sweep, findings, seconds)
+        for name in ("abi",) + SITUATIONS:
+            if out[name].status in ("pass", "fail"):
+                out[name].note += not_judged_note(sweep, name)
         if sweep.get("status") == "fail" and not any(f["check"] in ("abi", "sweep") + SITUATIONS for f in findings):
             reason = "memgate verify says the sweep failed but wrote no finding record"
             for name in ("abi", "sweep") + SITUATIONS:

@@ -64,6 +64,19 @@ class Verify(unittest.TestCase):
         out, _, _ = self.judge([variant("sweep", "pass", planned=100), variant("huge", "pass"), summary()])
         self.assertEqual(out["sweep"].note, "quick profile and placements")
 
+    def test_a_part_not_judged_here_is_said_in_its_checks_note(self):
+        # qemu-i386's sigreturn drops the x87 state: a pass, with the part
+        # it could not judge named in the check it belongs to.
+        parts = [{"name": "x87-after-signal", "check": "abi", "cases": 12, "text": "the x87 part of fpu-state"},
+                 {"name": "x87-environment-under-step", "check": "interrupts", "cases": 1, "text": "the x87 envs"}]
+        out, _, _ = self.judge([variant("sweep", "pass", not_judged=parts, interrupts="pass",
+                                        interrupted_cases=40, threads="pass", threads_cases=8),
+                                variant("huge", "pass"), summary()])
+        self.assertEqual([out[n].status for n in ("abi", "sweep", "interrupts")], ["pass"] * 3)
+        self.assertIn("; not judged here, in 12 cases: the x87 part of fpu-state", out["abi"].note)
+        self.assertIn("; not judged here, in 1 case: the x87 envs", out["interrupts"].note)
+        self.assertNotIn("not judged", out["sweep"].note + out["threads"].note)
+
     def test_the_sweep_runs_its_whole_profile(self):
         argv = checks.verify_argv(context(tmpdir(self)))[2]
         self.assertFalse([a for a in argv if a.startswith(("--sweep-seconds", "--sweep-floor"))])

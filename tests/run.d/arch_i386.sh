@@ -115,5 +115,47 @@ else
 		emit_and_reproduce "i386 $v" 1 "$TMP/emit-i386-$v.c" \
 			"$(find corpus/regressions/usercopy/$v -name '*.in' | sort | head -n 1)" --arch=i386 --variant=$v
 	done
+
+	# Both runners on any machine (issue 43): the qemu-i386 path's own
+	# handling, whichever runner the probe picked above. qemu-i386 7.2's
+	# sigreturn drops the x87 state, so what memgate cannot judge there is
+	# said, never passed over: the x87 part of the kernel contract after a
+	# fault resumed at its fixup, and the interrupts in a non-default x87
+	# environment. Natively both are judged, and nothing is said.
+	if command -v "${QEMU_I386:-qemu-i386}" >/dev/null; then
+		MG="${QEMU_I386:-qemu-i386} build/i386/memgate"
+		expect "i386 under qemu: a resumed user copy's x87 part is named as not judged" 0 \
+			"^not judged here: the x87 part of fpu-state, on calls a signal returned into " \
+			$MG run --variant=clear_user_bytes --len=21 --fault-at=13
+		$MG verify --variant=clear_user_bytes,memset_word --profile=smoke --huge=off --format=jsonl \
+			--findings="$TMP/findings-i386-qemu" >"$TMP/i386-qemu.jsonl" 2>&1
+		expect "i386 under qemu: verify counts the resumed calls whose x87 part it could not judge" 0 \
+			'"variant":"clear_user_bytes".*"status":"pass".*"not_judged":\[\{"name":"x87-after-signal","check":"abi","cases":[1-9]' \
+			cat "$TMP/i386-qemu.jsonl"
+		expect "i386 under qemu: and the interrupt cases it ran in the default x87 environment" 0 \
+			'"variant":"memset_word".*"status":"pass".*"not_judged":\[\{"name":"x87-environment-under-step","check":"interrupts","cases":[1-9]' \
+			cat "$TMP/i386-qemu.jsonl"
+		expect "i386 under qemu: the table says a pass is in part" 0 \
+			"^clear_user_bytes .* PASS \(part not judged here\)" \
+			$MG verify --variant=clear_user_bytes --profile=smoke --huge=off --findings="$TMP/findings-i386-qemu"
+		# What only qemu-i386 needs, proven on any machine: the MMX-mode
+		# check reads ST(7)'s tag (qemu has no x87 stack fault), and
+		# FXSAVE's unwritten bytes are zeroed first (three false alarms on
+		# the user copies before).
+		caught bad_memcpy_mmx_no_emms abi-violation \
+			"left the x87 registers in MMX mode \\(no emms before it returned\\)" --len=100 --seed=0
+		expect "i386 under qemu: a correct user copy passes its smoke sweep" 0 \
+			"^[0-9]+ variants: 3 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+			$MG verify --variant=copy_from_user_bytes,copy_to_user_bytes,clear_user_bytes --profile=smoke \
+			--huge=off --findings="$TMP/findings-i386-qemu"
+	else
+		skip "i386 under qemu-i386 too" "${QEMU_I386:-qemu-i386} (qemu-user) is not installed"
+	fi
+	if [ -z "$i386_run" ]; then
+		expect "i386 natively: every part is judged (no not_judged part)" 0 \
+			'"variant":"memset_word".*"not_judged":\[\]' \
+			build/i386/memgate verify --variant=memset_word --profile=smoke --huge=off --format=jsonl \
+			--findings="$TMP/findings-i386"
+	fi
 	MG=$host_mg
 fi

@@ -584,15 +584,21 @@ static int fpu_breach(struct mg_verdict *out, const char *what)
 /* Where sigreturn drops the x87 state (qemu-i386 7.2: sigreturn_keeps_x87),
  * a call that a signal returned into has its x87 registers and status as
  * FNINIT leaves them, whatever the routine did: they say nothing of its
- * x87 use, which is then not judged (docs/contract.md, IK3). */
+ * x87 use, which is then not judged (docs/contract.md, IK3), and the
+ * verdict says so (mg_abi_unjudged). */
+static int x87_judged(int resumed)
+{
+	return !resumed || sigreturn_keeps_x87();
+}
+
 static int touched_fpu(const struct mg_abi_record *rec, int resumed, struct mg_verdict *out)
 {
 	static const unsigned char poison[16] = {0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
 						 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
 	char what[48];
 
-	if ((!resumed || sigreturn_keeps_x87()) && (memcmp(rec->fx_before, rec->fx_after, 24) ||
-						  memcmp(rec->fx_before + 32, rec->fx_after + 32, 128)))
+	if (x87_judged(resumed) && (memcmp(rec->fx_before, rec->fx_after, 24) ||
+				    memcmp(rec->fx_before + 32, rec->fx_after + 32, 128)))
 		return fpu_breach(out, "the x87/MMX state");
 	for (int i = 0; has_xmm() && i < MG_ABI_FX_XMM_COUNT; i++)
 		if (memcmp(rec->fx_after + MG_ABI_FX_XMM + 16 * i, poison, 16)) {
@@ -723,4 +729,9 @@ int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_ver
 int mg_abi_dirty_upper(const struct mg_abi_record *rec)
 {
 	return rec->read_xinuse && (rec->xinuse & XINUSE_AVX_UPPER);
+}
+
+unsigned mg_abi_unjudged(const struct mg_abi_record *rec, int resumed)
+{
+	return rec->check_fpu && !x87_judged(resumed) ? MG_UNJUDGED_X87_RESUMED : 0;
 }
