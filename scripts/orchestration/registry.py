@@ -43,6 +43,7 @@ CHECKS = (
     Check("below-sp", "static", (), False, False, False, False, "below_sp"),
     Check("uaccess", "static", ("smap-unbracketed", "smap-left-open", "pan-privileged-access"), True,
           False, False, False, "uaccess"),
+    Check("store-order", "static", ("unfenced-nt-store",), True, False, False, False, "store_order"),
     Check("abi", "verify", (), False, True, False, True),
     Check("sweep", "verify", (), False, True, False, True),
     Check("interrupts", "situation", (), False, False, False, True),

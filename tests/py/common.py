@@ -1,7 +1,9 @@
 """Shared by the unit tests: the orchestration package on sys.path, and a
 gate context with fixed directories for the checks' record readers."""
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 
@@ -40,3 +42,17 @@ def tmpdir(test):
     d = tempfile.mkdtemp(prefix="mg-py-")
     test.addCleanup(lambda: __import__("shutil").rmtree(d, ignore_errors=True))
     return d
+
+
+def assemble(test, text, target=None, name="t"):
+    """The object of assembly `text` (with harness/arch's asmdefs.h): for
+    `target` with clang, else with cc, -m32 when `name` ends in 32."""
+    cc = ["clang", f"--target={target}"] if target else ["cc"] + (["-m32"] if name.endswith("32") else [])
+    if not shutil.which(cc[0]):
+        test.fail(f"{cc[0]} is not installed (scripts/install-deps installs it)")
+    d = tmpdir(test)
+    src, obj = os.path.join(d, name + ".S"), os.path.join(d, name + ".o")
+    with open(src, "w") as f:
+        f.write(text)
+    subprocess.run(cc + ["-c", "-I", os.path.join(ROOT, "harness/arch"), src, "-o", obj], check=True)
+    return obj

@@ -49,7 +49,7 @@ class Registry(unittest.TestCase):
                 self.assertIs(report.ABOUT[cls], text)
 
     def test_the_stages_units_in_the_registrys_order(self):
-        self.assertEqual([row.name for row, _ in units.of_stage("static")], ["below-sp", "uaccess"])
+        self.assertEqual([row.name for row, _ in units.of_stage("static")], ["below-sp", "uaccess", "store-order"])
         self.assertEqual([unit for _, unit in units.of_stage("watch")], [misaligned])
         self.assertEqual(units.of_stage("step"), [])
 
@@ -87,7 +87,8 @@ class Applies(unittest.TestCase):
     def test_the_static_stage_runs_the_units_that_apply(self):
         ctx = context(tmpdir(self), foreign="", host="x86_64")
         ctx.entries = [USER_COPY]  # its merged object was never built
-        self.assertEqual([(c.name, c.status) for c, _, _ in gate_isa.static_checks(ctx)], [("uaccess", "error")])
+        self.assertEqual([(c.name, c.status) for c, _, _ in gate_isa.static_checks(ctx)],
+                         [("uaccess", "error"), ("store-order", "error")])
 
 
 class Watch(unittest.TestCase):

@@ -1,5 +1,6 @@
-/* tests/bad/x86/usercopy_x86.h: one source for the user copies' broken
- * variants on x86-64 and i386 (tests/bad/x86/, built for both). The
+/* tests/bad/x86/usercopy_x86.h: one source for the broken variants on
+ * x86-64 and i386 (tests/bad/x86/: the user copies', the non-temporal
+ * stores'; built for both). The
  * routines are written once with the word-sized registers and mnemonics
  * below; UC_ARGS3/UC_ARGS2 put the arguments where the x86-64 C
  * convention has them (to in DI, from in SI, n in DX; i386's cdecl passes
@@ -19,6 +20,7 @@
 #define WORD 8
 #define P(insn) insn##q
 #define UC_ARGS3
+#define UC_ARGS2
 #define UC_RET ret
 #else
 #define UC_NAME(name) mg_i386_##name
@@ -36,6 +38,12 @@
 	movl	12(%esp), %edi;                                                                    \
 	movl	16(%esp), %esi;                                                                    \
 	movl	20(%esp), %edx
+/* Two arguments (copy_page's to and from): at 12 and 16. */
+#define UC_ARGS2                                                                                   \
+	pushl	%esi;                                                                              \
+	pushl	%edi;                                                                              \
+	movl	12(%esp), %edi;                                                                    \
+	movl	16(%esp), %esi
 #define UC_RET                                                                                     \
 	popl	%edi;                                                                              \
 	popl	%esi;                                                                              \
