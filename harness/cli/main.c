@@ -11,6 +11,7 @@ int mg_cmd_run(int argc, char **argv);
 int mg_cmd_bench(int argc, char **argv);
 int mg_cmd_encode(int argc, char **argv);
 int mg_cmd_speed(int argc, char **argv);
+int mg_cmd_publish(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -23,6 +24,7 @@ static const struct {
 	{"bench", mg_cmd_bench, "measure sweep throughput and harness overhead"},
 	{"encode", mg_cmd_encode, "write the fuzz input for one case (seeds, regressions)"},
 	{"speed", mg_cmd_speed, "time a variant against the incumbents of its operation"},
+	{"publish", mg_cmd_publish, "count stale reads after the caller's release (store order)"},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -46,6 +48,6 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fputs("memgate: unknown command '", stderr);
 	mg_print_shown(stderr, argv[1]);
-	fputs("' (valid: verify, run, list, bench, encode, speed)\n", stderr);
+	fputs("' (valid: verify, run, list, bench, encode, speed, publish)\n", stderr);
 	return MG_EXIT_USAGE;
 }

@@ -22,6 +22,7 @@
 #endif
 
 const char *mg_program = MG_PROGRAM;
+const char *const mg_runner = MG_RUNNER;
 
 const char *mg_place_name(enum mg_place place)
 {

@@ -224,6 +224,9 @@ typedef int (*mg_case_fn)(const struct mg_case *c, void *ctx);
 
 /* The program name used in replay commands (argv[0]). */
 extern const char *mg_program;
+/* What runs this build when it is not native (its qemu-user command, as
+ * replay lines print it); "" natively. */
+extern const char *const mg_runner;
 
 /* Checks that the case is one the sandbox can run and the variant's contract
  * allows; on failure writes why into `why` and returns false. */

@@ -32,6 +32,33 @@ expect_all "gate: its twin, fenced before the return, is accepted" 0 \
 expect_all "gate: a routine with no non-temporal store passes it, saying so" 0 \
 	"^store-order +PASS .*: no weakly ordered store on its paths" "^ACCEPTED" -- \
 	scripts/gate --op memmove "${gate_quick[@]}" tests/gate/word_memmove.c
+expect "gate: the finding says how to see it happen (memgate publish)" 0 \
+	"^   repro: objdump -d .*merged.o; .*/memgate publish --variant=mg_x86_64_bad_memset_nt_unfenced$" \
+	bash -c "scripts/gate --op memset ${gate_quick[*]} --symbol=mg_x86_64_bad_memset_nt_unfenced tests/bad/x86/bad_memset_nt_unfenced.S; true"
+
+# memgate publish, the message-passing run: what a reader on another CPU
+# sees after acquiring the caller's release. A fenced routine's count is 0
+# on any x86 (the sfence orders its stores before the release); an
+# unfenced one's depends on the machine and the moment (no test asserts
+# it: docs/contract.md M1 says what was seen here).
+if [ "$(nproc)" -ge 2 ]; then
+	expect "publish: the fenced memset leaves no stale byte after the release" 0 \
+		"^publish memset_nt_fenced: 0 of 2000 rounds stale " \
+		$MG publish --variant=memset_nt_fenced --rounds=2000
+	expect "publish: nor does the fenced page copy" 0 "^publish copy_page_nt_fenced: 0 of 2000 rounds stale " \
+		$MG publish --variant=copy_page_nt_fenced --rounds=2000
+	expect "publish: its record" 0 \
+		'^\{"record":"publish","variant":"memset_nt_fenced","arch":"x86_64","status":"none","rounds":10,"stale":0,"reason":null\}$' \
+		$MG publish --variant=memset_nt_fenced --rounds=10 --format=jsonl
+else
+	expect "publish: one CPU is n/a, with the reason" 2 "^publish memset_nt_fenced: n/a: one CPU: " \
+		$MG publish --variant=memset_nt_fenced --rounds=10
+fi
+expect "publish: a user copy is n/a, with the reason" 2 "^publish copy_from_user_bytes: n/a: a user copy" \
+	$MG publish --variant=copy_from_user_bytes
+expect "publish: no variant is one line, exit 2" 2 "^memgate publish: --variant=NAME is required" \
+	$MG publish --rounds=10
+
 # i386: the same source, 32-bit registers (movnti is SSE2); the twin passes.
 if arch_usable i386 "the i386 store-order self-tests" i386_run; then
 	expect_all "gate --arch=i386: the unfenced page copy is rejected" 1 \
