@@ -45,9 +45,10 @@ DIR/zoo.txt (DIR: build/zoo). --seconds per entry point (an object with
 three gets it three times over), times --emulated-factor (default 3) for
 aarch64 under qemu, orders the runs and bounds each gate at three times
 it and 900 s; the gate gets it as N+, its own default deadline or more. --list prints what it found and gates
-nothing. --audit-only runs the ISA audit alone on every routine (no
-harness build, no fuzzing; OUT/zoo-isa.json, OUT/zoo-isa.txt) and compares
-its minimal --requires with the one the zoo declares. --only keeps the runs whose name matches REGEX (e.g.
+nothing. --audit-only runs the static audits alone on every routine (no
+harness build, no fuzzing; OUT/zoo-isa.json, OUT/zoo-isa.txt): the ISA
+audit, whose minimal --requires it compares with the one the zoo declares,
+and on x86 the store-order audit. --only keeps the runs whose name matches REGEX (e.g.
 'glibc-x86_64-memmove-erms'). --gate-arg passes ARG to every gate run.
 
 Exit status: 0 every routine accepted or skipped (a CPU feature this
