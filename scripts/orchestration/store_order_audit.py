@@ -88,16 +88,15 @@ class Walker:
         return code_paths.walk(self.code, entry, start, self.step, fixups, into_calls=False, spread=self.spread)
 
     def spread(self, node, insn, now):
-        """Where an indirect jump or call may go. A call: its callee, unknown,
-        keeps its own contract (as one outside the object), and the path
-        goes on after it. A jump reached with every store fenced is a jump
-        table's, within its function (glibc's ssse3 copies): every
-        instruction of that function may come next, in that state, and
-        what each reaches is walked as ever. With a store pending, or
-        outside any sized function, it cannot say (a limit)."""
-        if insn.group(isa_audit.capstone().CS_GRP_CALL):
-            return []
-        if now != {FENCED}:
+        """Where an indirect jump may go. One reached with every store
+        fenced is a jump table's, within its function (glibc's ssse3
+        copies): every instruction of that function may come next, in that
+        state, and what each reaches is walked as ever. With a store
+        pending, outside any sized function, or a call through a register
+        (its callee may be a helper of the object that stores and does not
+        fence, which the audit cannot summarise), it cannot say: a limit,
+        which counts only in an object with a weakly ordered store."""
+        if insn.group(isa_audit.capstone().CS_GRP_CALL) or now != {FENCED}:
             return None
         return [(n, {FENCED}) for n in self.code.function_nodes(node)] or None
 
