@@ -19,6 +19,7 @@ the reason when it cannot."""
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -26,6 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # What the Makefile and the scripts read from memgate's own tree.
 SOURCE_PARTS = ("Makefile", "harness", "reference", "impls", "targets", "tests", "corpus", "scripts", "zoo", "docs")
 DEFAULT_OUT = "memgate-results"
+# What a results directory's build does not take from the tree's: the gate
+# runs' own builds, the zoo's and the logs are each run's, not memgate's.
+NOT_SEEDED = ("gate", "zoo", "valgrind")
 
 
 class Unusable(Exception):
@@ -71,6 +75,48 @@ def link(out, part):
     return True
 
 
+def tree_built():
+    """Whether the tree's own build is whole and newer than its sources
+    (make -q: nothing to remake, and nothing half-made by a build running
+    there now)."""
+    if not os.path.isdir(os.path.join(ROOT, "build")):
+        return False
+    try:
+        return subprocess.run(["make", "-q", "-C", ROOT, "all"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def seed_build(out):
+    """A results directory with no build starts from a copy of the tree's,
+    when that one is whole: the same sources (OUT's links) and their times
+    kept, so make there builds only what the run adds (about 20 s less on
+    a gate's first run here). A copy, not links: make would write through
+    a link into the tree. Made aside and renamed, so that two commands
+    starting in one directory at once never see half a copy."""
+    build = os.path.join(out, "build")
+    if os.path.lexists(build) or not tree_built():
+        return
+    fresh = tempfile.mkdtemp(prefix=".build-seed-", dir=out)
+    try:
+        for part in os.listdir(os.path.join(ROOT, "build")):
+            src = os.path.join(ROOT, "build", part)
+            if part in NOT_SEEDED or part.startswith("."):
+                continue
+            if os.path.isdir(src) and not os.path.islink(src):
+                shutil.copytree(src, os.path.join(fresh, part), symlinks=True)
+            else:
+                shutil.copy2(src, os.path.join(fresh, part), follow_symlinks=False)
+        os.rename(fresh, build)
+    except OSError:
+        # Another command's seed (or build) got there first, or the copy
+        # failed: make builds what is missing either way.
+        pass
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+
+
 def prepare(out):
     """Makes `out` a results directory; Unusable with the reason if it
     cannot be written."""
@@ -86,6 +132,7 @@ def prepare(out):
             # Another memgate's build (its sources' times say nothing of
             # these): built again from these sources.
             shutil.rmtree(os.path.join(out, "build"), ignore_errors=True)
+        seed_build(out)
     except OSError as e:
         raise Unusable(f"cannot write the results directory {out}: {e.strerror or e}") from None
     return out

@@ -28,7 +28,29 @@ class Chosen(unittest.TestCase):
             self.assertEqual(workspace.chosen(None, d), os.path.join(d, "env-out"))
 
 
+def fake_tree(test, built):
+    """A memgate tree of one source and a Makefile whose `all` copies it
+    into build/ (made now when `built`)."""
+    root = tmpdir(test)
+    with open(os.path.join(root, "Makefile"), "w") as f:
+        f.write("all: build/memgate\nbuild/memgate: harness/main.c\n\tmkdir -p build && cp $< $@\n")
+    os.makedirs(os.path.join(root, "harness"))
+    open(os.path.join(root, "harness", "main.c"), "w").close()
+    if built:
+        for part in ("memgate", "obj/main.o", "gate/x-1/prog", "zoo/glibc/a.o", "valgrind/v.log"):
+            os.makedirs(os.path.dirname(os.path.join(root, "build", part)), exist_ok=True)
+            open(os.path.join(root, "build", part), "w").close()
+        os.utime(os.path.join(root, "harness", "main.c"), (1000, 1000))
+    return root
+
+
 class Prepare(unittest.TestCase):
+    def setUp(self):
+        # The real tree's build is not copied into the tests' directories.
+        patch = mock.patch.object(workspace, "tree_built", return_value=False)
+        patch.start()
+        self.addCleanup(patch.stop)
+
     def test_links_to_the_tree_and_a_changed_memgate_is_rebuilt(self):
         out = os.path.join(tmpdir(self), "res")
         workspace.prepare(out)
@@ -52,6 +74,49 @@ class Prepare(unittest.TestCase):
         open(os.path.join(d, "f"), "w").close()
         with self.assertRaisesRegex(workspace.Unusable, "cannot write the results directory"):
             workspace.prepare(os.path.join(d, "f", "res"))
+
+
+class Seeded(unittest.TestCase):
+    """A new results directory starts from the tree's build when that one
+    is whole, so a first gate builds only what it adds."""
+
+    def prepared(self, built):
+        root = fake_tree(self, built)
+        out = os.path.join(tmpdir(self), "res")
+        with mock.patch.object(workspace, "ROOT", root):
+            workspace.prepare(out)
+        return root, out
+
+    def test_a_whole_build_is_copied_with_its_times_and_without_the_runs(self):
+        root, out = self.prepared(built=True)
+        self.assertTrue(os.path.isfile(os.path.join(out, "build", "memgate")))
+        self.assertEqual(sorted(os.listdir(os.path.join(out, "build"))), ["memgate", "obj"])
+        self.assertFalse(os.path.islink(os.path.join(out, "build", "obj")))
+        self.assertEqual([n for n in os.listdir(out) if n.startswith(".build-seed-")], [])
+
+    def test_the_copy_keeps_the_trees_times(self):
+        root = fake_tree(self, built=True)
+        os.utime(os.path.join(root, "build", "obj", "main.o"), (3000, 3000))
+        out = os.path.join(tmpdir(self), "res")
+        with mock.patch.object(workspace, "ROOT", root):
+            workspace.prepare(out)
+        self.assertEqual(os.stat(os.path.join(out, "build", "obj", "main.o")).st_mtime, 3000)
+
+    def test_a_tree_with_something_to_remake_is_not_copied(self):
+        root, out = self.prepared(built=False)
+        self.assertFalse(os.path.lexists(os.path.join(out, "build")))
+        self.assertFalse(os.path.isdir(os.path.join(root, "build")))
+        root = fake_tree(self, built=True)
+        os.utime(os.path.join(root, "harness", "main.c"), None)  # newer than its build
+        with mock.patch.object(workspace, "ROOT", root):
+            self.assertFalse(workspace.tree_built())
+
+    def test_a_directory_with_a_build_keeps_its_own(self):
+        root, out = self.prepared(built=True)
+        os.remove(os.path.join(out, "build", "memgate"))
+        with mock.patch.object(workspace, "ROOT", root):
+            workspace.prepare(out)
+        self.assertEqual(os.listdir(os.path.join(out, "build")), ["obj"])
 
 
 class Shown(unittest.TestCase):
