@@ -172,6 +172,15 @@ $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OB
 # findings' repro commands name the arch.
 ifneq ($(ARCH),$(HOST_ARCH))
 $(OBJ)/harness/engine/case.o: HARNESS_CFLAGS += -DMG_RUNNER='"$(RUN)"' -DMG_PROGRAM='"$(MEMGATE)"'
+# The runner is part of those lines: $(BUILD)/runner holds it and changes
+# only when the probe picks another (a faster qemu installed since,
+# MEMGATE_I386_RUNNER), so that the objects printing it are built again.
+RUNNER_FILE := $(BUILD)/runner
+$(shell r=$$(scripts/arch-probe $(ARCH)) && mkdir -p $(BUILD) && \
+	{ [ "$$(cat $(RUNNER_FILE) 2>/dev/null)" = "$$r" ] || echo "$$r" >$(RUNNER_FILE); })
+$(OBJ)/harness/engine/case.o $(OBJ)/targets/emit_c.o: $(RUNNER_FILE)
+$(RUNNER_FILE):
+	@mkdir -p $(@D) && touch $@
 $(OBJ)/harness/report/finding.o: HARNESS_CFLAGS += -DMG_FOREIGN_ARCH='"$(ARCH)"'
 endif
 

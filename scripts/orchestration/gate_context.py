@@ -177,7 +177,9 @@ def setup_arch(ctx, opts):
     check_convention(opts, ctx.host if arch == "generic" else arch)
     if arch not in (ctx.host, "generic"):
         ctx.foreign = arch
-        rc, out = submission.capture(["scripts/arch-probe", arch], timeout=120)
+        # riscv64's misaligned watch is a qemu plugin: a qemu that loads it.
+        plugins = ["--plugins"] if arch == "riscv64" else []
+        rc, out = submission.capture(["scripts/arch-probe"] + plugins + [arch], timeout=120)
         if rc != 0:
             die(f"--arch {arch}: this machine ({ctx.host}) cannot run it: {out.strip()}")
         ctx.runner = out.split()

@@ -17,6 +17,7 @@ import json
 import os
 import shlex
 import struct
+import subprocess
 
 from . import elf_code
 from .check_result import Check, cannot, na
@@ -101,10 +102,24 @@ def start(view):
     return Watching("", "", log, symbols, {"QEMU_PLUGIN": plugin_value(view, log, symbols)})
 
 
+def loads_plugins(qemu):
+    """Whether this qemu-user takes -plugin (a static build, as
+    bookworm-backports' qemu-user, has none)."""
+    try:
+        out = subprocess.run([qemu, "-h"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30,
+                             text=True, errors="replace").stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return any(line.startswith("-plugin") for line in out.splitlines())
+
+
 def watched_symbols(view):
     """(the functions the plugin is to watch, "") or (..., why it cannot)."""
     if not os.path.isfile(plugin_path(view)):
         return [], f"no {plugin_path(view)} (make ARCH=riscv64 builds it)"
+    if not loads_plugins(view.emulated):
+        return [], (f"{view.emulated} loads no plugins (a static build): the watch needs a qemu-user that does, "
+                    "as Debian 12's (QEMU_RISCV64 names it)")
     try:
         symbols = code_symbols(view)
     except elf_code.BadObject as e:

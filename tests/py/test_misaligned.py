@@ -34,6 +34,35 @@ class Applies(unittest.TestCase):
         self.assertTrue(value.endswith("/build/riscv64/qemu-misaligned.so,out=/r/m.jsonl,sym=mg_gate_f,sym=helper"))
 
 
+def fake_qemu(test, help_text):
+    """A qemu-user whose -h prints help_text."""
+    path = os.path.join(tmpdir(test), "qemu-riscv64")
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\nprintf '%s\\n' '{help_text}'\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+class Plugins(unittest.TestCase):
+    """The watch is a plugin: a qemu that loads none (a static build, as
+    bookworm-backports') cannot run it, and says so."""
+
+    def test_which_qemu_loads_plugins(self):
+        self.assertTrue(misaligned.loads_plugins(fake_qemu(self, "-plugin   QEMU_PLUGIN  [file=]<file>")))
+        self.assertFalse(misaligned.loads_plugins(fake_qemu(self, "-d item1[,...]")))
+        self.assertFalse(misaligned.loads_plugins("/nonexistent/qemu-riscv64"))
+
+    def test_a_qemu_without_plugins_cannot_watch(self):
+        tmp = tmpdir(self)
+        os.makedirs(os.path.join(tmp, "build/riscv64"))
+        open(os.path.join(tmp, "build/riscv64", misaligned.PLUGIN), "w").close()
+        qemu = fake_qemu(self, "-d item1[,...]")
+        symbols, problem = misaligned.watched_symbols(riscv(tmp, B=os.path.join(tmp, "build/riscv64"), emulated=qemu))
+        self.assertEqual(symbols, [])
+        self.assertEqual(problem, f"{qemu} loads no plugins (a static build): the watch needs a qemu-user that "
+                         "does, as Debian 12's (QEMU_RISCV64 names it)")
+
+
 class Log(unittest.TestCase):
     def write(self, lines):
         path = os.path.join(tmpdir(self), "m.jsonl")

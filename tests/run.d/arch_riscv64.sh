@@ -47,7 +47,7 @@ else
 		"^18 variants: 3 passed, 15 failed as expected, 0 skipped, 0 unexpected$" \
 		cat "$TMP/rv-bad.out"
 	expect "riscv64: a finding's replay line names its CPU model" 0 \
-		"replay: qemu-riscv64 -L /usr/riscv64-linux-gnu -cpu rv64,v=true,vlen=256,vext_spec=v1.0 build/riscv64/memgate run --variant=bad_memcpy_clobbers_s1 " \
+		"replay: $rv_run -cpu rv64,v=true,vlen=256,vext_spec=v1.0 build/riscv64/memgate run --variant=bad_memcpy_clobbers_s1 " \
 		cat "$TMP/rv-bad.out"
 
 	echo "== riscv64: the psABI's register rules, one diagnosis each"

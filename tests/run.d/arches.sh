@@ -14,6 +14,20 @@ expect_all "make verify: an arch without its tools is a SKIP with the reason, no
 	env QEMU_AARCH64=/nonexistent/qemu-aarch64 make --no-print-directory verify ARCH=aarch64
 expect "arch-probe names what riscv64 is missing" 1 "^needs /nonexistent/qemu-riscv64 \(qemu-user\)$" \
 	env QEMU_RISCV64=/nonexistent/qemu-riscv64 scripts/arch-probe riscv64
+# riscv64 runs under the faster qemu-riscv64 install-deps puts in
+# MEMGATE_QEMU_DIR, unless a plugin is wanted and it loads none: a stand-in
+# here (Debian's qemu, its -h without -plugin), on any machine.
+if command -v qemu-riscv64 >/dev/null && qemu-riscv64 -h | grep -q '^-plugin'; then
+	mkdir -p "$TMP/fastq"
+	printf '#!/bin/sh\n[ "$1" = -h ] && exit 0\nexec qemu-riscv64 "$@"\n' >"$TMP/fastq/qemu-riscv64"
+	chmod +x "$TMP/fastq/qemu-riscv64"
+	expect "arch-probe: riscv64 runs under the qemu in MEMGATE_QEMU_DIR" 0 "^$TMP/fastq/qemu-riscv64 -L " \
+		env -u QEMU_RISCV64 MEMGATE_QEMU_DIR="$TMP/fastq" scripts/arch-probe riscv64
+	expect "arch-probe --plugins: a qemu that loads plugins, for the misaligned watch" 0 "^qemu-riscv64 -L " \
+		env -u QEMU_RISCV64 MEMGATE_QEMU_DIR="$TMP/fastq" scripts/arch-probe --plugins riscv64
+else
+	skip "arch-probe's choice of qemu-riscv64" "no qemu-riscv64 that loads plugins"
+fi
 
 # The oracle cases alone cannot show every count bug (a backward memmove
 # faults on its first store): a variant expected to fail only at 4 GiB that
