@@ -40,7 +40,7 @@ static const char help[] =
 	"                  multiple of 16 (x86-64 kernel code: 8, i386 kernel code: 4;\n"
 	"                  docs/contract.md, X9; default 0)\n"
 	"  --fpenv=NAME    the floating-point environment at entry (docs/contract.md,\n"
-	"                  C17, X6, A7): " MG_ABI_FPENV_NAMES " (default)\n"
+	"                  C17, X6, A7, R7, R9): " MG_ABI_FPENV_NAMES " (default)\n"
 	"  --vl=N          the vector length the routine runs with, in bytes (SVE: one\n"
 	"                  of the CPU's, powers of two from 16 to 256; docs/contract.md,\n"
 	"                  A12; default: the length the program started with)\n"

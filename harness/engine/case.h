@@ -102,9 +102,10 @@ struct mg_case {
 	unsigned stack_offset;
 	/* The floating-point environment at entry (abi.h, mg_abi_fpenv_name:
 	 * x86 MXCSR and the x87 control and status words, aarch64 FPCR and
-	 * FPSR's cumulative flags): any a caller may legally run with, 0 the
-	 * default (docs/contract.md, C17, X6, A7). Kernel code always gets 0,
-	 * as kernel_fpu_begin loads the defaults. */
+	 * FPSR's cumulative flags, riscv64 frm, fflags, vxrm and vxsat): any a
+	 * caller may legally run with, 0 the default (docs/contract.md, C17,
+	 * X6, A7, R7, R9). Kernel code always gets 0, as kernel_fpu_begin
+	 * loads the defaults. */
 	unsigned fpenv;
 	/* The environment drawn for an interrupted case was one the interrupt
 	 * situation cannot keep here (mg_abi_fpenv_steppable): it ran in the

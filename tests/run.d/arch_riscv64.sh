@@ -40,11 +40,13 @@ else
 	rv_bad=$rv_bad,bad_memcpy_leaves_vstart,bad_memcpy_tail_off_by_one,bad_memmove_signed_compare
 	rv_bad=$rv_bad,bad_memset_vlen128,bad_memcpy_assumes_vtype,bad_memcpy_stack_block
 	rv_bad=$rv_bad,memcpy_clobbers_ft0,memcpy_changes_vxrm,memcpy_stack_block,bad_memcpy_kernel_uses_ft0,bad_memcpy_kernel_sets_fflags
+	rv_bad=$rv_bad,bad_memcpy_kernel_uses_v,bad_memcpy_kernel_whole_regs,memcpy_whole_regs,memcpy_kernel_vector_declared
+	rv_bad=$rv_bad,bad_memcpy_clears_fflags,bad_memcpy_assumes_vxrm,memcpy_sets_vxrm
 	# Under the model's name, as make verify runs it: replay lines carry it.
 	MEMGATE_CPU_MODEL=$(rv_model 256) $MG verify --set=selftest --sweep-seconds=3 --timeout-ms=200 \
 		--huge=off --variant="$rv_bad" --findings="$TMP/findings-bad" >"$TMP/rv-bad.out" 2>&1
 	expect "riscv64: every self-test fails as declared, its twins pass (VLEN 256)" 0 \
-		"^18 variants: 3 passed, 15 failed as expected, 0 skipped, 0 unexpected$" \
+		"^25 variants: 6 passed, 19 failed as expected, 0 skipped, 0 unexpected$" \
 		cat "$TMP/rv-bad.out"
 	expect "riscv64: a finding's replay line names its CPU model" 0 \
 		"replay: $rv_run -cpu rv64,v=true,vlen=256,vext_spec=v1.0 build/riscv64/memgate run --variant=bad_memcpy_clobbers_s1 " \
@@ -75,7 +77,21 @@ else
 	# passes as user code just below, under the kernel contract.
 	rv_abi bad_memcpy_kernel_uses_ft0 "kernel contract: touches ft0 \(the kernel is built without the F and D extensions: no FP state in kernel code; declare it with --requires fpu\)"
 	rv_abi bad_memcpy_kernel_sets_fflags "kernel contract: touches fflags \(the kernel is built without the F and D extensions: no FP state in kernel code; declare it with --requires fpu\)"
-	for v in memcpy_clobbers_ft0 memcpy_changes_vxrm; do
+	# ... and no vector state (RK2): the call enters with v0-v31 poisoned
+	# and vtype.vill set; a vsetvl, or a whole-register load, shows.
+	rv_abi bad_memcpy_kernel_uses_v "kernel contract: touches the vector unit \(a vsetvl set vtype\) \(the kernel has no vector state of its own: 6\.1 has no kernel_vector_begin; declare it with --requires fpu\)"
+	rv_abi bad_memcpy_kernel_whole_regs "kernel contract: touches v8 \(the kernel has no vector state of its own: .*\)"
+	# The floating-point environment at entry (R7, R9): the caller's flags
+	# stay raised, and vxrm may be any mode.
+	expect "riscv64: a routine that clears its caller's fflags is an abi-violation" 1 \
+		"^verdict: abi-violation: fflags cleared \(0x1f -> 0x00\): a function does not clear its caller.s floating-point status flags \(C11 7\.6\)$" \
+		$MG run --variant=bad_memcpy_clears_fflags --len=40 --fpenv=flags-set
+	expect "riscv64: a routine that assumes vxrm rnu fails entering with rdn" 1 \
+		"^verdict: abi-violation: depends on the floating-point environment at entry, which is the caller.s \(with round-down \(frm 2, fflags 0x00, vxrm 2, vxsat 0\) it fails, wrong-result: " \
+		$MG run --variant=bad_memcpy_assumes_vxrm --len=40 --fpenv=round-down
+	expect "riscv64: its twin, which sets vxrm itself, passes there" 0 "^verdict: ok$" \
+		$MG run --variant=memcpy_sets_vxrm --len=40 --fpenv=round-down
+	for v in memcpy_clobbers_ft0 memcpy_changes_vxrm memcpy_whole_regs memcpy_kernel_vector_declared; do
 		expect "riscv64: $v uses only what is not preserved" 0 "^verdict: ok$" \
 			$MG run --variant="$v" --len=40
 	done

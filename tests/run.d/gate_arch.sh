@@ -145,7 +145,7 @@ else
 	# A vector access is watched element by element.
 	expect "gate: a riscv64 vector copy of 64-bit elements from any alignment is rejected in kernel code" 1 \
 		"^[0-9]+\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load .* by mg_gate_rvv_e64_any_alignment\+0xe: .*\(cpu rv64,v=true,vlen=" \
-		scripts/gate --arch=riscv64 --op memcpy --requires v --profile=smoke --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --op memcpy --requires v,fpu --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		--contract=kernel tests/gate/misaligned/rvv_e64_any_alignment.S
 	sed 's/mg_riscv64_memcpy_word/my_word/g' impls/riscv64/memcpy_word.S >"$TMP/my_word.S"
 	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \

@@ -6,16 +6,50 @@
  * C11 section 7.6": a function does not alter its caller's control modes),
  * and vstart is zero on return. vl, vtype, vxrm, vxsat and v0-v31 are not
  * preserved across calls: nothing to check (docs/contract.md, R1-R12).
- * Kernel code touches no FP state at all (RK1). */
+ * Kernel code touches no FP state at all (RK1), and no vector state (RK2). */
 #include "abi.h"
 
 #include <stdio.h>
 #include <sys/auxv.h>
 
 #define HWCAP_V (1ul << ('v' - 'a'))
+/* The C code is RV64GC, whose assembler may not name V's CSRs. */
+#define CSR_VLENB 0xc22
+
+/* frm's values (the F extension's rounding modes), fflags' five flags, and
+ * vcsr's fields: vxrm (rnu 0, rne 1, rdn 2, rod 3) above vxsat. */
+#define FRM_RTZ	     1
+#define FRM_RDN	     2
+#define FRM_RUP	     3
+#define FRM_RMM	     4
+#define FFLAGS_ALL   0x1f
+#define VCSR(vxrm, vxsat) ((vxrm) << 1 | (vxsat))
+
+/* The environments (MG_ABI_FPENV_NAMES, in its order): frm (-1: the
+ * caller's), fflags and vcsr at entry. vxrm goes with frm's direction where
+ * it has one (rdn, rod for up and max-magnitude, rne for toward zero: each
+ * of the four once, the default's rnu included). */
+struct fpenv {
+	const char *name;
+	int frm;
+	uint32_t fflags, vcsr;
+};
+static const struct fpenv fpenvs[MG_ABI_FPENV_COUNT] = {
+	{"default", -1, 0, VCSR(0, 0)},
+	{"flags-set", -1, FFLAGS_ALL, VCSR(0, 1)},
+	{"round-down", FRM_RDN, 0, VCSR(2, 0)},
+	{"round-up", FRM_RUP, 0, VCSR(3, 0)},
+	{"round-zero", FRM_RTZ, 0, VCSR(1, 0)},
+	{"round-max-magnitude", FRM_RMM, FFLAGS_ALL, VCSR(3, 1)},
+};
 
 static uint64_t caller_frm;
 static uint32_t has_v;
+/* VLEN in bytes where the CPU has V, and whether v0-v31 fit the record
+ * (VLEN <= 1024, as every qemu model memgate runs): the kernel contract's
+ * vector rule looks at them. */
+static uint64_t vlenb;
+static uint32_t vregs_fit;
 
 void mg_abi_threads_changed(void)
 {
@@ -29,17 +63,60 @@ void mg_abi_init(void)
 	__asm__ volatile("frrm %0" : "=r"(frm));
 	caller_frm = frm;
 	has_v = (getauxval(AT_HWCAP) & HWCAP_V) != 0;
+	if (has_v) {
+		__asm__ volatile("csrr %0, %1" : "=r"(vlenb) : "i"(CSR_VLENB));
+		vregs_fit = 32 * vlenb <= MG_ABI_VREGS_MAX;
+	}
 }
 
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
+	rec->check_vregs = rec->check_fpu && has_v && vregs_fit;
 	rec->stack_offset = stack_offset;
 	rec->check_vector = has_v;
 	rec->frm_caller = caller_frm;
 	rec->frm_before = caller_frm;
 	rec->frm_after = caller_frm;
 	rec->vstart_after = 0;
+	rec->fflags_entry = 0;
+	rec->vcsr_entry = 0;
+}
+
+const char *mg_abi_fpenv_name(unsigned fpenv)
+{
+	return fpenv < MG_ABI_FPENV_COUNT ? fpenvs[fpenv].name : NULL;
+}
+
+static uint64_t fpenv_frm(unsigned fpenv)
+{
+	return fpenvs[fpenv].frm < 0 ? caller_frm : (uint64_t)fpenvs[fpenv].frm;
+}
+
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+	if (fpenv >= MG_ABI_FPENV_COUNT)
+		fpenv = 0;
+	snprintf(out, size, "frm %llu, fflags 0x%02x, vxrm %u, vxsat %u",
+		 (unsigned long long)fpenv_frm(fpenv), fpenvs[fpenv].fflags, fpenvs[fpenv].vcsr >> 1,
+		 fpenvs[fpenv].vcsr & 1);
+}
+
+/* No situation steps a riscv64 routine (docs/contract.md, R15). */
+int mg_abi_fpenv_steppable(unsigned fpenv)
+{
+	(void)fpenv;
+	return 1;
+}
+
+/* frm_before is also what the call must leave (R7). */
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)
+		return;
+	rec->frm_before = fpenv_frm(fpenv);
+	rec->fflags_entry = fpenvs[fpenv].fflags;
+	rec->vcsr_entry = rec->check_vector ? fpenvs[fpenv].vcsr : 0;
 }
 
 static int clobbered(struct mg_verdict *out, const char *name, uint64_t canary, uint64_t found)
@@ -90,6 +167,42 @@ static int unallocatable_changed(struct mg_verdict *out, const char *name, uint6
 	return 1;
 }
 
+/* The first of v0-v31 that does not hold the poison in every byte, or -1. */
+static int first_changed_vreg(const struct mg_abi_record *rec)
+{
+	const uint64_t poison = 0x0101010101010101ull * MG_ABI_POISON_V;
+	const size_t words = 32 * vlenb / 8;
+
+	for (size_t i = 0; i < words; i++)
+		if (rec->vregs[i] != poison)
+			return (int)(i * 8 / vlenb);
+	return -1;
+}
+
+/* The same rule for the vector unit (RK2): 6.1 has no
+ * kernel_vector_begin, so kernel code has no vector state either. The
+ * call entered with vtype.vill set and v0-v31 poisoned: a vsetvl clears
+ * vill, a whole-register load (which needs none) changes a register. */
+static int touched_vector(const struct mg_abi_record *rec, struct mg_verdict *out)
+{
+	char what[48];
+	int reg;
+
+	if (!rec->check_vregs)
+		return 0;
+	if (!(rec->vtype_after >> 63))
+		snprintf(what, sizeof what, "the vector unit (a vsetvl set vtype)");
+	else if ((reg = first_changed_vreg(rec)) >= 0)
+		snprintf(what, sizeof what, "v%d", reg);
+	else
+		return 0;
+	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
+		       "kernel contract: touches %s (the kernel has no vector state of its own: "
+		       "6.1 has no kernel_vector_begin; declare it with --requires fpu)",
+		       what);
+	return 1;
+}
+
 /* The kernel contract's no-FP rule: Linux builds riscv kernel code
  * without the F and D extensions (arch/riscv/Makefile strips fd from
  * -march), and 6.1 has no bracket for kernel FP or vector use. The poison
@@ -111,7 +224,7 @@ static int touched_fpu(const struct mg_abi_record *rec, struct mg_verdict *out)
 	if (!what && rec->fflags_after != 0)
 		what = "fflags";
 	if (!what)
-		return 0;
+		return touched_vector(rec, out);
 	mg_verdict_abi(out, "fpu-state", 0, 0, 0, 0,
 		       "kernel contract: touches %s (the kernel is built without the F and D "
 		       "extensions: no FP state in kernel code; declare it with --requires fpu)",
@@ -143,6 +256,14 @@ int mg_abi_violation(const struct mg_abi_record *rec, int resumed, struct mg_ver
 			       "storage duration (C11 7.6), a call leaves its caller's modes",
 			       (unsigned long long)rec->frm_before,
 			       (unsigned long long)rec->frm_after);
+		return 1;
+	}
+	if (rec->fflags_entry & ~rec->fflags_after) {
+		mg_verdict_abi(out, "fflags", 0, 1, rec->fflags_entry, rec->fflags_after,
+			       "fflags cleared (0x%02llx -> 0x%02llx): a function does not clear its "
+			       "caller's floating-point status flags (C11 7.6)",
+			       (unsigned long long)rec->fflags_entry,
+			       (unsigned long long)rec->fflags_after);
 		return 1;
 	}
 	if (rec->check_vector && rec->vstart_after != 0) {

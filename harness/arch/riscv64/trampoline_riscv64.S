@@ -7,11 +7,12 @@
  * Saves the caller's ra, s0-s11, fs0-fs11, gp and tp, loads a canary into
  * each of s0-s11 and fs0-fs11, moves sp to the case's alignment (the
  * record's stack_offset), puts two canary words at the callee's incoming
- * sp (the callee owns only what lies below it), sets frm to the case's and,
- * where the CPU has V, makes vtype invalid (vill: a vector instruction
- * before a vsetvl traps; the psABI promises nothing of vl and vtype at
- * entry) and vstart zero, and calls fn(a0, a1, a2). Afterwards it records
- * the registers, gp, tp, the stack pointer, the two words, frm and vstart.
+ * sp (the callee owns only what lies below it), sets frm and fflags to the
+ * case's and, where the CPU has V, makes vtype invalid (vill: a vector
+ * instruction before a vsetvl traps; the psABI promises nothing of vl and
+ * vtype at entry), vstart zero and vxrm and vxsat the case's, and calls
+ * fn(a0, a1, a2). Afterwards it records the registers, gp, tp, the stack
+ * pointer, the two words, frm, fflags and vstart.
  * gp and tp get no canary: signal handlers rely on them (the psABI says
  * procedures should not modify them), and the harness's own handler runs
  * while the callee does; they are compared with their values at the call.
@@ -22,7 +23,10 @@
  *
  * Under the kernel contract's no-FP rule (check_fpu) it also fills the FP
  * temporaries, ft0-ft11 and fa0-fa7, with a poison (fs0-fs11 hold their
- * canaries) and clears fflags before the call, and records them after it.
+ * canaries) and clears fflags before the call, and records them after it;
+ * where the CPU has V (check_vregs) it fills v0-v31 with a poison before
+ * vtype is made invalid, and records vtype (a vsetvl clears vill) and
+ * v0-v31 (a whole-register load needs no vsetvl) after the call.
  */
 #include "abi.h"
 #include "asmdefs.h"
@@ -41,6 +45,7 @@
 #define FRAME_SIZE	224
 
 #define CSR_VSTART	0x008
+#define CSR_VCSR	0x00f
 
 	.bss
 	.p2align 3
@@ -109,12 +114,24 @@ ENTRY(mg_abi_call)
 	sd	tp, MG_ABI_TP_BEFORE(a4)
 	ld	t3, MG_ABI_FRM_BEFORE(a4)
 	fsrm	t3
+	ld	t3, MG_ABI_FFLAGS_ENTRY(a4)
+	fsflags	t3
 	lwu	t3, MG_ABI_CHECK_VECTOR(a4)
 	beqz	t3, 1f
-	li	t3, -1
+	lwu	t3, MG_ABI_CHECK_VREGS(a4)
+	beqz	t3, 5f
+	vsetvli	t4, zero, e8, m8, ta, ma
+	li	t3, MG_ABI_POISON_V
+	vmv.v.x	v0, t3
+	vmv.v.x	v8, t3
+	vmv.v.x	v16, t3
+	vmv.v.x	v24, t3
+5:	li	t3, -1
 	slli	t3, t3, 63		/* vtype.vill */
 	vsetvl	t4, zero, t3
 	csrwi	CSR_VSTART, 0
+	ld	t3, MG_ABI_VCSR_ENTRY(a4)
+	csrw	CSR_VCSR, t3
 1:	lwu	t3, MG_ABI_CHECK_FPU(a4)
 	beqz	t3, 3f
 	FTEMPS(POISON_F)
@@ -149,16 +166,33 @@ ENTRY(mg_abi_call)
 	sd	t1, MG_ABI_FRM_AFTER(t0)
 	ld	t1, MG_ABI_FRM_CALLER(t0)
 	fsrm	t1
+	frflags	t1
+	sd	t1, MG_ABI_FFLAGS_AFTER(t0)
+	csrwi	fflags, 0
 	lwu	t1, MG_ABI_CHECK_VECTOR(t0)
 	beqz	t1, 2f
 	csrr	t1, CSR_VSTART
 	sd	t1, MG_ABI_VSTART_AFTER(t0)
 	csrwi	CSR_VSTART, 0
+	csrwi	CSR_VCSR, 0
 2:	lwu	t1, MG_ABI_CHECK_FPU(t0)
 	beqz	t1, 4f
 	FTEMPS(RECORD_F)
-	frflags	t1
-	sd	t1, MG_ABI_FFLAGS_AFTER(t0)
+	lwu	t1, MG_ABI_CHECK_VREGS(t0)
+	beqz	t1, 4f
+	csrr	t1, vtype
+	sd	t1, MG_ABI_VTYPE_AFTER(t0)
+	vsetvli	t1, zero, e8, m8, ta, ma	/* the stores below, whatever vtype was */
+	csrr	t2, vlenb
+	slli	t2, t2, 3		/* a group of eight registers */
+	addi	t1, t0, MG_ABI_VREGS
+	vs8r.v	v0, (t1)
+	add	t1, t1, t2
+	vs8r.v	v8, (t1)
+	add	t1, t1, t2
+	vs8r.v	v16, (t1)
+	add	t1, t1, t2
+	vs8r.v	v24, (t1)
 4:	ld	t1, MG_ABI_SP_CALLER(t0)
 	mv	sp, t1
 	.cfi_def_cfa sp, FRAME_SIZE

@@ -23,9 +23,15 @@
 #define MG_ABI_FRM_CALLER   288 /* in: the caller's frm, restored after the call */
 #define MG_ABI_VSTART_AFTER 296 /* with check_vector: vstart after the call */
 #define MG_ABI_CHECK_FPU    304 /* in: the kernel contract's no-FP rule */
+#define MG_ABI_CHECK_VREGS  308 /* in: that rule where the CPU has V (and VLEN <= 1024) */
 #define MG_ABI_FTEMP	    312 /* with check_fpu: ft0-ft11, fa0-fa7 after the call */
 #define MG_ABI_FTEMP_COUNT  20
-#define MG_ABI_FFLAGS_AFTER 472 /* with check_fpu: fflags after the call (cleared before) */
+#define MG_ABI_FFLAGS_AFTER 472 /* fflags after the call (cleared before, with check_fpu) */
+#define MG_ABI_VTYPE_AFTER  480 /* with check_vregs: vtype after the call (vill before) */
+#define MG_ABI_FFLAGS_ENTRY 488 /* in: fflags at entry (the case's environment) */
+#define MG_ABI_VCSR_ENTRY   496 /* in, with check_vector: vxrm and vxsat at entry (vcsr) */
+#define MG_ABI_VREGS	    504 /* with check_vregs: v0-v31 after the call (poisoned before) */
+#define MG_ABI_VREGS_MAX    4096 /* 32 registers of VLEN 1024 */
 
 /* What the stack alignment at entry may be (docs/contract.md, R6): the
  * case's stack_offset is sp mod 64 at entry, a multiple of 16 (the psABI's
@@ -37,6 +43,15 @@
 #define MG_ABI_STACK_PROMISE                                                                       \
 	"a multiple of 16 at procedure entry (RISC-V psABI, Integer Calling Convention)"
 #define MG_ABI_STACK_PROMISE_KERNEL MG_ABI_STACK_PROMISE
+
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * R7, R9, C17; the case's fpenv, abi.h): what a caller may have set with
+ * fesetround or feraiseexcept, frm and fflags, and vxrm and vxsat, which
+ * are unspecified at entry (psABI, Vector Register Convention). 0 is the
+ * caller's own: its frm, no flag raised, vxrm 0 (rnu), vxsat clear. */
+#define MG_ABI_FPENV_COUNT 6
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, round-down, round-up, round-zero, round-max-magnitude"
 
 /* An int argument narrower than XLEN is sign-extended to 64 bits (psABI,
  * Integer Calling Convention): memset's c arrives so, never with garbage
@@ -50,6 +65,8 @@
 /* The kernel contract's poison in the FP temporaries: ft0-ft11 are 0..11,
  * fa0-fa7 12..19, in the order MG_ABI_FTEMP keeps them. */
 #define MG_ABI_POISON_FT(n)  (0xf7f7f7f7f7f7f700 + (n))
+/* ... and in every byte of v0-v31, where the CPU has V. */
+#define MG_ABI_POISON_V	     0xf7
 #define MG_ABI_CANARY_FRAME0 0xf0f0f0f0f0f0f0f0
 #define MG_ABI_CANARY_FRAME1 0xf1f1f1f1f1f1f1f1
 
@@ -71,10 +88,14 @@ struct mg_abi_record {
 	uint64_t frm_after;
 	uint64_t frm_caller; /* in: the caller's, given back after the call */
 	uint64_t vstart_after;
-	uint32_t check_fpu; /* in: kernel code without --requires fpu */
-	uint32_t pad;
+	uint32_t check_fpu;   /* in: kernel code without --requires fpu */
+	uint32_t check_vregs; /* in: check_fpu on a CPU with V, VLEN <= 1024 */
 	uint64_t ftemp[MG_ABI_FTEMP_COUNT];
 	uint64_t fflags_after;
+	uint64_t vtype_after;
+	uint64_t fflags_entry; /* in */
+	uint64_t vcsr_entry;   /* in: vxrm << 1 | vxsat */
+	uint64_t vregs[MG_ABI_VREGS_MAX / 8];
 };
 
 _Static_assert(offsetof(struct mg_abi_record, fsaved) == MG_ABI_FSAVED, "layout");
@@ -95,6 +116,11 @@ _Static_assert(offsetof(struct mg_abi_record, vstart_after) == MG_ABI_VSTART_AFT
 _Static_assert(offsetof(struct mg_abi_record, check_fpu) == MG_ABI_CHECK_FPU, "layout");
 _Static_assert(offsetof(struct mg_abi_record, ftemp) == MG_ABI_FTEMP, "layout");
 _Static_assert(offsetof(struct mg_abi_record, fflags_after) == MG_ABI_FFLAGS_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, check_vregs) == MG_ABI_CHECK_VREGS, "layout");
+_Static_assert(offsetof(struct mg_abi_record, vtype_after) == MG_ABI_VTYPE_AFTER, "layout");
+_Static_assert(offsetof(struct mg_abi_record, fflags_entry) == MG_ABI_FFLAGS_ENTRY, "layout");
+_Static_assert(offsetof(struct mg_abi_record, vcsr_entry) == MG_ABI_VCSR_ENTRY, "layout");
+_Static_assert(offsetof(struct mg_abi_record, vregs) == MG_ABI_VREGS, "layout");
 #endif
 
 #endif
