@@ -267,8 +267,19 @@ def show_compiler(ctx, log, given):
         text = ""
     for src, name in zip(ctx.sources, given):
         text = text.replace(src, name)
-    lines = [l for l in text.splitlines() if re.search(r"error|Error|undefined reference|not recognized|No such file|cannot find", l)]
+    # make's own lines ("make: *** [Makefile:366: build/gate/...] Error 1")
+    # name memgate's build, not the submitter's code.
+    lines = [l for l in text.splitlines()
+             if re.search(r"error|Error|undefined reference|not recognized|No such file|cannot find", l)
+             and not l.startswith(("make: ", "make["))]
     return "\n".join(lines[:20])
+
+
+def does_not_build(ctx, log, given):
+    """Ends the run (exit 2) with one line saying what to do, then the
+    compiler's messages."""
+    die(f"{' '.join(given)} does not build, so nothing was judged: fix what the compiler says below "
+        f"and run the gate again\n{show_compiler(ctx, log, given)}")
 
 
 def compiler_warnings(ctx, log, given):
@@ -332,7 +343,7 @@ def compile_submission(ctx, given):
             break
         missing = entry_not_defined(ctx, names)
         if not missing:
-            die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+            does_not_build(ctx, log, given)
         functions = submission.global_functions(merged_of(ctx), gate_cc(ctx)) if named_by_file(ctx) else []
         if len(functions) != 1 or functions[0] == ctx.symbol:
             die(missing + ("; name the one to gate with --symbol NAME" if named_by_file(ctx) else ""))
@@ -389,14 +400,13 @@ def build(ctx, given):
     done = getattr(ctx, "compiled", None)
     seconds = done[1] if done and done[0] == ctx.W else compile_submission(ctx, given)
     log = os.path.join(ctx.W, "build.log")
-    names = " ".join(given)
     t = time.monotonic()
     check_rules(ctx, given)
     with Lock():
         if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
-            die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+            does_not_build(ctx, log, given)
     if not make(ctx, ["gate-build"], log, gate_vars(ctx)):
-        die(f"{names} does not build; the compiler said:\n{show_compiler(ctx, log, given)}")
+        does_not_build(ctx, log, given)
     return seconds + time.monotonic() - t
 
 

@@ -34,10 +34,9 @@ def run(view):
     except (elf_code.BadObject, isa_audit.CannotAudit) as e:
         return cannot("store-order", str(e)), [], []
     seconds = time.monotonic() - t
-    limits = [l for r in results for l in r.limits]
-    if limits:
-        more = f" (and {len(limits) - 1} more)" if len(limits) > 1 else ""
-        return cannot("store-order", limits[0] + more, seconds), [], []
+    limit = store_order_audit.first_limit(results)
+    if limit:
+        return cannot("store-order", limit, seconds), [], []
     found = store_order_audit.findings(results, view.name, view.merged)
     if not view.emulated and len(view.entries) == 1:
         # To see it happen: the message-passing run (harness/run/publish.h),

@@ -186,6 +186,15 @@ def findings(results, name, obj="OBJECT"):
     return out
 
 
+def first_limit(results):
+    """The first path the audit could not follow with a store pending, and
+    how many more (any makes the verdict could not judge), or ""."""
+    limits = [l for r in results for l in r.limits]
+    if not limits:
+        return ""
+    return limits[0] + (f" (and {len(limits) - 1} more)" if len(limits) > 1 else "")
+
+
 def note(results):
     """The row's note, per entry."""
     parts = []

@@ -56,9 +56,9 @@ def store_order(unit, objects):
         mine = [s for s in symbols if s in defined]
         if mine:
             results += store_order_audit.audit(path, mine)[1]
-    limits = [l for r in results for l in r.limits]
-    if limits or not results:
-        return {"verdict": "could-not-judge", "detail": limits[0] if limits else "no entry defined in its objects"}
+    limit = store_order_audit.first_limit(results)
+    if limit or not results:
+        return {"verdict": "could-not-judge", "detail": limit or "no entry defined in its objects"}
     found = store_order_audit.findings(results, unit.name)
     if found:
         return {"verdict": store_order_audit.KIND, "detail": found[0]["detail"]}

@@ -81,6 +81,12 @@ class Paths(unittest.TestCase):
         # An object with no weakly ordered store anywhere has nothing to fence.
         self.assertEqual(audit(self, HEAD + "\tmovq %rax, (%rdi)\n\tjmp *%rax\n").limits, [])
 
+    def test_the_first_limit_names_how_many_more(self):
+        a, b = S.Result("a"), S.Result("b")
+        self.assertEqual(S.first_limit([a, b]), "")
+        a.limits, b.limits = ["jmp *%rax at a+0x4"], ["jmp x at b+0x9", "ret at b+0xc"]
+        self.assertEqual(S.first_limit([a, b]), "jmp *%rax at a+0x4 (and 2 more)")
+
     def test_a_jump_table_reached_fenced_may_go_anywhere_in_its_function(self):
         # glibc's ssse3 copies dispatch through `jmp *reg`: every instruction
         # of the (sized) function may come next, and what it reaches counts.

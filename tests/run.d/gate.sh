@@ -184,9 +184,11 @@ usage_error "gate: a page routine returning dst" "page routines return void" \
 usage_error "gate: a baseline of another op" "--baseline memset_libc is a memset, not a memcpy" \
 	scripts/gate --op memcpy --baseline=memset_libc "$TMP/my_copy.c"
 printf 'void *broken(void *d, const void *s, unsigned long n) { return d + ; }\n' >"$TMP/broken.c"
-expect "gate: a file that does not build: one line, then the compiler's message, exit 2" 2 \
-	"^gate: $TMP/broken.c does not build; the compiler said:" \
-	scripts/gate --op memcpy "$TMP/broken.c"
+expect_all "gate: a file that does not build: one line saying what to do, then the compiler's message, exit 2" 2 \
+	"^gate: $TMP/broken.c does not build, so nothing was judged: fix what the compiler says below and run the gate again$" \
+	"broken.c:1:.*error: " -- scripts/gate --op memcpy "$TMP/broken.c"
+expect "gate: ... without make's own lines, which name memgate's build" 0 "^0$" \
+	sh -c "scripts/gate --op memcpy '$TMP/broken.c' 2>&1 | grep -c '^make'; exit 0"
 # The function to gate: named after the file, else the file's one function;
 # of several, one line says to name it (issue 44).
 sed 's/bytecopy/my_other_name/g' tests/gate/bytecopy.c >"$TMP/my_named_file.c"

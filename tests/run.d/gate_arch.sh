@@ -118,7 +118,7 @@ else
 		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/rvv_undeclared.S
 	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
-		"^gate: .*my_rvv.S does not build; the compiler said:" "instruction requires the following: 'V'" -- \
+		"^gate: .*my_rvv.S does not build, so nothing was judged: fix what the compiler says below and run the gate again$" "instruction requires the following: 'V'" -- \
 		scripts/gate --arch=riscv64 --op memset --profile=smoke "$TMP/my_rvv.S"
 	usage_error "gate: a riscv64 ecall is refused at build time" \
 		"^gate: tests/gate/ecall_riscv64.S makes system calls: ecall at ecall_riscv64\+0x6$" \
