@@ -72,7 +72,9 @@ void mg_abi_init(void)
 void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_offset)
 {
 	rec->check_fpu = (rules & MG_ABI_RULE_NO_FPU) != 0;
-	rec->check_vregs = rec->check_fpu && has_v && vregs_fit;
+	rec->check_vregs = 0;
+	if (rec->check_fpu && has_v)
+		rec->check_vregs = vregs_fit ? MG_ABI_VREGS_ALL : MG_ABI_VREGS_VTYPE;
 	rec->stack_offset = stack_offset;
 	rec->check_vector = has_v;
 	rec->frm_caller = caller_frm;
@@ -192,7 +194,7 @@ static int touched_vector(const struct mg_abi_record *rec, struct mg_verdict *ou
 		return 0;
 	if (!(rec->vtype_after >> 63))
 		snprintf(what, sizeof what, "the vector unit (a vsetvl set vtype)");
-	else if ((reg = first_changed_vreg(rec)) >= 0)
+	else if (rec->check_vregs == MG_ABI_VREGS_ALL && (reg = first_changed_vreg(rec)) >= 0)
 		snprintf(what, sizeof what, "v%d", reg);
 	else
 		return 0;

@@ -24,9 +24,10 @@
  * Under the kernel contract's no-FP rule (check_fpu) it also fills the FP
  * temporaries, ft0-ft11 and fa0-fa7, with a poison (fs0-fs11 hold their
  * canaries) and clears fflags before the call, and records them after it;
- * where the CPU has V (check_vregs) it fills v0-v31 with a poison before
- * vtype is made invalid, and records vtype (a vsetvl clears vill) and
- * v0-v31 (a whole-register load needs no vsetvl) after the call.
+ * where the CPU has V (check_vregs) it records vtype after the call (a
+ * vsetvl clears vill), and where v0-v31 fit the record it fills them with a
+ * poison before vtype is made invalid and records them after the call (a
+ * whole-register load needs no vsetvl).
  */
 #include "abi.h"
 #include "asmdefs.h"
@@ -119,7 +120,8 @@ ENTRY(mg_abi_call)
 	lwu	t3, MG_ABI_CHECK_VECTOR(a4)
 	beqz	t3, 1f
 	lwu	t3, MG_ABI_CHECK_VREGS(a4)
-	beqz	t3, 5f
+	li	t4, MG_ABI_VREGS_ALL
+	bne	t3, t4, 5f
 	vsetvli	t4, zero, e8, m8, ta, ma
 	li	t3, MG_ABI_POISON_V
 	vmv.v.x	v0, t3
@@ -180,8 +182,10 @@ ENTRY(mg_abi_call)
 	FTEMPS(RECORD_F)
 	lwu	t1, MG_ABI_CHECK_VREGS(t0)
 	beqz	t1, 4f
-	csrr	t1, vtype
-	sd	t1, MG_ABI_VTYPE_AFTER(t0)
+	csrr	t2, vtype
+	sd	t2, MG_ABI_VTYPE_AFTER(t0)
+	li	t2, MG_ABI_VREGS_ALL
+	bne	t1, t2, 4f
 	vsetvli	t1, zero, e8, m8, ta, ma	/* the stores below, whatever vtype was */
 	csrr	t2, vlenb
 	slli	t2, t2, 3		/* a group of eight registers */

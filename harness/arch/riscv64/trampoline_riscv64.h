@@ -23,7 +23,7 @@
 #define MG_ABI_FRM_CALLER   288 /* in: the caller's frm, restored after the call */
 #define MG_ABI_VSTART_AFTER 296 /* with check_vector: vstart after the call */
 #define MG_ABI_CHECK_FPU    304 /* in: the kernel contract's no-FP rule */
-#define MG_ABI_CHECK_VREGS  308 /* in: that rule where the CPU has V (and VLEN <= 1024) */
+#define MG_ABI_CHECK_VREGS  308 /* in: that rule where the CPU has V: MG_ABI_VREGS_* */
 #define MG_ABI_FTEMP	    312 /* with check_fpu: ft0-ft11, fa0-fa7 after the call */
 #define MG_ABI_FTEMP_COUNT  20
 #define MG_ABI_FFLAGS_AFTER 472 /* fflags after the call (cleared before, with check_fpu) */
@@ -32,6 +32,8 @@
 #define MG_ABI_VCSR_ENTRY   496 /* in, with check_vector: vxrm and vxsat at entry (vcsr) */
 #define MG_ABI_VREGS	    504 /* with check_vregs: v0-v31 after the call (poisoned before) */
 #define MG_ABI_VREGS_MAX    4096 /* 32 registers of VLEN 1024 */
+#define MG_ABI_VREGS_VTYPE  1	 /* check_vregs: vtype only (the registers do not fit) */
+#define MG_ABI_VREGS_ALL    2	 /* check_vregs: vtype and v0-v31 */
 
 /* What the stack alignment at entry may be (docs/contract.md, R6): the
  * case's stack_offset is sp mod 64 at entry, a multiple of 16 (the psABI's
@@ -89,7 +91,7 @@ struct mg_abi_record {
 	uint64_t frm_caller; /* in: the caller's, given back after the call */
 	uint64_t vstart_after;
 	uint32_t check_fpu;   /* in: kernel code without --requires fpu */
-	uint32_t check_vregs; /* in: check_fpu on a CPU with V, VLEN <= 1024 */
+	uint32_t check_vregs; /* in: check_fpu on a CPU with V: MG_ABI_VREGS_* */
 	uint64_t ftemp[MG_ABI_FTEMP_COUNT];
 	uint64_t fflags_after;
 	uint64_t vtype_after;
