@@ -115,8 +115,9 @@ class Context:
                     + (", x18 (kernel)" if kernel else "")
                     + (", no FP/SIMD state (kernel)" if kernel and "fpu" not in self.requires else ""))
         if arch == "riscv64":
-            return ("s0-s11, fs0-fs11, sp, nothing written above sp, gp, tp, frm, vstart (with V)"
-                    + (", no FP state (kernel)" if kernel and "fpu" not in self.requires else ""))
+            return ("s0-s11, fs0-fs11, sp, nothing written above sp, gp, tp, frm, the caller's fflags, "
+                    "vstart (with V)"
+                    + (", no FP or vector state (kernel)" if kernel and "fpu" not in self.requires else ""))
         regs = f"every register the convention '{conv}' does not name" if conv else "callee-saved registers"
         return (f"{regs}, stack, direction flag, MXCSR, x87 control word, upper bits of int"
                 + sampled + (", no vector or x87 state (kernel)" if kernel and "fpu" not in self.requires else ""))
