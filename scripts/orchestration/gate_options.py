@@ -24,7 +24,7 @@ scripts/gate --op OP [--symbol NAME] | --entry OP=SYMBOL... [--arch ARCH]
              [--extern NAME=VALUE[,VALUE...]|NAME=LO..HI]... [--glibc-version V]
              [--seconds N|N+|least] [--report FILE.json] [--sarif FILE] [--junit FILE]
              [--baseline VARIANT] [--no-bench] [--max-slowdown X]
-             [--profile smoke|quick|full] [--quick] [--skip=CHECK,...]
+             [--profile smoke|quick|full] [--quick] [--skip=CHECK,...] [--cpu MODEL]...
              [--overread=classify|strict] [--no-cache]
              [--out DIR] FILE.c|FILE.S|FILE.o|ARCHIVE.a(MEMBER.o) ...
 
@@ -90,7 +90,9 @@ touches no vector or x87 state, and aarch64 code no FP/SIMD register,
 unless it says --requires fpu. --requires
 also names aarch64 CPU facts (zva64, zva256, zva512, sve, mops): aarch64
 code runs under every qemu -cpu model that has them (max, cortex-a57,
-a64fx), with a verdict per model, and is a SKIP when none has them.
+a64fx), with a verdict per model, and is a SKIP when none has them;
+--cpu MODEL (repeatable) keeps those models only, and the verdict line
+names the ones left out.
 riscv64 code is built for RV64GC and the extensions --requires names
 (v, zba, zbb, zbs), and runs under V at VLEN 128 and under RV64GC, or,
 when it requires v, under V at VLEN 128, 256, 512 and 1024. Each
@@ -104,7 +106,7 @@ SIGINT, SIGTERM, SIGHUP (every check stopped, no verdict)."""
 VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--len-multiple", "--requires",
                  "--returns", "--seconds", "--report", "--sarif", "--junit", "--baseline", "--max-slowdown",
                  "--skip", "--extern", "--entry", "--cflags", "--overread", "--contract", "--out",
-                 "--convention", "--glibc-version", "--profile")
+                 "--convention", "--glibc-version", "--profile", "--cpu")
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-27, aarch64's at 8-13, riscv64's at 28-31.
@@ -141,12 +143,12 @@ def die(text):
 # --- options -------------------------------------------------------------------
 
 # The options that may be given more than once, each adding to a list.
-REPEATABLE = ("-I", "-D", "--extern", "--entry")
+REPEATABLE = ("-I", "-D", "--extern", "--entry", "--cpu")
 
 
 def parse(argv):
     cli.refuse_non_utf8(argv, FLAG_OPTIONS)
-    opts = {"extern": [], "entry": [], "tree_flags": [], "files": [], "bench": True, "quick": False,
+    opts = {"extern": [], "entry": [], "cpu": [], "tree_flags": [], "files": [], "bench": True, "quick": False,
             "no_cache": False, "kernel": False}
     seen = set()
     i = 0
@@ -189,7 +191,7 @@ def parse(argv):
             if opt not in REPEATABLE:
                 cli.once(seen, opt)
             key = opt[2:].replace("-", "_")
-            if key in ("extern", "entry"):
+            if key in ("extern", "entry", "cpu"):
                 opts[key].append(value)
             else:
                 opts[key] = value

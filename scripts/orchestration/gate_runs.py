@@ -86,7 +86,26 @@ def plan_runs(ctx):
         models = cpu_models.models_for(ctx.requires, ctx.arch)
         if not models:
             return None
+    models = chosen_models(ctx, models)
     return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
+
+
+def chosen_models(ctx, models):
+    """The models --cpu keeps of `models`, in their order (all without it);
+    ctx.opts["cpu_left_out"] names the others, for the verdict line."""
+    wanted = ctx.opts.get("cpu") or []
+    ctx.opts["cpu_left_out"] = []
+    if not wanted:
+        return models
+    if models == [""]:
+        where = "natively" if not ctx.emulated else "under qemu's one model"
+        die(f"--cpu {wanted[0]}: {ctx.arch} code runs {where} here; --cpu picks among the qemu models "
+            f"of {' and '.join(cpu_models.MODELS)} code")
+    for name in wanted:
+        if name not in models:
+            die(f"--cpu {name}: not a model this routine runs under (valid: {', '.join(models)})")
+    ctx.opts["cpu_left_out"] = [m for m in models if m not in wanted]
+    return [m for m in models if m in wanted]
 
 
 def cannot_run_anywhere(ctx):

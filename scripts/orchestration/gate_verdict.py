@@ -19,6 +19,12 @@ def verdict_of(results, findings):
     return "accepted"
 
 
+def models_left_out(ctx):
+    """'not run under cpu a64fx (--cpu)' when --cpu left models out."""
+    left = (getattr(ctx, "opts", None) or {}).get("cpu_left_out") or []
+    return f"not run under cpu {', '.join(left)} (--cpu)" if left else ""
+
+
 def qualifiers(results):
     parts = list(dict.fromkeys(not_applicable(results)))
     skipped = list(dict.fromkeys(c.name for c in results if c.status == "skip"))
@@ -228,7 +234,7 @@ def verdict_line(ctx, results, findings, took, warnings=()):
     cannot = [c for c in results if c.status == "error"]
     # A smoke sweep is a first look, and an accepted line says so first.
     smoke = "smoke sweep" if getattr(ctx, "profile", "") == "smoke" else ""
-    quals = "; ".join(q for q in (smoke, qualifiers(results), warned(warnings)) if q)
+    quals = "; ".join(q for q in (smoke, models_left_out(ctx), qualifiers(results), warned(warnings)) if q)
     if verdict == "rejected":
         extra = "; could not judge " + ", ".join(c.name for c in cannot) if cannot else ""
         extra += f"; {warned(warnings)}" if warnings else ""

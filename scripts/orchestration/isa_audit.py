@@ -23,20 +23,39 @@ class CannotAudit(Exception):
     """The audit cannot run at all (Capstone missing, an unreadable object)."""
 
 
+def import_capstone():
+    """import capstone, past setuptools' distutils shim where the standard
+    library has distutils (Python 3.11 and older): Capstone 4 imports
+    distutils.sysconfig, which the shim (put in place at start-up by
+    setuptools' .pth file) serves by importing setuptools, 0.2 to 0.3 s of
+    each gate's CPU against a few ms. Elsewhere, through the shim."""
+    shims = [f for f in sys.meta_path if type(f).__module__ == "_distutils_hack"]
+    if shims and "distutils" not in sys.modules:
+        kept = list(sys.meta_path)
+        sys.meta_path[:] = [f for f in kept if f not in shims]
+        try:
+            import capstone as cs
+            return cs
+        except ImportError:
+            pass
+        finally:
+            sys.meta_path[:] = kept + [f for f in sys.meta_path if f not in kept]
+    import capstone as cs
+    return cs
+
+
 def capstone():
     """The capstone module: the interpreter's own, else Debian's
     python3-capstone (pure Python over libcapstone4, so any Python 3 reads
     it: a pyenv interpreter does not see Debian's dist-packages)."""
     try:
-        import capstone as cs
-        return cs
+        return import_capstone()
     except ImportError:
         pass
     if os.path.isdir(os.path.join(DEBIAN_DIST, "capstone")):
         sys.path.append(DEBIAN_DIST)
         try:
-            import capstone as cs
-            return cs
+            return import_capstone()
         except ImportError:
             pass
     raise CannotAudit("Capstone is not installed (python3-capstone; scripts/install-deps installs it)")

@@ -1,10 +1,11 @@
 """CPU models, --extern value lists and the contract (issue 14, items 4-6):
 which qemu models a routine runs under, the runs and their labels, the
 contract macro the build gets, and a verdict per run."""
+import types
 import unittest
 
 from common import ROOT
-from orchestration import cpu_models, gate, submission
+from orchestration import cpu_models, gate, gate_options, gate_runs, gate_verdict, submission
 from orchestration.check_result import Check
 from orchestration.run_labels import label_of
 
@@ -32,6 +33,26 @@ class Models(unittest.TestCase):
         self.assertEqual(cpu_models.models_for(["zba"], "riscv64"), [vlen(128)])
         self.assertEqual(cpu_models.model_facts("", "riscv64"), ("v", "zba", "zbb", "zbs"))
         self.assertEqual(cpu_models.model_facts(rv64gc, "riscv64"), ())
+
+    def test_cpu_keeps_the_named_models_in_their_order(self):
+        ctx = types.SimpleNamespace(opts=opts("--op=memcpy", "--cpu", "a64fx", "--cpu=max"), arch="aarch64", emulated="qemu")
+        self.assertEqual(gate_runs.chosen_models(ctx, ["max", "cortex-a57", "a64fx"]), ["max", "a64fx"])
+        self.assertEqual(ctx.opts["cpu_left_out"], ["cortex-a57"])
+        self.assertEqual(gate_verdict.models_left_out(ctx), "not run under cpu cortex-a57 (--cpu)")
+
+    def test_without_cpu_every_model_runs(self):
+        ctx = types.SimpleNamespace(opts=opts("--op=memcpy"), arch="aarch64", emulated="qemu")
+        self.assertEqual(gate_runs.chosen_models(ctx, ["max", "a64fx"]), ["max", "a64fx"])
+        self.assertEqual(gate_verdict.models_left_out(ctx), "")
+
+    def test_cpu_refused_where_it_picks_nothing(self):
+        ctx = types.SimpleNamespace(opts=opts("--op=memcpy", "--cpu", "cortex-a57"), arch="aarch64", emulated="qemu")
+        with self.assertRaisesRegex(gate_options.Usage, r"^--cpu cortex-a57: not a model this routine runs "
+                                    r"under \(valid: max, a64fx\)$"):
+            gate_runs.chosen_models(ctx, ["max", "a64fx"])
+        ctx = types.SimpleNamespace(opts=opts("--op=memcpy", "--cpu", "max"), arch="x86_64", emulated="")
+        with self.assertRaisesRegex(gate_options.Usage, "x86_64 code runs natively here"):
+            gate_runs.chosen_models(ctx, [""])
 
     def test_facts_of_another_arch(self):
         self.assertEqual(cpu_models.foreign_facts(["v", "sve", "avx2"], "riscv64"), ["sve"])

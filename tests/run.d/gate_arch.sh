@@ -31,15 +31,21 @@ else
 	# test below needs.
 	expect "gate: aarch64 bad_memcpy_clobbers_x19 is rejected with abi-violation" 1 \
 		"^[0-9]+\. \[abi\] abi-violation: x19 clobbered" \
-		scripts/gate --op memcpy --profile=smoke --skip=regressions \
+		scripts/gate --op memcpy --cpu=max --profile=smoke --skip=regressions \
 		--symbol=mg_aarch64_bad_memcpy_clobbers_x19 --report="$TMP/gax19.json" \
 		tests/bad/aarch64/bad_memcpy_clobbers_x19.S
 	# The failure-function stub traps with brk (SIGTRAP) on aarch64: the
 	# finding still names the call.
 	expect "gate: an aarch64 routine that calls __chk_fail is rejected, the finding names the call" 1 \
 		"^1\. \[sweep\] crash: called __chk_fail, a failure function that does not return \(cpu max\)" \
-		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench \
+		scripts/gate --arch=aarch64 --cpu=max --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench \
 		tests/gate/calls_chk_fail.c
+	usage_error "gate: --cpu names a model the routine does not run under: one line with the valid ones" \
+		"^gate: --cpu cortex-a57: not a model this routine runs under \(valid: max, a64fx\)$" \
+		scripts/gate --arch=aarch64 --cpu=cortex-a57 --requires=sve --op memcpy tests/gate/isa/sve_copy.S
+	usage_error "gate: --cpu for code that runs natively is one line" \
+		"^gate: --cpu max: x86_64 code runs natively here; --cpu picks among the qemu models of aarch64 and riscv64 code$" \
+		scripts/gate --arch=x86_64 --cpu=max --op memcpy tests/gate/bytecopy.c
 	usage_error "gate: an aarch64 svc instruction is refused at build time" \
 		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
 		scripts/gate --arch=aarch64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/svc_aarch64.S
@@ -113,9 +119,12 @@ else
 		"^  cpu rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false: ACCEPTED" "^ACCEPTED .*: bytecopy passed" -- \
 		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/bytecopy.c
+	# What the tests below judge shows under one model (--cpu).
+	rv_gc=rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false
+	rv_v128=rv64,v=true,vlen=128,vext_spec=v1.0
 	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
 		"^1\. \[sweep\] crash: SIGILL .* at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
-		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --cpu="$rv_gc" --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/rvv_undeclared.S
 	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
 		"^gate: .*my_rvv.S does not build, so nothing was judged: fix what the compiler says below and run the gate again$" "instruction requires the following: 'V'" -- \
@@ -125,7 +134,7 @@ else
 		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/ecall_riscv64.S
 	# Misaligned loads and stores, as qemu's plugin sees them in the sweep.
 	mis=tests/gate/misaligned/words_any_alignment.S
-	rv_smoke=(--arch=riscv64 --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench)
+	rv_smoke=(--arch=riscv64 --cpu="$rv_gc" --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench)
 	expect_all "gate: a riscv64 word loop that ignores alignment is rejected under the kernel contract" 1 \
 		"^misaligned +FAIL .*2 instructions made misaligned accesses" \
 		"^[12]\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load at 0x[0-9a-f]+ \(address % 8 = [1-7]\) by mg_gate_words_any_alignment\+0x8: kernel and firmware code must not" \
@@ -145,7 +154,7 @@ else
 	# A vector access is watched element by element.
 	expect "gate: a riscv64 vector copy of 64-bit elements from any alignment is rejected in kernel code" 1 \
 		"^[0-9]+\. \[misaligned\] misaligned-access: misaligned access: a 8-byte load .* by mg_gate_rvv_e64_any_alignment\+0xe: .*\(cpu rv64,v=true,vlen=" \
-		scripts/gate --arch=riscv64 --op memcpy --requires v,fpu --profile=smoke --skip=huge,fuzz,regressions --no-bench \
+		scripts/gate --arch=riscv64 --cpu="$rv_v128" --op memcpy --requires v,fpu --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		--contract=kernel tests/gate/misaligned/rvv_e64_any_alignment.S
 	sed 's/mg_riscv64_memcpy_word/my_word/g' impls/riscv64/memcpy_word.S >"$TMP/my_word.S"
 	expect_all "gate: its twin, words only where src and dst share their alignment, is accepted in kernel code" 0 \

@@ -90,9 +90,9 @@ else
 		tests/bad/aarch64/bad_memset_zva64_stride.c
 	expect "gate: x18 in an aarch64 copy_page breaks the default kernel contract" 1 \
 		"^1\. \[abi\] abi-violation: x18 \(the platform register\) changed .*\(cpu max\)$" \
-		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --skip=fuzz,regressions \
+		scripts/gate --op copy_page --arch=aarch64 --cpu=max --profile=smoke --skip=fuzz,regressions \
 		--symbol=mg_aarch64_copy_page_pipelined impls/aarch64/copy_page_pipelined.S
 	expect "gate: the same copy_page as user code (--contract=user) is accepted" 0 "^ACCEPTED" \
-		scripts/gate --op copy_page --arch=aarch64 --profile=smoke --skip=fuzz --contract=user \
+		scripts/gate --op copy_page --arch=aarch64 --cpu=max --profile=smoke --skip=fuzz --contract=user \
 		--symbol=mg_aarch64_copy_page_pipelined impls/aarch64/copy_page_pipelined.S
 fi

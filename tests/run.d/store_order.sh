@@ -31,7 +31,7 @@ expect_all "gate: its twin, fenced before the return, is accepted" 0 \
 	tests/bad/x86/memset_nt_fenced.S
 expect_all "gate: a routine with no non-temporal store passes it, saying so" 0 \
 	"^store-order +PASS .*: no weakly ordered store on its paths" "^ACCEPTED" -- \
-	scripts/gate --op memmove "${gate_quick[@]}" tests/gate/word_memmove.c
+	scripts/gate --op memmove --profile=smoke --skip=fuzz,regressions,valgrind --no-bench tests/gate/word_memmove.c
 expect "gate: the finding says how to see it happen (memgate publish)" 0 \
 	"^   repro: objdump -d .*merged.o; .*/memgate publish --variant=mg_x86_64_bad_memset_nt_unfenced$" \
 	bash -c "scripts/gate --op memset ${gate_quick[*]} --symbol=mg_x86_64_bad_memset_nt_unfenced tests/bad/x86/bad_memset_nt_unfenced.S; true"

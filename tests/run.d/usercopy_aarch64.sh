@@ -117,8 +117,8 @@ else
 	expect_all "gate: aarch64 bad_copy_to_user_plain_store is the uaccess check's pan-privileged-access" 1 \
 		"^uaccess +FAIL .*1 listed user accesses, 1 privileged" \
 		"^1\. \[uaccess\] pan-privileged-access: strb w4, \[x0\] at mg_aarch64_bad_copy_to_user_plain_store\+0x10, listed in the exception table as a user access, is a privileged access" \
-		"^  cpu max: REJECTED, 1 finding" -- \
-		scripts/gate --arch=aarch64 --op copy_to_user --profile=smoke --skip=fuzz,regressions \
+		"^REJECTED: mg_aarch64_bad_copy_to_user_plain_store" -- \
+		scripts/gate --arch=aarch64 --cpu=max --op copy_to_user --profile=smoke --skip=fuzz,regressions \
 		--no-bench --symbol=mg_aarch64_bad_copy_to_user_plain_store tests/bad/aarch64/bad_copy_to_user_plain_store.S
 
 	# An entry of a type the emulation does not have (BPF) makes the case
