@@ -3,6 +3,7 @@ global symbols renamed mg_gate_*, and the rules checked at build time (it
 defines its entry point, references nothing it does not define except the
 --extern data symbols, makes no system calls)."""
 
+import functools
 import json
 import os
 import re
@@ -185,22 +186,39 @@ def capture(argv, timeout=120, env=None, cwd=None):
 def binutils(cc):
     """The nm, objcopy and objdump that read what `cc` produces: the ones it
     names for its target, else LLVM's, which read every arch."""
-    tools = {}
+    return dict(_binutils(cc))
+
+
+@functools.lru_cache(maxsize=None)
+def _binutils(cc):
+    tools = []
     for tool in ("nm", "objcopy", "objdump"):
         rc, out = capture(shlex.split(cc) + [f"-print-prog-name={tool}"], timeout=30)
-        name = out.strip() if rc == 0 and out.strip() else tool
-        tools[tool] = name
-    return tools
+        tools.append((tool, out.strip() if rc == 0 and out.strip() else tool))
+    return tuple(tools)
 
 
 def usable(tools, obj):
+    """`tools`, or LLVM's where its nm cannot read `obj`. Asked once per
+    object as it is (a gate asks for each of its readings)."""
+    try:
+        st = os.stat(obj)
+        state = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        state = None
+    return dict(_usable(tuple(tools.items()), obj, state))
+
+
+@functools.lru_cache(maxsize=None)
+def _usable(tools, obj, _state):
+    tools = dict(tools)
     rc, _ = capture([tools["nm"], obj], timeout=60)
     if rc == 0:
-        return tools
+        return tuple(tools.items())
     if shutil.which("llvm-nm"):
-        return {"nm": "llvm-nm", "objcopy": "llvm-objcopy",
-                "objdump": "llvm-objdump" if shutil.which("llvm-objdump") else tools["objdump"]}
-    return tools
+        return (("nm", "llvm-nm"), ("objcopy", "llvm-objcopy"),
+                ("objdump", "llvm-objdump" if shutil.which("llvm-objdump") else tools["objdump"]))
+    return tuple(tools.items())
 
 
 def symbols(tools, obj, which):
