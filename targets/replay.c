@@ -224,30 +224,47 @@ static void not_judged(const char *path, const struct mg_case *c, const char *wh
 	}
 }
 
+/* Whether `c` without its own stack offset (keep_stack false) and in the
+ * default floating-point environment gets verdict v, word for word; if so,
+ * *out is that case. */
+static bool same_verdict_without(const struct mg_case *c, const struct mg_verdict *v,
+				 bool keep_stack, struct mg_case *out)
+{
+	struct mg_verdict again;
+
+	*out = *c;
+	if (!keep_stack)
+		out->stack_offset = 0;
+	out->fpenv = 0;
+	judge(out, &again);
+	return again.cls == v->cls && strcmp(again.detail, v->detail) == 0;
+}
+
 /* --emit-c: the standalone program calls the routine as main() would: the
  * stack as main()'s call has it, the default floating-point environment.
  * A case found at another alignment of the stack pointer at entry
  * (--stack-offset) or in another floating-point environment (--fpenv),
  * which most of the sweep's cases are, is written without them when the
  * same case without them gets the same verdict, word for word: then they
- * are not what the finding is about. Otherwise mg_emit_c says why it
+ * are not what the finding is about. A verdict the stack offset makes is
+ * written with a call at that offset (emit_c.c, at_stack_offset), in the
+ * default environment if that keeps it. Otherwise mg_emit_c says why it
  * cannot, as for any case it does not reproduce. */
 static void emit_standalone(const struct mg_case *c, const struct mg_verdict *v)
 {
-	struct mg_case plain = *c;
-	struct mg_verdict again;
+	struct mg_case plain;
 
-	if (c->stack_offset || c->fpenv) {
-		plain.stack_offset = 0;
-		plain.fpenv = 0;
-		judge(&plain, &again);
-		if (again.cls == v->cls && strcmp(again.detail, v->detail) == 0) {
-			fprintf(stderr,
-				"emit-c: the same verdict at the entry a program's call makes "
+	if ((c->stack_offset || c->fpenv) && same_verdict_without(c, v, false, &plain)) {
+		fprintf(stderr, "emit-c: the same verdict at the entry a program's call makes "
 				"(--stack-offset=0 --fpenv=default): the program makes that call\n");
-			mg_emit_c(opt->emit_c, &plain, &again);
-			return;
-		}
+		mg_emit_c(opt->emit_c, &plain, v);
+		return;
+	}
+	if (c->stack_offset && c->fpenv && same_verdict_without(c, v, true, &plain)) {
+		fprintf(stderr, "emit-c: the same verdict in the default floating-point environment "
+				"(--fpenv=default): the program calls in it, at the case's stack offset\n");
+		mg_emit_c(opt->emit_c, &plain, v);
+		return;
 	}
 	mg_emit_c(opt->emit_c, c, v);
 }
