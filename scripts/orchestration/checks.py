@@ -408,7 +408,7 @@ VALGRIND_CLASS = {"InvalidRead": "out-of-bounds-read", "InvalidWrite": "out-of-b
                   "UninitCondition": "out-of-bounds-read", "UninitValue": "out-of-bounds-read"}
 
 
-def valgrind_findings(ctx, xml_path):
+def valgrind_findings(name, argv, xml_path):
     """Findings from valgrind's XML output (its <error> and <fatal_signal>
     elements): the error kind decides the class. CouldNotJudge if the file
     is missing or not XML."""
@@ -417,7 +417,7 @@ def valgrind_findings(ctx, xml_path):
     except (OSError, ET.ParseError) as e:
         raise CouldNotJudge(f"valgrind's XML output {xml_path} cannot be read: {e}") from None
     found = []
-    argv = " ".join(shlex.quote(a) for a in ctx.valgrind_argv)
+    argv = " ".join(shlex.quote(a) for a in argv)
     for error in root.iter("error"):
         kind = error.findtext("kind") or "error"
         if kind.startswith("Leak_"):
@@ -426,19 +426,26 @@ def valgrind_findings(ctx, xml_path):
         fn = error.findtext("stack/frame/fn") or "?"
         cls = VALGRIND_CLASS.get(kind, "crash")
         found.append({"check": "valgrind", "kind": cls, "detail": f"{what} (memcheck {kind} in {fn})",
-                      "input": "", "repro": argv, "signature": f"{ctx.name} {cls} valgrind {kind} {fn}"})
+                      "input": "", "repro": argv, "signature": f"{name} {cls} valgrind {kind} {fn}"})
     for fatal in root.iter("fatal_signal"):
         name = fatal.findtext("signame") or "a signal"
         fn = fatal.findtext("stack/frame/fn") or "?"
         found.append({"check": "valgrind", "kind": "crash", "detail": f"died of {name} in {fn} under memcheck",
-                      "input": "", "repro": argv, "signature": f"{ctx.name} crash valgrind {name} {fn}"})
+                      "input": "", "repro": argv, "signature": f"{name} crash valgrind {name} {fn}"})
     return found
 
 
 def run_valgrind(ctx):
-    """(check, findings) of the corpus under memcheck; its warnings (the
-    replay's, per case) in ctx.valgrind_warnings."""
-    ctx.valgrind_warnings = []
+    """(check, findings, warnings) of the corpus under memcheck: the
+    warnings are the replay's, per case."""
+    warned = []
+    check, found = memcheck_run(ctx, warned)
+    return check, found, warned
+
+
+def memcheck_run(ctx, warned):
+    """(check, findings) of the corpus under memcheck; the replay's
+    warnings go to `warned`."""
     if ctx.skipped("valgrind"):
         return Check("valgrind", "skip", note="--skip"), []
     if ctx.foreign:
@@ -460,17 +467,17 @@ def run_valgrind(ctx):
         return cannot("valgrind", "valgrind is not on PATH (scripts/install-deps installs it)"), []
     ctx.progress("the corpus under valgrind's memcheck, byte-granular")
     xml_path = os.path.join(ctx.R, "valgrind.xml")
-    ctx.valgrind_argv = VALGRIND + ["--error-exitcode=99", "--errors-for-leak-kinds=none", "--show-leak-kinds=none", "--xml=yes", f"--xml-file={xml_path}",
+    argv = VALGRIND + ["--error-exitcode=99", "--errors-for-leak-kinds=none", "--show-leak-kinds=none", "--xml=yes", f"--xml-file={xml_path}",
                                     ctx.W + "/replay", "--in-process", f"--variant={ctx.name}", "--format=jsonl",
                                     f"--overread={getattr(ctx, 'overread', 'classify')}",
                                     f"corpus/{ctx.family}", f"corpus/regressions/{ctx.family}"]
     out_path = os.path.join(ctx.R, "valgrind.jsonl")
     note = f"seeds and regressions of {ctx.family} under memcheck"
     try:
-        result = launch(ctx, ctx.valgrind_argv, out_path, os.path.join(ctx.R, "valgrind.log"), "valgrind")
+        result = launch(ctx, argv, out_path, os.path.join(ctx.R, "valgrind.log"), "valgrind")
         if result.timed_out:
             ran_to_end(result, "valgrind")
-        seen = valgrind_findings(ctx, xml_path)
+        seen = valgrind_findings(ctx.name, argv, xml_path)
         if result.signal and not seen:
             ran_to_end(result, "valgrind")
         recs = records.read(out_path, require_summary=False)
@@ -479,8 +486,8 @@ def run_valgrind(ctx):
         if not recs or recs[-1]["record"] != "summary":
             raise CouldNotJudge(incomplete(result, "the replay under valgrind", os.path.join(ctx.R, "valgrind.log")))
         summary, found = judge_replay(ctx, "valgrind", recs)
-        ctx.valgrind_warnings = warnings_of("valgrind", records.of_kind(recs, "case"))
-        seen = overreads_explained(seen, ctx.valgrind_warnings)
+        warned[:] = warnings_of("valgrind", records.of_kind(recs, "case"))
+        seen = overreads_explained(seen, warned)
         for f in found:
             f["repro"] = repro_text(ctx, dict(stage="valgrind"), f["input"]) if f["input"] else f["repro"]
         # The replay's own findings name their inputs; valgrind's XML is
@@ -490,7 +497,7 @@ def run_valgrind(ctx):
             return na("valgrind", "the variant cannot run under valgrind (a CPU feature it hides)"), []
         if summary.get("skipped"):
             return cannot("valgrind", f"{summary['skipped']} inputs were not run under valgrind"), found
-        explained = not seen and any(w["name"] == "aligned-over-read" for w in ctx.valgrind_warnings)
+        explained = not seen and any(w["name"] == "aligned-over-read" for w in warned)
         if result.returncode not in (0, 1, 99) or (result.returncode == 99 and not found and not explained):
             return cannot("valgrind", f"valgrind exited with status {result.returncode} and reported no error"), found
         return Check("valgrind", "fail" if found else "pass", summary.get("cases") or 0, result.seconds, note), found
@@ -758,4 +765,13 @@ def run_bench(ctx):
 
 # The checks that run after memgate verify, each a program of its own:
 # registry.STEPS names them and their order.
-STEP_RUNNERS = {"fuzz": run_fuzz, "valgrind": run_valgrind, "regressions": run_regressions, "bench": run_bench}
+def without_warnings(run):
+    """A step that raises no warnings, as the steps are called: (check,
+    findings, warnings)."""
+    return lambda ctx: run(ctx) + ([],)
+
+
+# Each step's (check, findings, warnings): what gate_runs.run_checks adds
+# up, in registry.STEPS's order.
+STEP_RUNNERS = {"fuzz": without_warnings(run_fuzz), "valgrind": run_valgrind,
+                "regressions": without_warnings(run_regressions), "bench": without_warnings(run_bench)}

@@ -41,7 +41,6 @@ class Context:
         self.cached = None  # gate_cache: {"from", "date"} of a verdict reused
         self.runner, self.foreign, self.emulated = [], "", ""
         self.B = "build"  # the harness's build: the host's until setup_arch says the arch
-        self.valgrind_argv = []
         self.speed_plot = None
         self.table, self.main_set = [], set()
         # One dict per entry point: op, symbol, family, name, R (its results).

@@ -62,11 +62,10 @@ def run_checks(ctx, primary=True):
             results.append(cannot(name, f"did not run: the gate's deadline (--seconds {ctx.seconds}) "
                                   "had passed"))
             continue
-        check, found = checks.STEP_RUNNERS[name](ctx)
+        check, found, warned = checks.STEP_RUNNERS[name](ctx)
         results.append(check)
         findings += found
-    if primary:  # valgrind ran in this run only
-        warnings += getattr(ctx, "valgrind_warnings", [])
+        warnings += warned
     return results, dedupe(findings), warnings
 
 

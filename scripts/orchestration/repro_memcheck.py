@@ -21,7 +21,6 @@ warning, 1 failure, 2 could not judge (one line on stderr)."""
 import os
 import sys
 import tempfile
-import types
 
 from . import checks, cli, procs, records
 from .records import CouldNotJudge
@@ -50,8 +49,7 @@ def run(replay_argv, work):
     recs = records.read(out, require_summary=False)
     if not recs or recs[-1]["record"] != "summary" or recs[-1].get("complete") is not True:
         raise CouldNotJudge(checks.incomplete(result, "the replay under valgrind", err))
-    ctx = types.SimpleNamespace(name=recs[0].get("variant", "?"), valgrind_argv=argv)
-    return result.returncode, recs, checks.valgrind_findings(ctx, xml)
+    return result.returncode, recs, checks.valgrind_findings(recs[0].get("variant", "?"), argv, xml)
 
 
 def classify(rc, recs, seen):

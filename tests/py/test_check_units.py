@@ -155,7 +155,7 @@ class Runner(unittest.TestCase):
             seen.append(ctx.env.get("MG_FAKE"))
             return [Check("abi", "pass"), Check("sweep", "pass", 5)], [], []
 
-        steps = {name: (lambda ctx, name=name: (Check(name, "pass"), [])) for name in checks.STEP_RUNNERS}
+        steps = {name: (lambda ctx, name=name: (Check(name, "pass"), [], [])) for name in checks.STEP_RUNNERS}
         with mock.patch.object(units, "of_stage", lambda stage: [(None, watch)] if stage == "watch" else []), \
                 mock.patch.object(checks, "run_verify", run_verify), \
                 mock.patch.dict(checks.STEP_RUNNERS, steps):

@@ -263,9 +263,7 @@ class Valgrind(unittest.TestCase):
         path = os.path.join(d, "v.xml")
         with open(path, "w") as f:
             f.write(VALGRIND_XML)
-        ctx = context(d)
-        ctx.valgrind_argv = ["valgrind", "x"]
-        found = checks.valgrind_findings(ctx, path)
+        found = checks.valgrind_findings("v", ["valgrind", "x"], path)
         self.assertEqual([f["kind"] for f in found], ["out-of-bounds-read", "out-of-bounds-write"])
 
     def test_corrupt_xml(self):
@@ -273,20 +271,19 @@ class Valgrind(unittest.TestCase):
         path = os.path.join(d, "v.xml")
         with open(path, "w") as f:
             f.write("<valgrindoutput><error>")
-        ctx = context(d)
         with self.assertRaises(CouldNotJudge):
-            checks.valgrind_findings(ctx, path)
+            checks.valgrind_findings("v", ["valgrind"], path)
 
     def test_missing_valgrind_is_could_not_judge(self):
         ctx = context(tmpdir(self), foreign="")
         ctx.env = dict(ctx.env, PATH="/nonexistent")
-        check, _ = checks.run_valgrind(ctx)
+        check, _, _ = checks.run_valgrind(ctx)
         self.assertEqual(check.status, "error")
         self.assertIn("not on PATH", check.note)
 
     def test_hidden_feature_is_na(self):
         ctx = context(tmpdir(self), foreign="", requires=["rtm"])
-        check, _ = checks.run_valgrind(ctx)
+        check, _, _ = checks.run_valgrind(ctx)
         self.assertEqual((check.status, check.note), ("n/a", "needs rtm, which valgrind hides"))
 
     def test_speed_only_features_are_not_hidden(self):
@@ -296,12 +293,12 @@ class Valgrind(unittest.TestCase):
             self.assertNotIn(feature, checks.VALGRIND_HIDES)
         ctx = context(tmpdir(self), foreign="", requires=["fsrm", "fsrs"])
         ctx.env = dict(ctx.env, PATH="/nonexistent")
-        check, _ = checks.run_valgrind(ctx)
+        check, _, _ = checks.run_valgrind(ctx)
         self.assertEqual(check.status, "error")
         self.assertIn("not on PATH", check.note)
 
     def test_foreign_is_na(self):
-        check, _ = checks.run_valgrind(context(tmpdir(self), foreign="aarch64"))
+        check, _, _ = checks.run_valgrind(context(tmpdir(self), foreign="aarch64"))
         self.assertEqual(check.status, "n/a")
 
 
