@@ -350,7 +350,10 @@ GATE_CC_plain := $(CC)
 GATE_CFLAGS_plain := $(PLAIN_CFLAGS) -fno-stack-protector -Ireference $(ARCH_INCLUDES)
 GATE_TABLE_FLAGS_plain := $(HARNESS_CFLAGS)
 GATE_FUZZ ?= yes
-GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(GATE)/random $(if $(filter yes,$(GATE_FUZZ)), \
+# The random-case driver: the fuzz check where no coverage-guided fuzzer runs.
+GATE_RANDOM ?= yes
+GATE_PROGRAMS := $(GATE)/memgate $(GATE)/replay $(if $(filter yes,$(GATE_RANDOM)),$(GATE)/random) \
+	$(if $(filter yes,$(GATE_FUZZ)), \
 	$(foreach f,$(filter-out plain,$(GATE_FLAVORS)),$(foreach t,$(GATE_FAMILY),$(GATE)/fuzz/$(f)/fuzz_$(t))))
 
 define gate_flavor

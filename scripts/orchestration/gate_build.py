@@ -389,8 +389,11 @@ def check_rules(ctx, given):
 
 
 def gate_vars(ctx):
-    fuzz = "no" if ctx.skipped("fuzz") or ctx.foreign else "yes"
-    return [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}"]
+    # The fuzz check's programs: the coverage-guided fuzzers natively, the
+    # random-case driver (the fuzz check on a foreign arch) either way.
+    skipped = ctx.skipped("fuzz")
+    fuzz = "no" if skipped or ctx.foreign else "yes"
+    return [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}", f"GATE_RANDOM={'no' if skipped else 'yes'}"]
 
 
 def build(ctx, given):
@@ -402,9 +405,12 @@ def build(ctx, given):
     log = os.path.join(ctx.W, "build.log")
     t = time.monotonic()
     check_rules(ctx, given)
-    with Lock():
-        if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
-            does_not_build(ctx, log, given)
+    # Without fuzzers what the builds share is the tree's build, which
+    # prepare() made.
+    if "GATE_FUZZ=yes" in gate_vars(ctx):
+        with Lock():
+            if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
+                does_not_build(ctx, log, given)
     if not make(ctx, ["gate-build"], log, gate_vars(ctx)):
         does_not_build(ctx, log, given)
     return seconds + time.monotonic() - t
