@@ -16,6 +16,7 @@
  * tests/bad/x86/, both x86 arches') if one exists here. */
 #include "emit_c.h"
 #include "emit_convention.h"
+#include "abi.h"
 #include "call.h"
 #include "check.h"
 #include "convention.h"
@@ -285,6 +286,20 @@ static const char *own_source(const struct mg_variant *v, char *buf, size_t size
 	return buf;
 }
 
+/* The build's flags for this variant: a riscv64 routine that declares V
+ * is assembled for it (the Makefile's RVV_ASFLAGS), and runs only where
+ * the CPU has it. */
+static const char *arch_flags(const struct mg_variant *v)
+{
+#if defined(__riscv)
+	if (v->features & MG_FEAT_V)
+		return "-march=rv64gcv " MG_EMIT_FLAGS;
+#else
+	(void)v;
+#endif
+	return MG_EMIT_FLAGS;
+}
+
 static void emit_command(struct emit *e)
 {
 	const char *sources = getenv("MEMGATE_EMIT_SOURCES");
@@ -310,7 +325,7 @@ static void emit_command(struct emit *e)
 		" * It prints the case, one verdict line (and the bytes around a wrong one),\n"
 		" * and exits 1 if the bug shows, 0 if not.\n *\n",
 		e->user ? "; a user copy's\n * program builds memgate's exception-table emulation in" : "",
-		MG_EMIT_CC, MG_EMIT_FLAGS, (int)n, e->path, e->path, emulation, sources, MG_RUNNER,
+		MG_EMIT_CC, arch_flags(e->c->variant), (int)n, e->path, e->path, emulation, sources, MG_RUNNER,
 		*MG_RUNNER ? " " : "", strchr(e->path, '/') ? "" : "./", (int)n, e->path);
 }
 
@@ -533,6 +548,95 @@ static void emit_fill(struct emit *e, const char *name, const unsigned char *p, 
 		emit_pool_fill(e, name, p, n);
 }
 
+/* The function that calls the routine: call_variant, or, where the case
+ * has a floating-point environment of its own, call_in_env, which
+ * call_variant calls in it (emit_fpenv). */
+static const char *call_name(const struct emit *e)
+{
+	return e->c->fpenv ? "call_in_env" : "call_variant";
+}
+
+/* The functions that enter the case's floating-point environment and put
+ * the program's own back, and call_variant between them. */
+static void emit_fpenv(struct emit *e, const struct op_text *t)
+{
+	uint64_t w[MG_ABI_FPENV_WORDS];
+	char text[256];
+
+	mg_abi_fpenv_words(e->c->fpenv, w);
+	mg_abi_fpenv_describe(e->c->fpenv, text, sizeof text);
+	fprintf(e->f,
+		"/* The floating-point environment memgate's case entered with, %s:\n"
+		" * %s. The call enters with it; the program's own is put back after. */\n",
+		mg_abi_fpenv_name(e->c->fpenv), text);
+#if defined(__x86_64__) || defined(__i386__)
+	fprintf(e->f,
+		"static const unsigned char fpenv_x87[28] = {0x%02x, 0x%02x, 0, 0, 0x%02x, 0x%02x, "
+		"0, 0, 0xff, 0xff};\n"
+		"static unsigned char saved_x87[28];\n\n",
+		(unsigned)(w[1] & 0xff), (unsigned)(w[1] >> 8 & 0xff), (unsigned)(w[2] & 0xff),
+		(unsigned)(w[2] >> 8 & 0xff));
+	if (w[0] != MG_ABI_NO_MXCSR)
+		fprintf(e->f,
+			"static const unsigned int fpenv_mxcsr = 0x%04x;\n"
+			"static unsigned int saved_mxcsr;\n\n",
+			(unsigned)w[0]);
+	fprintf(e->f,
+		"static void enter_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"fnstenv %%0\\n\\tfldenv %%1\" : \"=m\"(saved_x87) : "
+		"\"m\"(fpenv_x87) : \"memory\");\n%s}\n\n"
+		"static void leave_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"fnclex\\n\\tfldenv %%0\" : : \"m\"(saved_x87) : \"memory\");\n%s}\n\n",
+		w[0] != MG_ABI_NO_MXCSR ? "\t__asm__ volatile(\"stmxcsr %0\\n\\tldmxcsr %1\" : "
+					  "\"=m\"(saved_mxcsr) : \"m\"(fpenv_mxcsr) : \"memory\");\n"
+					: "",
+		w[0] != MG_ABI_NO_MXCSR
+			? "\t__asm__ volatile(\"ldmxcsr %0\" : : \"m\"(saved_mxcsr) : \"memory\");\n"
+			: "");
+#elif defined(__aarch64__)
+	fprintf(e->f,
+		"static uint64_t saved_fpcr, saved_fpsr;\n\n"
+		"static void enter_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"mrs %%0, fpcr\\n\\tmrs %%1, fpsr\" : \"=r\"(saved_fpcr), "
+		"\"=r\"(saved_fpsr));\n"
+		"\t__asm__ volatile(\"msr fpcr, %%0\\n\\tmsr fpsr, %%1\" : : \"r\"((uint64_t)0x%" PRIx64
+		"), \"r\"((uint64_t)0x%" PRIx64 ") : \"memory\");\n}\n\n"
+		"static void leave_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"msr fpcr, %%0\\n\\tmsr fpsr, %%1\" : : \"r\"(saved_fpcr), "
+		"\"r\"(saved_fpsr) : \"memory\");\n}\n\n",
+		w[0], w[1]);
+#elif defined(__riscv)
+	fprintf(e->f,
+		"#include <sys/auxv.h>\n\n"
+		"/* vcsr (0x00f: vxrm, vxsat) only where the CPU has V. */\n"
+		"static unsigned long saved_frm, saved_fflags, saved_vcsr;\n\n"
+		"static int has_v(void)\n{\n"
+		"\treturn (getauxval(AT_HWCAP) >> ('V' - 'A')) & 1;\n}\n\n"
+		"static void enter_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"frrm %%0\\n\\tfrflags %%1\" : \"=r\"(saved_frm), "
+		"\"=r\"(saved_fflags));\n"
+		"\tif (has_v())\n"
+		"\t\t__asm__ volatile(\"csrr %%0, 0x00f\\n\\tcsrw 0x00f, %%1\" : \"=&r\"(saved_vcsr) : "
+		"\"r\"(0x%" PRIx64 "ul) : \"memory\");\n"
+		"\t__asm__ volatile(\"fsrm %%0\\n\\tfsflags %%1\" : : \"r\"(0x%" PRIx64 "ul), "
+		"\"r\"(0x%" PRIx64 "ul) : \"memory\");\n}\n\n"
+		"static void leave_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"fsrm %%0\\n\\tfsflags %%1\" : : \"r\"(saved_frm), "
+		"\"r\"(saved_fflags) : \"memory\");\n"
+		"\tif (has_v())\n"
+		"\t\t__asm__ volatile(\"csrw 0x00f, %%0\" : : \"r\"(saved_vcsr) : \"memory\");\n}\n\n",
+		w[2] << 1 | w[3], w[0], w[1]);
+#endif
+	fprintf(e->f,
+		"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n"
+		"\t%sreturned;\n\n"
+		"\tenter_fpenv();\n"
+		"\treturned = call_in_env(dst, src);\n"
+		"\tleave_fpenv();\n"
+		"\treturn returned;\n}\n\n",
+		t->returns, t->returns);
+}
+
 /* The call at the case's stack offset, through at_stack_offset. */
 static void emit_stack_call(struct emit *e, const struct op_text *t, const char *sym)
 {
@@ -558,9 +662,9 @@ static void emit_stack_call(struct emit *e, const struct op_text *t, const char 
 		"\t\".globl at_stack_offset\\n\"\n"
 		"\t\"at_stack_offset:\\n\"\n%s"
 		"\t\".popsection\\n\");\n\n"
-		"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n",
+		"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n",
 		t->proto, sym, t->proto_end, sym, sym, STACK_RULE, e->c->stack_offset, stack_call,
-		t->returns);
+		t->returns, call_name(e));
 	if (t->has_src == 0)
 		fputs("\t(void)src;\n", e->f);
 	if (returns)
@@ -580,17 +684,22 @@ static void emit_op(struct emit *e)
 
 	if (mg_variant_convention(e->c->variant))
 		mg_emit_convention_call(e->f, e->c->variant, t->returns);
-	else if (e->c->stack_offset)
+	else if (e->c->stack_offset) {
 		emit_stack_call(e, t, sym);
-	else
+		if (e->c->fpenv)
+			emit_fpenv(e, t);
+	} else
 		fprintf(e->f,
 			"/* The routine under test, from the file(s) in the build command. */\n"
 			"%s%s%s#define ENTRY_NAME \"%s\"\n\n"
 			"static const void *entry_address(void)\n{\n"
 			"\treturn (const void *)(uintptr_t)%s;\n}\n\n"
-			"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n"
+			"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n"
 			"%s%s%s}\n\n",
-			t->proto, sym, t->proto_end, sym, sym, t->returns, t->call, sym, t->call_end);
+			t->proto, sym, t->proto_end, sym, sym, t->returns, call_name(e), t->call, sym,
+			t->call_end);
+	if (e->c->fpenv)
+		emit_fpenv(e, t);
 	fprintf(e->f,
 		"/* What the variant must do, one byte at a time (volatile: no compiler\n"
 		" * turns it into a call of the routine it checks). */\n"
@@ -624,7 +733,7 @@ static const char *not_reproduced(const struct mg_case *c)
 		return "the calls in several threads at once (--threads)";
 	if (c->stack_offset && (!stack_call[0] || mg_variant_convention(c->variant)))
 		return "the stack pointer's alignment at entry (--stack-offset)";
-	if (c->fpenv)
+	if (c->fpenv && mg_variant_convention(c->variant))
 		return "a floating-point environment at entry other than the default (--fpenv)";
 	if (c->vl)
 		return "a vector length other than the start-up one (--vl)";

@@ -63,6 +63,8 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
  * C17, X6; the case's fpenv): 0 is the caller's own, the default; an
  * arch's header that has others defines MG_ABI_FPENV_COUNT, and its abi.c
  * the three functions below. */
+#define MG_ABI_FPENV_WORDS 4
+#define MG_ABI_NO_MXCSR	   UINT64_MAX
 #ifndef MG_ABI_FPENV_COUNT
 #define MG_ABI_FPENV_COUNT 1
 #define MG_ABI_FPENV_NAMES "default"
@@ -86,6 +88,12 @@ static inline int mg_abi_fpenv_steppable(unsigned fpenv)
 	(void)fpenv;
 	return 1;
 }
+static inline unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS])
+{
+	(void)fpenv;
+	(void)words;
+	return 0;
+}
 #else
 /* "default", "round-up", ...; NULL past the last. */
 const char *mg_abi_fpenv_name(unsigned fpenv);
@@ -98,6 +106,12 @@ void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv);
  * the interrupt situation here (x86 under qemu-i386 7.2: not the x87
  * part, which its sigreturn drops). */
 int mg_abi_fpenv_steppable(unsigned fpenv);
+/* The registers a program loads to enter `fpenv` itself (the standalone
+ * reproducer: targets/emit_c.c), in the arch's order: x86 MXCSR
+ * (MG_ABI_NO_MXCSR on an i386 CPU without SSE), the x87 control word and
+ * status word; aarch64 FPCR and FPSR; riscv64 frm, fflags, vxrm, vxsat.
+ * Returns how many it wrote. */
+unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS]);
 #endif
 
 #ifdef MG_ABI_GPR_NAMES

@@ -113,6 +113,35 @@ repro_emitted forward_entry 1 "$REPRO/memmove/bad_memmove_always_forward/forward
 expect "an emitted case found at another entry state is replayed at the program's" 0 \
 	'^ \* replay: +build/memgate run --variant=bad_memmove_always_forward --len=16 .*--overlap=1 [^*]*--seed=0x[0-9a-f]+$' \
 	cat "$REPRO/forward_entry.c"
+# A finding the floating-point environment at entry makes (memgate's
+# entry-fpenv abi-violation): the program enters the call with it, shows
+# the failure, and in the default environment passes.
+if [ "$(uname -m)" = x86_64 ]; then
+	repro_input memcpy bad_memcpy_rounds_count round_up --len=100 --fpenv=round-up
+	emit_shows "x86_64's entry-fpenv finding (round-up)" 1 \
+		"^verdict: out-of-bounds-write: dst, 4 bytes past the end" "$REPRO/round_up.c" \
+		"$REPRO/memcpy/bad_memcpy_rounds_count/round_up.in"
+	expect "its program sets MXCSR and the x87 environment around the call, and at MXCSR 0x1f80 passes" 0 \
+		"^verdict: ok$" emitted_rerun 's/^static const unsigned int fpenv_mxcsr = .*/static const unsigned int fpenv_mxcsr = 0x1f80;/' \
+		"$REPRO/round_up.c"
+fi
+# fe_arch ARCH VARIANT WHAT PATTERN SED-SCRIPT: the same on ARCH, where its
+# build runs: the case at --fpenv=round-up shows PATTERN, and edited by
+# SED-SCRIPT back to the default environment, it passes.
+fe_arch() {
+	local run dir=$REPRO/$1/memcpy/$2
+	run=$(scripts/arch-probe "$1" 2>/dev/null) && [ -x "build/$1/memgate" ] || return 0
+	mkdir -p "$dir"
+	$run "build/$1/memgate" encode --variant="$2" --len=200 --fpenv=round-up --output="$dir/ru.in" >/dev/null
+	emit_shows "$1's entry-fpenv finding ($3)" 1 "$4" "$REPRO/$1-ru.c" "$dir/ru.in" --arch="$1"
+	expect "$1: in the default environment the same program passes" 0 "^verdict: ok$" \
+		emitted_rerun "$5" "$REPRO/$1-ru.c"
+}
+fe_arch aarch64 bad_memcpy_frinti_blocks "FPCR round-up" "^verdict: out-of-bounds-write: dst, " \
+	's/"r"((uint64_t)0x[0-9a-f]*), "r"((uint64_t)0x0)/"r"((uint64_t)0x0), "r"((uint64_t)0x0)/'
+# A routine that declares V: its program is built for V.
+fe_arch riscv64 bad_memcpy_assumes_vxrm "vxrm rdn, built for V" "^verdict: wrong-result: dst\[0\] " \
+	's/: "=&r"(saved_vcsr) : "r"(0x[0-9a-f]*ul)/: "=\&r"(saved_vcsr) : "r"(0x0ul)/'
 # A situation the program does not create is refused, never emitted as a
 # program that would silently not reproduce the case.
 $MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt=step >/dev/null

@@ -10,22 +10,6 @@
 # caught, pass, fail, skip, $MG, $TMP).
 
 echo "== the stack's alignment at entry"
-# st_emit ARCH STATUS PATTERN INPUT REPRO-ARGS...: scripts/repro --emit-c's
-# program for INPUT, built with the line it prints (warnings as errors)
-# and run with its run line: it exits STATUS and prints PATTERN.
-st_emit() {
-	local arch=$1 want=$2 pattern=$3 in=$4 c=$TMP/st-$1.c
-	shift 4
-	scripts/repro "$@" --emit-c "$c" "$in" >"$TMP/st-$arch.repro" 2>&1
-	expect_all "standalone program, $arch: built and run, it calls at the case's stack offset" "$want" \
-		"^#define STACK_OFFSET [1-9][0-9]*$" "$pattern" -- \
-		bash -c "cat '$c' && $(sed -n 's/^ \*\t//p' "$c" | sed -n 1p) -Wall -Wextra -Werror && $(sed -n 's/^ \*\t//p' "$c" | sed -n 2p)"
-}
-# st_rebuilt_at OFFSET FILE.c: the program built and run again at OFFSET.
-st_rebuilt_at() {
-	sed -i "s/^#define STACK_OFFSET .*/#define STACK_OFFSET $1/" "$2" &&
-		eval "$(sed -n 's/^ \*\t//p' "$2" | sed -n 1p)" && eval "$(sed -n 's/^ \*\t//p' "$2" | sed -n 2p)"
-}
 st_why="it assumes more alignment of the stack than the ABI promises"
 if [ "$(uname -m)" = x86_64 ]; then
 	caught bad_memcpy_stack_vmovaps crash \
@@ -79,10 +63,12 @@ if [ "$(uname -m)" = x86_64 ]; then
 		bash -c "tail -c 31 '$st_in' >'$TMP/stack0.in' && build/replay --variant=bad_memcpy_stack_vmovaps '$TMP/stack0.in'"
 	# The standalone program calls at the case's offset (issue 44): the
 	# crash, and at offset 0 in the same program, none.
-	st_emit x86_64 1 "^verdict: crash: SIGSEGV \(general-protection fault\) at pc mg_x86_64_bad_memcpy_stack_vmovaps\+0x[0-9a-f]+" \
-		"$st_in" --target=memcpy --variant=bad_memcpy_stack_vmovaps
-	expect "standalone program, x86_64: the same program at STACK_OFFSET 0 passes" 0 "^verdict: ok$" \
-		st_rebuilt_at 0 "$TMP/st-x86_64.c"
+	emit_shows "x86_64's crash at (rsp + 8) mod 64 = 16" 1 \
+		"^verdict: crash: SIGSEGV \(general-protection fault\) at pc mg_x86_64_bad_memcpy_stack_vmovaps\+0x[0-9a-f]+" \
+		"$TMP/st-x86_64.c" "$st_in" --target=memcpy --variant=bad_memcpy_stack_vmovaps
+	expect "it calls through at_stack_offset at the case's offset" 0 "^#define STACK_OFFSET 16$" cat "$TMP/st-x86_64.c"
+	expect "the same program at STACK_OFFSET 0 passes" 0 "^verdict: ok$" \
+		emitted_rerun 's/^#define STACK_OFFSET .*/#define STACK_OFFSET 0/' "$TMP/st-x86_64.c"
 	# The trampoline's CFI finds its caller through the word it keeps
 	# above the realigned frame: gdb unwinds from the fault to C.
 	if command -v gdb >/dev/null; then
@@ -102,10 +88,11 @@ if st_run=$(scripts/arch-probe i386 2>&1) && [ -x build/i386/memgate ]; then
 	mkdir -p "$TMP/st386/memcpy/bad_memcpy_stack_vmovaps"
 	$st_run build/i386/memgate encode --variant=bad_memcpy_stack_vmovaps --len=100 --stack-offset=48 \
 		--output="$TMP/st386/memcpy/bad_memcpy_stack_vmovaps/s48.in" >/dev/null
-	st_emit i386 1 "^verdict: crash: SIGSEGV \(general-protection fault\) at pc mg_i386_bad_memcpy_stack_vmovaps\+0x[0-9a-f]+" \
-		"$TMP/st386/memcpy/bad_memcpy_stack_vmovaps/s48.in" --arch=i386
-	expect "standalone program, i386: the same program at STACK_OFFSET 0 passes" 0 "^verdict: ok$" \
-		st_rebuilt_at 0 "$TMP/st-i386.c"
+	emit_shows "i386's crash at (esp + 4) mod 64 = 48" 1 \
+		"^verdict: crash: SIGSEGV \(general-protection fault\) at pc mg_i386_bad_memcpy_stack_vmovaps\+0x[0-9a-f]+" \
+		"$TMP/st-i386.c" "$TMP/st386/memcpy/bad_memcpy_stack_vmovaps/s48.in" --arch=i386
+	expect "i386: the same program at STACK_OFFSET 0 passes" 0 "^verdict: ok$" \
+		emitted_rerun 's/^#define STACK_OFFSET .*/#define STACK_OFFSET 0/' "$TMP/st-i386.c"
 	expect "i386: its twin passes at 48" 0 "^verdict: ok$" \
 		$st_run build/i386/memgate run --variant=memcpy_stack_aligned --len=100 --stack-offset=48
 	expect "i386 kernel: bad_copy_page_stack_movaps is caught at esp 4 bytes off" 1 \
@@ -127,7 +114,10 @@ if st_run=$(scripts/arch-probe aarch64 2>&1) && [ -x build/aarch64/memgate ]; th
 	mkdir -p "$TMP/sta64/memcpy/bad_memcpy_stack_block"
 	$st_run build/aarch64/memgate encode --variant=bad_memcpy_stack_block --len=100 --stack-offset=32 \
 		--output="$TMP/sta64/memcpy/bad_memcpy_stack_block/s32.in" >/dev/null
-	st_emit aarch64 0 "^verdict: ok$" "$TMP/sta64/memcpy/bad_memcpy_stack_block/s32.in" --arch=aarch64
+	emit_shows "aarch64 at sp mod 64 = 32" 0 "^verdict: ok$" "$TMP/st-aarch64.c" \
+		"$TMP/sta64/memcpy/bad_memcpy_stack_block/s32.in" --arch=aarch64
+	expect "aarch64: it calls through at_stack_offset at the case's offset" 0 "^#define STACK_OFFSET 32$" \
+		cat "$TMP/st-aarch64.c"
 	expect "aarch64: its twin passes at 16" 0 "^verdict: ok$" \
 		$st_run build/aarch64/memgate run --variant=memcpy_stack_block --len=100 --stack-offset=16
 else

@@ -99,6 +99,15 @@ int mg_abi_fpenv_steppable(unsigned fpenv)
 /* The trampoline loads FPCR only where it differs from the caller's, and
  * gives the caller's back after the call; fpcr_before is also what the
  * call must leave. */
+unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS])
+{
+	if (fpenv >= MG_ABI_FPENV_COUNT)
+		fpenv = 0;
+	words[0] = fpenv ? fpenv_fpcr(fpenv) : caller_fpcr;
+	words[1] = fpenvs[fpenv].fpsr;
+	return 2;
+}
+
 void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
 {
 	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)

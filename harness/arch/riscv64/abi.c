@@ -112,6 +112,17 @@ int mg_abi_fpenv_steppable(unsigned fpenv)
 }
 
 /* frm_before is also what the call must leave (R7). */
+unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS])
+{
+	if (fpenv >= MG_ABI_FPENV_COUNT)
+		fpenv = 0;
+	words[0] = fpenv_frm(fpenv);
+	words[1] = fpenvs[fpenv].fflags;
+	words[2] = fpenvs[fpenv].vcsr >> 1; /* vxrm */
+	words[3] = fpenvs[fpenv].vcsr & 1;  /* vxsat */
+	return 4;
+}
+
 void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
 {
 	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)

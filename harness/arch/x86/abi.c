@@ -139,6 +139,20 @@ void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
 		 fpenvs[fpenv].fpusw);
 }
 
+unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS])
+{
+	if (fpenv >= MG_ABI_FPENV_COUNT)
+		fpenv = 0;
+	words[0] = fpenv_mxcsr(fpenv);
+#if defined(__i386__)
+	if (!mg_abi_has_sse)
+		words[0] = MG_ABI_NO_MXCSR;
+#endif
+	words[1] = fpenv ? fpenvs[fpenv].fpucw : caller_fpucw;
+	words[2] = fpenvs[fpenv].fpusw;
+	return 3;
+}
+
 void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
 {
 	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)
