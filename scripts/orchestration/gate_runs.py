@@ -91,9 +91,8 @@ def plan_runs(ctx):
 
 def chosen_models(ctx, models):
     """The models --cpu keeps of `models`, in their order (all without it);
-    ctx.opts["cpu_left_out"] names the others, for the verdict line."""
+    the verdict line names the others (gate_verdict.models_left_out)."""
     wanted = ctx.opts.get("cpu") or []
-    ctx.opts["cpu_left_out"] = []
     if not wanted:
         return models
     if models == [""]:
@@ -103,7 +102,6 @@ def chosen_models(ctx, models):
     for name in wanted:
         if name not in models:
             die(f"--cpu {name}: not a model this routine runs under (valid: {', '.join(models)})")
-    ctx.opts["cpu_left_out"] = [m for m in models if m not in wanted]
     return [m for m in models if m in wanted]
 
 

@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-from . import gate_isa, gate_tunables, records, report, submission, workspace
+from . import cpu_models, gate_isa, gate_tunables, records, report, submission, workspace
 from .records import CouldNotJudge
 
 # --- verdict, table, reports ---------------------------------------------------
@@ -20,8 +20,12 @@ def verdict_of(results, findings):
 
 
 def models_left_out(ctx):
-    """'not run under cpu a64fx (--cpu)' when --cpu left models out."""
-    left = (getattr(ctx, "opts", None) or {}).get("cpu_left_out") or []
+    """'not run under cpu a64fx (--cpu)' when --cpu left out models the
+    routine would run under (cpu_models.models_for)."""
+    wanted = (getattr(ctx, "opts", None) or {}).get("cpu") or []
+    if not wanted:
+        return ""
+    left = [m for m in cpu_models.models_for(ctx.requires, ctx.arch) if m not in wanted]
     return f"not run under cpu {', '.join(left)} (--cpu)" if left else ""
 
 
