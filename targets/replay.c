@@ -246,10 +246,11 @@ static bool same_verdict_without(const struct mg_case *c, const struct mg_verdic
  * (--stack-offset) or in another floating-point environment (--fpenv),
  * which most of the sweep's cases are, is written without them when the
  * same case without them gets the same verdict, word for word: then they
- * are not what the finding is about. A verdict the stack offset makes is
- * written with a call at that offset (emit_c.c, at_stack_offset), in the
- * default environment if that keeps it. Otherwise mg_emit_c says why it
- * cannot, as for any case it does not reproduce. */
+ * are not what the finding is about. A verdict they make is written with
+ * the call at that offset and in that environment (emit_c.c:
+ * at_stack_offset, enter_fpenv), the environment left at the default where
+ * that keeps the verdict. For a case it does not reproduce, mg_emit_c says
+ * why. */
 static void emit_standalone(const struct mg_case *c, const struct mg_verdict *v)
 {
 	struct mg_case plain;

@@ -18,9 +18,12 @@
  * far from each guard page as in memgate, and a source of its own is
  * read-only during the call. The buffers hold the exact bytes memgate
  * filled them with, the destination's 128-byte red zones included. The
- * variant is called once, directly; the byte loop reference() runs on a
- * copy. Faults are caught with sigaction and siglongjmp, and a timer
- * stands in for memgate's watchdog. The verdict takes the first of: a
+ * variant is called once, directly (through at_stack_offset where
+ * memgate's case had its own stack alignment at entry, and between
+ * enter_fpenv and leave_fpenv where it had its own floating-point
+ * environment); the byte loop reference() runs on a copy. Faults are
+ * caught with sigaction and siglongjmp, and a timer stands in for
+ * memgate's watchdog. The verdict takes the first of: a
  * fault (with the address relative to each buffer), a changed red-zone
  * byte, a wrong byte in dst, a wrong return value.
  *
