@@ -20,6 +20,9 @@ struct mg_fault {
 	int general_protection; /* x86: #GP (e.g. a misaligned movaps), not a page fault */
 	unsigned foreign_tp;	/* the signal came with the thread pointer elsewhere:
 				 * mg_cpu_handler_entry's word for it, else 0 */
+	const char *reading;	/* the arch's reading of the fault where it has one
+				 * (mg_fault_decode_context), for the diagnosis;
+				 * else NULL */
 };
 
 /* The CPU time, in ms, that `clock` (pthread_getcpuclockid's, or

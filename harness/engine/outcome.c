@@ -50,6 +50,8 @@ static const char *fault_kind(const struct mg_fault *f)
 {
 	if (f->general_protection)
 		return " (general-protection fault, e.g. a misaligned aligned-vector access)";
+	if (f->reading)
+		return f->reading;
 	switch (f->signo) {
 	case SIGILL: return " (illegal instruction: a CPU feature missing?)";
 	case SIGBUS: return " (bus error)";

@@ -66,7 +66,7 @@ else
 	rv_abi bad_memcpy_changes_frm "frm \(fcsr.s rounding mode\) changed \(0 -> 1\): fcsr has thread storage duration \(C11 7\.6\), a call leaves its caller.s modes"
 	rv_abi bad_memcpy_leaves_vstart "vstart is 1 on return: procedures may assume it is zero upon return \(RISC-V psABI, Vector Register Convention\)"
 	expect "riscv64: a vector instruction before any vsetvl traps (the call enters with vtype.vill)" 1 \
-		"^verdict: crash: SIGILL \(illegal instruction: a CPU feature missing\?\) at pc mg_riscv64_bad_memcpy_assumes_vtype\+0x4," \
+		"^verdict: crash: SIGILL \(a vector instruction with vtype\.vill set: the call enters with vtype invalid, as nothing is promised of vtype at entry, and this ran before any vsetvl\) at pc mg_riscv64_bad_memcpy_assumes_vtype\+0x4," \
 		$MG run --variant=bad_memcpy_assumes_vtype --len=40
 	expect "riscv64: a routine that assumes sp 64-byte aligned fails at sp mod 64 = 32" 1 \
 		"^verdict: abi-violation: s0 clobbered \(0x5555555555555500 -> 0x[0-9a-f]{16}\); with sp mod 64 = 32 at entry it fails, with 0 it passes: it assumes more alignment of the stack than the ABI promises: a multiple of 16 at procedure entry \(RISC-V psABI, Integer Calling Convention\)$" \

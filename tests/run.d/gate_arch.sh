@@ -123,7 +123,7 @@ else
 	rv_gc=rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false
 	rv_v128=rv64,v=true,vlen=128,vext_spec=v1.0
 	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
-		"^1\. \[sweep\] crash: SIGILL .* at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
+		"^1\. \[sweep\] crash: SIGILL \(a vector instruction, on a CPU without V: a routine that uses V requires it, --requires v\) at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
 		scripts/gate --arch=riscv64 --cpu="$rv_gc" --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/rvv_undeclared.S
 	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
