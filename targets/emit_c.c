@@ -646,10 +646,6 @@ static void emit_stack_call(struct emit *e, const struct op_text *t, const char 
 	while (type_len && t->returns[type_len - 1] == ' ')
 		type_len--;
 	fprintf(e->f,
-		"/* The routine under test, from the file(s) in the build command. */\n"
-		"%s%s%s#define ENTRY_NAME \"%s\"\n\n"
-		"static const void *entry_address(void)\n{\n"
-		"\treturn (const void *)(uintptr_t)%s;\n}\n\n"
 		"/* The stack pointer's alignment at the routine's entry, as memgate's\n"
 		" * case had it: %s = STACK_OFFSET, where a C call promises\n"
 		" * only the ABI's alignment. at_stack_offset(fn, a, b, c, offset) calls\n"
@@ -663,8 +659,7 @@ static void emit_stack_call(struct emit *e, const struct op_text *t, const char 
 		"\t\"at_stack_offset:\\n\"\n%s"
 		"\t\".popsection\\n\");\n\n"
 		"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n",
-		t->proto, sym, t->proto_end, sym, sym, STACK_RULE, e->c->stack_offset, stack_call,
-		t->returns, call_name(e));
+		STACK_RULE, e->c->stack_offset, stack_call, t->returns, call_name(e));
 	if (t->has_src == 0)
 		fputs("\t(void)src;\n", e->f);
 	if (returns)
@@ -682,22 +677,23 @@ static void emit_op(struct emit *e)
 	const struct op_text *t = &op_texts[e->c->variant->op];
 	const char *sym = e->c->variant->symbol;
 
-	if (mg_variant_convention(e->c->variant))
+	if (mg_variant_convention(e->c->variant)) {
 		mg_emit_convention_call(e->f, e->c->variant, t->returns);
-	else if (e->c->stack_offset) {
-		emit_stack_call(e, t, sym);
-		if (e->c->fpenv)
-			emit_fpenv(e, t);
-	} else
+	} else {
 		fprintf(e->f,
 			"/* The routine under test, from the file(s) in the build command. */\n"
 			"%s%s%s#define ENTRY_NAME \"%s\"\n\n"
 			"static const void *entry_address(void)\n{\n"
-			"\treturn (const void *)(uintptr_t)%s;\n}\n\n"
-			"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n"
-			"%s%s%s}\n\n",
-			t->proto, sym, t->proto_end, sym, sym, t->returns, call_name(e), t->call, sym,
-			t->call_end);
+			"\treturn (const void *)(uintptr_t)%s;\n}\n\n",
+			t->proto, sym, t->proto_end, sym, sym);
+		if (e->c->stack_offset)
+			emit_stack_call(e, t, sym);
+		else
+			fprintf(e->f,
+				"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n"
+				"%s%s%s}\n\n",
+				t->returns, call_name(e), t->call, sym, t->call_end);
+	}
 	if (e->c->fpenv)
 		emit_fpenv(e, t);
 	fprintf(e->f,

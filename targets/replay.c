@@ -224,50 +224,45 @@ static void not_judged(const char *path, const struct mg_case *c, const char *wh
 	}
 }
 
-/* Whether `c` without its own stack offset (keep_stack false) and in the
- * default floating-point environment gets verdict v, word for word; if so,
- * *out is that case. */
-static bool same_verdict_without(const struct mg_case *c, const struct mg_verdict *v,
-				 bool keep_stack, struct mg_case *out)
+/* Whether `c` with its stack offset (stack) or its floating-point
+ * environment (!stack) put back to the default gets verdict v, word for
+ * word; if so, *c is that case. */
+static bool same_verdict_without(struct mg_case *c, const struct mg_verdict *v, bool stack)
 {
+	struct mg_case plain = *c;
 	struct mg_verdict again;
 
-	*out = *c;
-	if (!keep_stack)
-		out->stack_offset = 0;
-	out->fpenv = 0;
-	judge(out, &again);
-	return again.cls == v->cls && strcmp(again.detail, v->detail) == 0;
+	if (stack)
+		plain.stack_offset = 0;
+	else
+		plain.fpenv = 0;
+	judge(&plain, &again);
+	if (again.cls != v->cls || strcmp(again.detail, v->detail) != 0)
+		return false;
+	*c = plain;
+	return true;
 }
 
 /* --emit-c: the standalone program calls the routine as main() would: the
  * stack as main()'s call has it, the default floating-point environment.
  * A case found at another alignment of the stack pointer at entry
  * (--stack-offset) or in another floating-point environment (--fpenv),
- * which most of the sweep's cases are, is written without them when the
- * same case without them gets the same verdict, word for word: then they
- * are not what the finding is about. A verdict they make is written with
- * the call at that offset and in that environment (emit_c.c:
- * at_stack_offset, enter_fpenv), the environment left at the default where
- * that keeps the verdict. For a case it does not reproduce, mg_emit_c says
- * why. */
+ * which most of the sweep's cases are, is written without each that the
+ * same verdict, word for word, shows it is not about. What the verdict
+ * does need is written with the call at that offset and in that
+ * environment (emit_c.c: at_stack_offset, enter_fpenv). For a case it
+ * does not reproduce, mg_emit_c says why. */
 static void emit_standalone(const struct mg_case *c, const struct mg_verdict *v)
 {
-	struct mg_case plain;
+	struct mg_case plain = *c;
 
-	if ((c->stack_offset || c->fpenv) && same_verdict_without(c, v, false, &plain)) {
-		fprintf(stderr, "emit-c: the same verdict at the entry a program's call makes "
-				"(--stack-offset=0 --fpenv=default): the program makes that call\n");
-		mg_emit_c(opt->emit_c, &plain, v);
-		return;
-	}
-	if (c->stack_offset && c->fpenv && same_verdict_without(c, v, true, &plain)) {
-		fprintf(stderr, "emit-c: the same verdict in the default floating-point environment "
-				"(--fpenv=default): the program calls in it, at the case's stack offset\n");
-		mg_emit_c(opt->emit_c, &plain, v);
-		return;
-	}
-	mg_emit_c(opt->emit_c, c, v);
+	if (plain.stack_offset && same_verdict_without(&plain, v, true))
+		fprintf(stderr, "emit-c: the same verdict at --stack-offset=0: the program calls at "
+				"the alignment a C call has\n");
+	if (plain.fpenv && same_verdict_without(&plain, v, false))
+		fprintf(stderr, "emit-c: the same verdict in --fpenv=default: the program calls in "
+				"the default floating-point environment\n");
+	mg_emit_c(opt->emit_c, &plain, v);
 }
 
 static void run_case(const char *path, const struct mg_target *t, const uint8_t *data, size_t size,

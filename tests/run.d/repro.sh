@@ -124,6 +124,19 @@ if [ "$(uname -m)" = x86_64 ]; then
 	expect "its program sets MXCSR and the x87 environment around the call, and at MXCSR 0x1f80 passes" 0 \
 		"^verdict: ok$" emitted_rerun 's/^static const unsigned int fpenv_mxcsr = .*/static const unsigned int fpenv_mxcsr = 0x1f80;/' \
 		"$REPRO/round_up.c"
+	# Of a stack offset and an environment, the program keeps what the
+	# verdict needs: the environment here, the offset for the stack test.
+	repro_input memcpy bad_memcpy_rounds_count both --len=100 --fpenv=round-up --stack-offset=16
+	emit_shows "an entry-fpenv finding found at a stack offset too" 1 \
+		"^verdict: out-of-bounds-write: dst, 4 bytes past the end" "$REPRO/both.c" \
+		"$REPRO/memcpy/bad_memcpy_rounds_count/both.in"
+	expect "its program enters the environment, at the alignment a C call has" 0 "^1 0$" \
+		sh -c "echo \$(grep -c '^static void enter_fpenv' '$REPRO/both.c') \$(grep -c '^#define STACK_OFFSET' '$REPRO/both.c')"
+	repro_input memcpy bad_memcpy_stack_vmovaps both --len=100 --fpenv=round-up --stack-offset=16
+	emit_shows "a stack-offset finding found in another environment too" 1 "^verdict: crash: SIGSEGV" \
+		"$REPRO/both_stack.c" "$REPRO/memcpy/bad_memcpy_stack_vmovaps/both.in"
+	expect "its program calls at the offset, in the default environment" 0 "^0 1$" \
+		sh -c "echo \$(grep -c '^static void enter_fpenv' '$REPRO/both_stack.c') \$(grep -c '^#define STACK_OFFSET' '$REPRO/both_stack.c')"
 fi
 # fe_arch ARCH VARIANT WHAT PATTERN SED-SCRIPT: the same on ARCH, where its
 # build runs: the case at --fpenv=round-up shows PATTERN, and edited by
