@@ -388,12 +388,16 @@ def check_rules(ctx, given):
     show_warnings(ctx)
 
 
+def native_fuzzers(ctx):
+    """Whether this run builds the coverage-guided fuzzers (the fuzz check
+    natively; on a foreign arch it is the random-case driver)."""
+    return not ctx.skipped("fuzz") and not ctx.foreign
+
+
 def gate_vars(ctx):
-    # The fuzz check's programs: the coverage-guided fuzzers natively, the
-    # random-case driver (the fuzz check on a foreign arch) either way.
-    skipped = ctx.skipped("fuzz")
-    fuzz = "no" if skipped or ctx.foreign else "yes"
-    return [f"GATE={ctx.W}", f"GATE_FUZZ={fuzz}", f"GATE_RANDOM={'no' if skipped else 'yes'}"]
+    yes = lambda b: "yes" if b else "no"
+    return [f"GATE={ctx.W}", f"GATE_FUZZ={yes(native_fuzzers(ctx))}",
+            f"GATE_RANDOM={yes(not ctx.skipped('fuzz'))}"]
 
 
 def build(ctx, given):
@@ -407,7 +411,7 @@ def build(ctx, given):
     check_rules(ctx, given)
     # Without fuzzers what the builds share is the tree's build, which
     # prepare() made.
-    if "GATE_FUZZ=yes" in gate_vars(ctx):
+    if native_fuzzers(ctx):
         with Lock():
             if not make(ctx, ["gate-shared"], log, gate_vars(ctx)):
                 does_not_build(ctx, log, given)
