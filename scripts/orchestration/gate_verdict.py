@@ -19,13 +19,18 @@ def verdict_of(results, findings):
     return "accepted"
 
 
-def models_left_out(ctx):
-    """'not run under cpu a64fx (--cpu)' when --cpu left out models the
-    routine would run under (cpu_models.models_for)."""
+def cpu_models_not_run(ctx):
+    """The CPU models the routine would run under (cpu_models.models_for)
+    that --cpu left out."""
     wanted = (getattr(ctx, "opts", None) or {}).get("cpu") or []
     if not wanted:
-        return ""
-    left = [m for m in cpu_models.models_for(ctx.requires, ctx.arch) if m not in wanted]
+        return []
+    return [m for m in cpu_models.models_for(ctx.requires, ctx.arch) if m not in wanted]
+
+
+def models_left_out(ctx):
+    """'not run under cpu a64fx (--cpu)' when --cpu left models out."""
+    left = cpu_models_not_run(ctx)
     return f"not run under cpu {', '.join(left)} (--cpu)" if left else ""
 
 
@@ -137,6 +142,10 @@ def document(ctx, results, findings, warnings, verdict, seconds=None):
            "could_not_judge": [{"check": c.name, "reason": c.note} for c in results if c.status == "error"],
            "not_applicable": [{"check": c.name, "reason": c.note} for c in results if c.status == "n/a"],
            "skipped": [c.name for c in results if c.status == "skip"]}
+    if cpu_models_not_run(ctx):
+        # A verdict under some CPU models only (--cpu), as "skipped" says
+        # of the checks --skip left out.
+        doc["cpu_models_not_run"] = cpu_models_not_run(ctx)
     if ctx.opts.get("convention"):
         doc["convention"] = ctx.opts["convention"]  # docs/conventions.md; absent: the C convention
     if ctx.opts.get("configs_off"):

@@ -39,6 +39,7 @@ class Models(unittest.TestCase):
                                     emulated="qemu", requires=[])
         self.assertEqual(gate_runs.chosen_models(ctx, ["max", "cortex-a57", "a64fx"]), ["max", "a64fx"])
         self.assertEqual(gate_verdict.models_left_out(ctx), "not run under cpu cortex-a57 (--cpu)")
+        self.assertEqual(gate_verdict.cpu_models_not_run(ctx), ["cortex-a57"])
         # Of those the routine runs under: with sve, cortex-a57 is none of them.
         ctx.requires = ["sve"]
         self.assertEqual(gate_verdict.models_left_out(ctx), "")

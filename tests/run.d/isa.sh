@@ -163,7 +163,10 @@ if arch_wanted aarch64 && ga_why=$(scripts/arch-probe aarch64); then
 	expect_all "gate: its twin, scratch in its own frame, passes the below-sp check" 0 \
 		"^below-sp +PASS .*none reaching below sp" \
 		"^ACCEPTED \(smoke sweep; not run under cpu max, a64fx \(--cpu\); .*\): below_sp_frame passed every other check" -- \
-		scripts/gate --arch=aarch64 --cpu=cortex-a57 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/stack/below_sp_frame.S
+		scripts/gate --arch=aarch64 --cpu=cortex-a57 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench \
+		--report="$TMP/below-sp-frame.json" tests/gate/stack/below_sp_frame.S
+	expect "gate: the report names the models --cpu left out" 0 '^\["max","a64fx"\]$' \
+		jq -c '.cpu_models_not_run' "$TMP/below-sp-frame.json"
 elif arch_wanted aarch64; then
 	skip "gate: the aarch64 SVE routine" "$ga_why"
 fi
