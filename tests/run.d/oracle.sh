@@ -4,11 +4,14 @@
 # oracle of record. MEMGATE_CROSS_CHECK=1 runs both on every case and makes
 # a disagreement "could not judge" (exit 2); it also runs the full judge
 # after the quick one that passes most cases (check.c). Sourced by tests/run (uses
-# expect, $MG and $TMP). About 20 s.
+# expect, tier_profile, $MG and $TMP). About 20 s.
 
 echo "== the pool oracle agrees with the reference"
-expect "every case of the quick sweep: both oracles agree (correct and wrong variants)" 0 \
-	" 0 unexpected$" env MEMGATE_CROSS_CHECK=1 $MG verify --huge=off --set=all --max-failures=50 \
+# The smoke sweep in make check (a fifth of the CPU), the quick one in
+# make check-all.
+profile=$(tier_profile)
+expect "every case of the $profile sweep: both oracles agree (correct and wrong variants)" 0 \
+	" 0 unexpected$" env MEMGATE_CROSS_CHECK=1 $MG verify --profile="$profile" --huge=off --set=all --max-failures=50 \
 	--findings="$TMP/oracle" --variant=memcpy_libc,memmove_libc,memset_libc,memset_word,copy_page_unrolled8,clear_page_rep_stosq,bad_memmove_always_forward,memmove_reversed_dispatch,bad_memcpy_tail_overwrite
 expect "the quick judge of passing cases is checked too: one that passes all is caught" 2 \
 	"could not judge: the quick judge says ok and mg_judge says abi-violation \(rbx clobbered" \
