@@ -79,7 +79,7 @@ def gate(argv, run=None):
         compile_submission(ctx, opts["files"])
         check_rules(ctx, opts["files"])
         # The data symbols it reads decide its value sets (the glibc model).
-        gate_tunables.choose_runs(ctx, runs)
+        runs, ctx.tunables = gate_tunables.choose_runs(ctx, runs)
         code = gate_cache.code_hash(ctx)
         key = gate_cache.verdict_key(ctx, code)
         hit = None if opts["no_cache"] else gate_cache.lookup(key)
@@ -93,8 +93,8 @@ def gate(argv, run=None):
         raise
     compiled = ctx.W
     outcomes = run_all(ctx, runs, opts)
-    status = conclude(ctx, outcomes)
-    if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, getattr(ctx, "docs", [])):
+    status, docs = conclude(ctx, outcomes)
+    if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, docs):
         # The next gate of the same inputs asks the cache without building.
         gate_prebuilt.record(ctx, code, compiled)
     if status == 0 and not any(w.get("repro") for outcome in outcomes for w in outcome[3]):
@@ -131,7 +131,8 @@ def submitted_name(path):
 
 
 def conclude(ctx, outcomes):
-    """The table, verdicts and reports of every entry: the exit status."""
+    """The table, verdicts and reports of every entry: the exit status and
+    gate.json's records, one per entry."""
     if len(outcomes) == 1:
         entry, results, findings, warnings, _ = outcomes[0]
         ctx.select(entry)
@@ -147,4 +148,4 @@ def reuse(ctx, hit):
     for entry, doc in zip(ctx.entries, hit["docs"]):
         results = [Check.from_dict(c) for c in doc["checks"]]
         outcomes.append((entry, results, doc["findings"], doc.get("warnings") or [], ctx.elapsed()))
-    return conclude(ctx, outcomes)
+    return conclude(ctx, outcomes)[0]

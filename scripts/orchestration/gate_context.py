@@ -43,6 +43,11 @@ class Context:
         self.B = "build"  # the harness's build: the host's until setup_arch says the arch
         self.speed_plot = None
         self.table, self.main_set = [], set()
+        # Set by the run loop from what the checks return (gate_runs: the
+        # isa audit's report object and the features the code uses;
+        # gate: the data symbols read and their value sets, gate_tunables),
+        # read by the checks after them and by the report.
+        self.isa, self.isa_uses, self.tunables = None, (), None
         # One dict per entry point: op, symbol, family, name, R (its results).
         self.entries = [{"op": o, "symbol": s, "family": OPS[o][1], "contract": default_contract(opts, o)}
                         for o, s in opts["entries"]]

@@ -7,6 +7,7 @@ apply here."""
 
 import os
 import time
+import typing
 
 from . import check_view, cpu_models, elf_code, isa_audit, isa_features, landing_pads, registry, units
 from .check_result import Check, cannot, na
@@ -19,35 +20,43 @@ EXECUTING = registry.EXECUTING
 UNDER_A_FURTHER_MODEL = registry.UNDER_A_FURTHER_MODEL
 
 
+class Audit(typing.NamedTuple):
+    """What the audit returns: its row and findings, the report's `isa`
+    object (None when it could not decode), and the features the code
+    needs, which the run loop keeps for the checks that run the code."""
+    check: Check
+    findings: list
+    summary: typing.Optional[dict] = None
+    uses: tuple = ()
+
+
 def audit_check(ctx):
-    """(Check, findings) of the audit; sets ctx.isa (the report's object)
-    and ctx.isa_uses (the features the code needs). Could not judge when
-    Capstone is missing, the object cannot be read, or some bytes could not
-    be decoded (ctx.isa_uses then holds what was seen)."""
-    ctx.isa, ctx.isa_uses = None, []
+    """The Audit of the merged object. Could not judge when Capstone is
+    missing, the object cannot be read, or some bytes could not be decoded
+    (its `uses` then holds what was seen)."""
     declared = [f for f in ctx.requires if f not in DECLARATIONS]
     ctx.progress("the ISA audit (Capstone)")
     t = time.monotonic()
     try:
         result = isa_audit.audit(merged_object(ctx), ctx.foreign or ctx.host)
     except isa_audit.NoDecoder as e:
-        return na("isa", str(e)), []
+        return Audit(na("isa", str(e)), [])
     except isa_audit.CannotAudit as e:
-        return cannot("isa", str(e)), []
+        return Audit(cannot("isa", str(e)), [])
     seconds = time.monotonic() - t
-    ctx.isa = isa_audit.summary(result, declared)
-    ctx.isa_uses = result.needed()
+    seen = {"summary": isa_audit.summary(result, declared), "uses": tuple(result.needed())}
     found = isa_audit.findings(result, declared, ctx.name, merged_object(ctx))
     try:
         pads, pads_note = landing_pad_findings(ctx)
     except elf_code.BadObject as e:
-        return cannot("isa", str(e), seconds), found
+        return Audit(cannot("isa", str(e), seconds), found, **seen)
     found += pads
     if result.limits:
         more = f" (and {len(result.limits) - 1} more)" if len(result.limits) > 1 else ""
-        return cannot("isa", result.limits[0] + more, seconds), found
+        return Audit(cannot("isa", result.limits[0] + more, seconds), found, **seen)
     status = "fail" if found else "pass"
-    return Check("isa", status, result.instructions, seconds, isa_audit.note(result) + pads_note), found
+    return Audit(Check("isa", status, result.instructions, seconds, isa_audit.note(result) + pads_note), found,
+                 **seen)
 
 
 def submitted_objects(ctx):
@@ -103,7 +112,7 @@ def host_cpuinfo():
 
 def valgrind_cannot(ctx):
     """'valgrind cannot run avx512f' when the code uses what valgrind has not."""
-    lacking = [f for f in getattr(ctx, "isa_uses", []) if f in isa_features.VALGRIND_CANNOT_RUN]
+    lacking = [f for f in ctx.isa_uses if f in isa_features.VALGRIND_CANNOT_RUN]
     return f"valgrind cannot run {','.join(lacking)}" if lacking else ""
 
 
@@ -113,7 +122,7 @@ def runner_cannot(ctx, model):
     # What the code uses, and what it declares that the harness has no
     # CPUID bit for (it skips a routine only for the bits it knows).
     unbitted = [f for f in ctx.requires if f not in FEATURE_BITS and f in isa_features.ALL]
-    uses = [f for f in dict.fromkeys(list(getattr(ctx, "isa_uses", [])) + unbitted)
+    uses = [f for f in dict.fromkeys(list(ctx.isa_uses) + unbitted)
             if f not in isa_features.BASELINE.get(ctx.arch, ())]
     if not uses:
         return ""
@@ -144,7 +153,7 @@ def past_deadline(ctx, primary):
 
 def minimal_line(ctx):
     """The line the gate prints under its table, whatever the verdict."""
-    if not getattr(ctx, "isa", None):
+    if not ctx.isa:
         return ""
     minimal = ",".join(ctx.isa["minimal_requires"]) or "none"
     declared = ",".join(ctx.isa["declared"]) or "none"

@@ -171,7 +171,10 @@ def run_all(ctx, runs, opts):
             ctx.builds.append(ctx.W)
             build_seconds = build(ctx, opts["files"])
             if built is None:
-                isa = gate_isa.audit_check(ctx)
+                audit = gate_isa.audit_check(ctx)
+                # What the code uses decides where it can run (runner_cannot,
+                # valgrind's): the run loop keeps it for the checks to read.
+                ctx.isa, ctx.isa_uses = audit.summary, audit.uses
                 static = gate_isa.static_checks(ctx)
             built = externs
         for index, entry in enumerate(ctx.entries):
@@ -184,8 +187,8 @@ def run_all(ctx, runs, opts):
                 results.append(check)
                 seconds += build_seconds
             if (model, externs) == runs[0]:
-                audit, found = isa
-                results.append(audit)
+                found = audit.findings
+                results.append(audit.check)
                 findings += [dict(f, signature=f"{ctx.name} undeclared-feature {f['feature']}") for f in found
                              if f["kind"] == "undeclared-feature"]
                 # A missing landing pad is the finding of the entry that lacks it.

@@ -33,7 +33,7 @@ def thresholds(ctx):
     gate's glibc default) and the points DERIVED_THRESHOLDS adds, smallest
     first. memgate verify sweeps around those its sandbox holds
     (--thresholds) and says which it did not."""
-    reads = (getattr(ctx, "tunables", None) or {}).get("reads") or []
+    reads = (ctx.tunables or {}).get("reads") or []
     values = dict(submission.GLIBC_X86_DEFAULTS)
     values.update(dict(getattr(ctx, "externs", None) or ()))
     out = set()
@@ -57,33 +57,34 @@ def read_symbols(ctx):
 
 
 def model_runs(ctx, reads):
-    """(value sets, why not) for the glibc variables of `reads`: the sets to
-    run, or [] with the reason the model does not choose the runs."""
+    """(value sets, why not, record) for the glibc variables of `reads`:
+    the sets to run and the report's record of them, or [] with the reason
+    the model does not choose the runs (and no record)."""
     given = {e for e, _ in ctx.opts["extern"]}
     glibc = [n for n in reads if n in submission.DEFAULT_NAMES and n not in given]
     if not glibc:
         return [], ("--extern gives every glibc variable it reads" if given & set(reads) & submission.DEFAULT_NAMES
-                    else "it reads none of glibc's x86 tuning variables")
+                    else "it reads none of glibc's x86 tuning variables"), None
     abi = glibc_x86.ABIS.get(ctx.arch)
     if abi is None:
-        return [], f"the producer model is glibc's x86 one (x86-64 and i386), and this routine is for {ctx.arch}"
+        return [], f"the producer model is glibc's x86 one (x86-64 and i386), and this routine is for {ctx.arch}", None
     if len(ctx.opts["extern_sets"]) > 1:
-        return [], "--extern value lists choose the runs"
+        return [], "--extern value lists choose the runs", None
     version = ctx.opts.get("glibc_version")
     if not version:
-        return [], "no glibc 2.33-2.41 is installed here and --glibc-version names none"
+        return [], "no glibc 2.33-2.41 is installed here and --glibc-version names none", None
     runs, produced, rest = glibc_x86.plan(glibc_x86.parse_version(version), glibc, MOST_PRODUCED, abi)
     given = list(ctx.opts["extern"])
     for index, s in enumerate(runs):
         s.extend(given)
         s.full = index == 0
     ran = set().union(*(glibc_x86.targets(s, glibc, abi) for s in runs if s.kind == "produced"))
-    ctx.tunables = {"glibc_version": version, "abi": abi.arch, "reads": reads, "model": glibc,
-                    "sets": [described(s, True) for s in runs],
-                    "not_run": [dict(described(s, False), covered=glibc_x86.targets(s, glibc, abi) <= ran)
-                                for s in rest],
-                    "produced": len(produced)}
-    return runs, ""
+    record = {"glibc_version": version, "abi": abi.arch, "reads": reads, "model": glibc,
+              "sets": [described(s, True) for s in runs],
+              "not_run": [dict(described(s, False), covered=glibc_x86.targets(s, glibc, abi) <= ran)
+                          for s in rest],
+              "produced": len(produced)}
+    return runs, "", record
 
 
 def described(s, ran):
@@ -132,18 +133,16 @@ def range_lines(t):
 
 
 def choose_runs(ctx, runs):
-    """Replaces the runs (in place: the caller holds the list)
-    with the model's value sets when it applies; records what the routine
-    reads either way (ctx.tunables)."""
+    """(runs, record): the model's value sets as the runs when it applies,
+    else `runs` as they are; and the report's record of what the routine
+    reads and the values of each run (docs/tunables.md), which thresholds()
+    and lines() read back from ctx.tunables."""
     reads = read_symbols(ctx)
-    ctx.tunables = {"reads": reads, "glibc_version": ctx.opts.get("glibc_version")}
-    sets, why = model_runs(ctx, reads)
-    if not sets:
-        ctx.tunables.update(model=[], why_not=why, sets=fixed_sets(runs, reads), not_run=[],
-                            ranges=given_ranges(ctx, reads))
-        return False
-    runs[:] = [("", s) for s in sets]
-    return True
+    sets, why, record = model_runs(ctx, reads)
+    if sets:
+        return [("", s) for s in sets], record
+    return runs, {"reads": reads, "glibc_version": ctx.opts.get("glibc_version"), "model": [], "why_not": why,
+                  "sets": fixed_sets(runs, reads), "not_run": [], "ranges": given_ranges(ctx, reads)}
 
 
 def fragile(findings, externs):
@@ -162,7 +161,7 @@ def fragile(findings, externs):
 def lines(ctx):
     """What the table shows of the data symbols: what the routine reads,
     and the values of each run."""
-    t = getattr(ctx, "tunables", None)
+    t = ctx.tunables
     if not t or not t.get("reads"):
         return []
     out = ["data symbols read (from its relocations): " + ", ".join(t["reads"])]

@@ -263,9 +263,10 @@ def verdict_line(ctx, results, findings, took, warnings=()):
 
 def finish(ctx, results, findings, warnings):
     """Writes gate.json and the reports (each read back), prints the table
-    and the verdict; returns the exit status."""
+    and the verdict; returns the exit status and gate.json's record (a list
+    of one, as finish_entries' are), which the verdict cache keeps."""
     doc, problems = record(ctx, results, findings, warnings)
-    ctx.docs = [doc]
+    docs = [doc]
     problems += write_reports(ctx, [doc])
     o = ctx.opts
     try:
@@ -279,15 +280,15 @@ def finish(ctx, results, findings, warnings):
             for p in problems:
                 print(f"gate: could not judge: {p}", file=sys.stderr)
             print(f"COULD NOT JUDGE: {ctx.name}: could not judge: {problems[0]} ({took})")
-            return 2
+            return 2, docs
         status, line, reasons = verdict_line(ctx, results, findings, took, warnings)
         for r in reasons:
             print(f"gate: could not judge: {r}", file=sys.stderr)
         print(line)
-        return status
+        return status, docs
     except OSError as e:
         print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return 2, docs
 
 
 def finish_entries(ctx, outcomes):
@@ -308,7 +309,6 @@ def finish_entries(ctx, outcomes):
             for r in reasons:
                 print(f"gate: could not judge: {ctx.name}: {r}", file=sys.stderr)
             rows.append((entry, status, line))
-        ctx.docs = docs
         problems += write_reports(ctx, docs)
         print()
         if not problems and (o.get("report") or o.get("sarif") or o.get("junit")):
@@ -323,20 +323,20 @@ def finish_entries(ctx, outcomes):
             for p in problems:
                 print(f"gate: could not judge: {p}", file=sys.stderr)
             print(f"COULD NOT JUDGE: {n} entry points: could not judge: {problems[0]} ({took})")
-            return 2
+            return 2, docs
         rejected = [e["name"] for e, status, _ in rows if status == 1]
         unjudged = [e["name"] for e, status, _ in rows if status == 2]
         if rejected:
             print(f"REJECTED: {len(rejected)} of {n} entry points ({', '.join(rejected)}) ({took})")
-            return 1
+            return 1, docs
         if unjudged:
             print(f"COULD NOT JUDGE: {len(unjudged)} of {n} entry points ({', '.join(unjudged)}) ({took})")
-            return 2
+            return 2, docs
         every = [w for _, _, _, warnings, _ in outcomes for w in warnings]
         names = sorted({w["name"] for w in every})
         said = f" ({len(every)} warning{'s' if len(every) != 1 else ''}: {', '.join(names)})" if every else ""
         print(f"ACCEPTED{said}: all {n} entry points ({took})")
-        return 0
+        return 0, docs
     except OSError as e:
         print(f"gate: could not judge: writing the verdict failed: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return 2, docs
