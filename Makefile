@@ -24,7 +24,8 @@ override CC := clang --target=aarch64-linux-gnu
 else ifeq ($(ARCH),riscv64)
 # clang 14's ld.lld cannot link Debian's riscv64 libc (R_RISCV_ALIGN needs
 # linker relaxation it lacks): binutils-riscv64-linux-gnu's ld links. The
-# C code is rv64gc; only assembly may use the vector extension (RVV_ASFLAGS).
+# C code is rv64gc; only assembly may use the vector and bit-manipulation
+# extensions (RVV_ASFLAGS).
 # (The link flags are unused when compiling, which clang would warn of.)
 override CC := clang --target=riscv64-linux-gnu -fuse-ld=bfd --ld-path=/usr/bin/riscv64-linux-gnu-ld \
 	-Wno-unused-command-line-argument
@@ -227,12 +228,13 @@ $(OBJ)/%.o: %.c
 	$(CC) $(PLAIN_CFLAGS) -Ireference $(DEPFLAGS) -c -o $@ $<
 
 # Assembly includes the ABI record's layout (harness/arch/abi.h). On
-# riscv64 it may use the vector extension: a routine that does declares
-# it (MG_FEAT_RVV) and runs only where the CPU has V; the trampoline
-# touches vector state only there. The C code stays rv64gc, so that the
-# compiler never vectorises the harness.
+# riscv64 it may use the vector and the bit-manipulation extensions: a
+# routine that does declares them (MG_FEAT_V, MG_FEAT_ZBA, ...) and runs
+# only where the CPU has them; the trampoline touches vector state only
+# there. The C code stays rv64gc, so that the compiler never vectorises
+# the harness or uses an extension the CPU may lack.
 ifeq ($(ARCH),riscv64)
-RVV_ASFLAGS := -march=rv64gcv
+RVV_ASFLAGS := -march=rv64gcv_zba_zbb_zbs
 endif
 $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)

@@ -287,17 +287,24 @@ static const char *own_source(const struct mg_variant *v, char *buf, size_t size
 }
 
 /* The build's flags for this variant: a riscv64 routine that declares V
- * is assembled for it (the Makefile's RVV_ASFLAGS), and runs only where
- * the CPU has it. */
+ * or a bit-manipulation extension is assembled for what it declares (the
+ * Makefile's RVV_ASFLAGS has them all), and runs only where the CPU has
+ * it. */
 static const char *arch_flags(const struct mg_variant *v)
 {
 #if defined(__riscv)
-	if (v->features & MG_FEAT_V)
-		return "-march=rv64gcv " MG_EMIT_FLAGS;
+	static char flags[160];
+
+	if (!(v->features & (MG_FEAT_V | MG_FEAT_ZBA | MG_FEAT_ZBB | MG_FEAT_ZBS)))
+		return MG_EMIT_FLAGS;
+	snprintf(flags, sizeof flags, "-march=rv64gc%s%s%s%s %s", v->features & MG_FEAT_V ? "v" : "",
+		 v->features & MG_FEAT_ZBA ? "_zba" : "", v->features & MG_FEAT_ZBB ? "_zbb" : "",
+		 v->features & MG_FEAT_ZBS ? "_zbs" : "", MG_EMIT_FLAGS);
+	return flags;
 #else
 	(void)v;
-#endif
 	return MG_EMIT_FLAGS;
+#endif
 }
 
 static void emit_command(struct emit *e)

@@ -26,9 +26,9 @@ else
 	# Budgeted sweeps (every length, then what fits): a whole quick sweep
 	# of one variant takes minutes under qemu; make verify runs those.
 	rv_seeds=memcpy_byte,memcpy_word,memcpy_rvv,memmove_byte,memmove_word,memmove_rvv
-	rv_seeds=$rv_seeds,memset_byte,memset_word,memset_rvv
+	rv_seeds=$rv_seeds,memset_byte,memset_word,memset_rvv,memcpy_zb
 	expect "riscv64: the seed variants pass a budgeted sweep under V (VLEN 256)" 0 \
-		"^9 variants: 9 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+		"^10 variants: 10 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
 		$MG verify --variant="$rv_seeds" --sweep-seconds=3 --huge=off --findings="$TMP/findings"
 	expect "riscv64: without V the vector variants are n/a, not run" 0 \
 		"^3 variants: 0 passed, 0 failed as expected, 3 skipped, 0 unexpected$" \
@@ -118,6 +118,12 @@ else
 		expect "riscv64: memset_rvv is right at VLEN $n" 0 "^verdict: ok$" \
 			$rv_run -cpu "$(rv_model $n)" build/riscv64/memgate run --variant=memset_rvv --len=300
 	done
+	# Zba and Zbb (R13): qemu's rv64 has them, a model may leave them out.
+	expect "riscv64: without Zba and Zbb a routine that declares them is n/a, not run" 0 \
+		"^SKIP \(needs zba,zbb\): memcpy_zb cannot run on this CPU$" \
+		$rv_run -cpu rv64,zba=false,zbb=false build/riscv64/memgate run --variant=memcpy_zb --len=40
+	expect "riscv64: with them it runs (VLEN 256's model has them)" 0 "^verdict: ok$" \
+		$MG run --variant=memcpy_zb --len=43 --src-align=3 --dst-align=3
 	expect "riscv64: the variant table says where V is missing" 0 \
 		"^memcpy_rvv	memcpy	riscv64	mg_riscv64_memcpy_rvv	v	SKIP \(needs v\)	pass	-$" \
 		$rv_novec list --tsv
