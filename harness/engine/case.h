@@ -2,6 +2,7 @@
 #ifndef MG_CASE_H
 #define MG_CASE_H
 
+#include "rng.h"
 #include "variant.h"
 
 #include <stdbool.h>
@@ -127,6 +128,26 @@ struct mg_case {
 	 * apart); 0: untagged. */
 	unsigned tag;
 };
+
+/* What a situation's own calls draw (thread.c's workers, interrupt.c's
+ * handler; docs/contract.md, C14, C15): a length up to `most`, a third of
+ * them up to 16 bytes and a third up to 256, where routines split into
+ * paths; and an address mod MG_ALIGN_MOD that a contract requiring
+ * `align` bytes allows. */
+static inline size_t mg_draw_len(struct mg_rng *r, size_t most)
+{
+	uint64_t band = mg_rng_below(r, 3);
+	size_t top = band == 0 ? 16 : band == 1 ? 256 : most;
+
+	return (size_t)mg_rng_below(r, (top < most ? top : most) + 1);
+}
+
+static inline unsigned mg_draw_align(struct mg_rng *r, unsigned align)
+{
+	unsigned a = (unsigned)mg_rng_below(r, MG_ALIGN_MOD);
+
+	return align >= MG_ALIGN_MOD ? 0 : a - a % (align ? align : 1);
+}
 
 /* The tag of a separate source's pointer, never dst's. */
 static inline unsigned mg_src_tag(const struct mg_case *c)

@@ -24,10 +24,21 @@
 /* One stop in this many calls the routine from the handler. */
 #define NEST_EVERY 53u
 /* The handler's own calls get a page for each buffer (the page operations
- * take one), page aligned. */
+ * take one), page aligned; a drawn call leaves a cache line either side. */
 #define NEST_BYTES 4096u
+#define NEST_MARGIN 64u
 
 enum phase { IDLE, ENTERING, INSIDE };
+
+/* The call a handler makes into the routine it interrupted (draw_nested). */
+struct nested_call {
+	size_t len;
+	unsigned src_align, dst_align; /* mod 64 */
+	int overlap;		       /* memmove: dst = src + dist in one buffer */
+	long dist;
+	int value;
+	uint64_t seed; /* its bytes */
+};
 
 enum broken { NOTHING, BELOW_STACK, NEIGHBOUR, NESTED };
 
@@ -38,7 +49,7 @@ struct finding {
 	long long offset;    /* BELOW_STACK: from the stack pointer then; NESTED: from
 			      * the handler's dst; else from dst */
 	unsigned got, want;  /* the byte found, and what it should have held */
-	size_t nested_len;   /* NESTED: the handler's call's length */
+	struct nested_call nested; /* NESTED: the handler's call */
 };
 
 /* One side of dst that the handler changes: at stop k it holds the bytes it
@@ -73,8 +84,6 @@ static int nested = 1;
 
 static _Alignas(4096) unsigned char nest_src[NEST_BYTES], nest_dst[NEST_BYTES],
 	nest_want[NEST_BYTES];
-static const size_t nest_lens[] = {1, 7, 16, 33, 100, 255, 256, 1000, 4096};
-#define NEST_LENS (sizeof nest_lens / sizeof nest_lens[0])
 
 static unsigned stepped_timeout_ms(const struct mg_case *c)
 {
@@ -125,7 +134,7 @@ static bool interrupt_valid(const struct mg_case *c, char *why, size_t size)
 static void note(enum broken what, long long offset, unsigned got, unsigned want)
 {
 	if (st.found.what == NOTHING)
-		st.found = (struct finding){what, st.last_pc, offset, got, want, 0};
+		st.found = (struct finding){what, st.last_pc, offset, got, want, {0}};
 }
 
 /* ---- what a stop checks ----------------------------------------------------- */
@@ -190,25 +199,96 @@ static void change_side(const struct side *s)
 		s->at[i] = (unsigned char)(s->pool[i] ^ g);
 }
 
+/* The handler's call at the stop'th stop (docs/contract.md, C15): a case
+ * of its own, drawn from the case's seed and the stop's number as the
+ * threads' workers draw theirs (thread.c): a length that fits the
+ * handler's buffers (a third up to 16 bytes, a third up to 256, where
+ * routines split into paths, the rest up to a page less its margins), the
+ * alignments the contract allows, memmove's overlap either way, memset's
+ * value, the bytes. A page routine's call takes its page. Pure
+ * arithmetic: it runs in the signal handler. */
+static struct nested_call draw_nested(const struct mg_case *c, unsigned long stop)
+{
+	const struct mg_contract *k = &c->variant->contract;
+	struct mg_rng r = {mg_mix64(c->seed ^ mg_mix64(0x6e657374ull << 32 | stop))};
+	struct nested_call n = {0};
+	size_t most = NEST_BYTES - 2 * NEST_MARGIN;
+
+	n.seed = mg_rng_next(&r);
+	n.value = (int)mg_rng_next(&r);
+	if (k->fixed_len) {
+		n.len = k->fixed_len;
+		return n;
+	}
+	n.overlap = c->variant->op == MG_MEMMOVE && mg_rng_below(&r, 2);
+	if (n.overlap)
+		most = most / 2 - 8; /* len + |dist| fit */
+	n.len = mg_draw_len(&r, most);
+	n.len -= n.len % (k->len_multiple ? k->len_multiple : 1);
+	n.src_align = mg_draw_align(&r, k->src_align);
+	n.dst_align = mg_draw_align(&r, k->dst_align);
+	if (n.overlap) {
+		long span = (long)n.len + 8;
+		n.dist = (long)mg_rng_below(&r, (uint64_t)(2 * span + 1)) - span;
+		n.dst_align = (unsigned)(((long)n.src_align + n.dist) & (MG_ALIGN_MOD - 1));
+	}
+	return n;
+}
+
+/* "memmove len 37, src%64 3, dst = src - 4": the handler's call, for the
+ * verdict. */
+static void describe_nested(const struct mg_case *c, const struct nested_call *n, char *out,
+			    size_t size)
+{
+	int used = snprintf(out, size, "%s len %zu", mg_op_name(c->variant->op), n->len);
+
+	if (used < 0 || (size_t)used >= size)
+		return;
+	if (n->overlap)
+		snprintf(out + used, size - (size_t)used, ", src%%64 %u, dst = src %c %ld", n->src_align,
+			 n->dist < 0 ? '-' : '+', n->dist < 0 ? -n->dist : n->dist);
+	else if (mg_op_has_src(c->variant->op))
+		snprintf(out + used, size - (size_t)used, ", src%%64 %u, dst%%64 %u", n->src_align,
+			 n->dst_align);
+	else
+		snprintf(out + used, size - (size_t)used, ", dst%%64 %u, c 0x%02x", n->dst_align,
+			 (unsigned)n->value & 0xffu);
+}
+
 /* The routine called from the handler, as a signal handler may call it, on
- * the handler's own buffers; its result against the reference's. */
+ * the handler's own buffers (nest_dst holds memmove's overlapping pair);
+ * the whole of nest_dst against the reference's, so that a write next to
+ * the call's dst is seen too. */
 static void call_nested(void)
 {
 	const struct mg_variant *v = st.c->variant;
-	size_t len = v->contract.fixed_len ? v->contract.fixed_len
-					   : nest_lens[(st.stops / NEST_EVERY) % NEST_LENS];
+	struct nested_call n = draw_nested(st.c, st.stops);
+	struct mg_rng r = {n.seed};
+	unsigned char *src, *dst;
 
-	for (size_t i = 0; i < len; i++)
-		nest_src[i] = (unsigned char)(i * 7 + st.stops);
-	memset(nest_dst, 0xee, len);
-	memset(nest_want, 0xee, len);
-	mg_call_reference(v->op, nest_want, nest_src, 0x3c, len);
-	mg_call_direct(v, nest_dst, nest_src, 0x3c, len);
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < NEST_BYTES; i += 8) {
+		uint64_t x = mg_rng_next(&r), y = mg_rng_next(&r);
+		memcpy(nest_src + i, &x, 8);
+		memcpy(nest_dst + i, &y, 8);
+	}
+	memcpy(nest_want, nest_dst, NEST_BYTES);
+	if (v->contract.fixed_len) {
+		src = nest_src;
+		dst = nest_dst;
+	} else if (n.overlap) {
+		src = nest_dst + NEST_MARGIN + (n.dist < 0 ? (size_t)-n.dist : 0) + n.src_align;
+		dst = src + n.dist;
+	} else {
+		src = nest_src + NEST_MARGIN + n.src_align;
+		dst = nest_dst + NEST_MARGIN + n.dst_align;
+	}
+	mg_call_reference(v->op, nest_want + (dst - nest_dst),
+			  n.overlap ? nest_want + (src - nest_dst) : src, n.value, n.len);
+	mg_call_direct(v, dst, src, n.value, n.len);
+	for (size_t i = 0; i < NEST_BYTES && st.found.what == NOTHING; i++)
 		if (nest_dst[i] != nest_want[i]) {
-			note(NESTED, (long long)i, nest_dst[i], nest_want[i]);
-			st.found.nested_len = len;
-			return;
+			note(NESTED, (long long)(nest_dst + i - dst), nest_dst[i], nest_want[i]);
+			st.found.nested = n; /* the first finding's call, as note keeps it */
 		}
 }
 
@@ -393,26 +473,60 @@ static int what_stops_saw(const struct mg_outcome *o, struct mg_verdict *out)
 			       "old values, loses such stores",
 			       pc, f->got, f->want);
 		break;
-	default:
+	default: {
+		char call[96];
+		int inside = f->offset >= 0 && (size_t)f->offset < f->nested.len;
+
+		describe_nested(o->c, &f->nested, call, sizeof call);
 		mg_verdict_start(out, MG_WRONG_RESULT);
 		mg_verdict_say(out,
-			       "a call from a signal handler, made while the routine was "
-			       "stopped at pc %s, got dst[%lld] 0x%02x, want 0x%02x (len %zu): "
-			       "the routine is not async-signal-safe",
-			       pc, f->offset, f->got, f->want, f->nested_len);
-		break;
+			       "a call from a signal handler (%s), made while the routine was "
+			       "stopped at pc %s, ",
+			       call, pc);
+		if (inside)
+			mg_verdict_say(out, "got dst[%lld] 0x%02x, want 0x%02x", f->offset, f->got,
+				       f->want);
+		else
+			mg_verdict_say(out, "wrote dst%+lld 0x%02x, want 0x%02x", f->offset, f->got,
+				       f->want);
+		break; /* blame_interrupt says why: reentrancy, or that call alone */
+	}
 	}
 	return 1;
 }
 
+/* Whether the handler's call, made alone as a case of its own, fails too. */
+static bool nested_fails_alone(const struct mg_case *c, const struct nested_call *n, mg_check_fn check)
+{
+	struct mg_case alone = *c;
+	struct mg_verdict again;
+
+	alone.interrupt = false;
+	alone.len = n->len;
+	alone.src_align = n->src_align;
+	alone.dst_align = n->dst_align;
+	alone.overlap = n->overlap;
+	alone.dist = n->dist;
+	alone.value = n->value; /* a case as draw_nested made it: valid for the variant */
+	check(&alone, 0, &again);
+	return again.cls != MG_OK;
+}
+
 /* A case that fails only when its routine is interrupted: say so, so that
  * nobody looks for the bug in the uninterrupted call; and when it passes
- * while the handler does not call the routine, that it is not reentrant. */
+ * while the handler does not call the routine, that it is not reentrant.
+ * When the handler's own call failed and fails alone too, it is a plain
+ * bug that call met first, and is said so. */
 static void blame_interrupt(const struct mg_case *c, mg_check_fn check, struct mg_verdict *out)
 {
+	struct finding found = st.found;
 	struct mg_case plain = *c;
 	struct mg_verdict again;
 
+	if (found.what == NESTED && nested_fails_alone(c, &found.nested, check)) {
+		mg_verdict_say(out, "; that call fails alone too, uninterrupted");
+		return;
+	}
 	plain.interrupt = false;
 	check(&plain, 0, &again);
 	if (again.cls != MG_OK)

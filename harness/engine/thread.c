@@ -38,6 +38,7 @@ struct worker {
 	unsigned char *map, *src_region, *dst_region, *want, *alt_stack;
 	unsigned char *src, *dst, *lo, *hi; /* this case's buffers and window */
 	unsigned round;
+	struct mg_case call; /* this round's call (draw_call) */
 	_Atomic int done;
 	_Atomic unsigned call_began; /* while in a call: 1 + its start in ms from
 				      * the case's (st.began), else 0 */
@@ -60,6 +61,7 @@ static struct {
 	int in_flight;
 	double began; /* now_ms() when the case started */
 	char error[200];
+	unsigned failed; /* 1 + the worker whose call is the verdict's, or 0 */
 	struct worker w[WORKERS];
 } st;
 
@@ -134,13 +136,48 @@ static void fill(unsigned char *p, size_t n, struct mg_rng *r)
 	}
 }
 
-/* ---- a worker ---------------------------------------------------------- */
+/* ---- a worker's calls -------------------------------------------------- */
 
-/* Thread k's own bytes and memset value, round by round. */
-static int worker_value(const struct mg_case *c, const struct worker *w)
+/* Worker k's call in round `round` (docs/contract.md, C14): a case of its
+ * own, from what the contract allows as the sweep's cases are (a length up
+ * to MG_SPOT_MAX_LEN, the alignments, memmove's overlap and direction, the
+ * guard page it is pushed against, memset's value, its bytes), so that a
+ * path only some calls take runs beside the others' paths. One round in
+ * four repeats the caller's case with bytes of its own, so that every
+ * thread is in the caller's path at once too. A page routine's and a user
+ * copy's calls keep the caller's shape. Drawn from the case's seed, the
+ * worker and the round: the case's replay line makes the same calls.
+ * (mg_case_valid would hold: the engine's situations call nothing of
+ * case.c, which calls into them.) */
+static void draw_call(const struct mg_case *c, unsigned index, unsigned round, struct mg_case *out)
 {
-	return (int)((unsigned)c->value + 0x25u * w->index);
+	struct mg_rng r = {mg_mix64(c->seed ^ mg_mix64((uint64_t)index << 32 | round))};
+	const struct mg_contract *k = &c->variant->contract;
+	struct mg_case d = *c;
+
+	d.threads = 0;
+	d.seed = mg_rng_next(&r);
+	d.value = (int)((unsigned)c->value + 0x25u * index);
+	*out = d;
+	if (k->fixed_len || mg_op_is_user(c->variant->op) || mg_rng_below(&r, 4) == 0)
+		return;
+	d.len = mg_draw_len(&r, MG_SPOT_MAX_LEN);
+	d.len -= d.len % (k->len_multiple ? k->len_multiple : 1);
+	d.src_align = mg_draw_align(&r, k->src_align);
+	d.dst_align = mg_draw_align(&r, k->dst_align);
+	d.place = mg_rng_below(&r, 2) ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
+	d.value = (int)mg_rng_next(&r);
+	d.overlap = c->variant->op == MG_MEMMOVE && mg_rng_below(&r, 2);
+	d.dist = 0;
+	if (d.overlap) {
+		long span = (long)d.len + 8;
+		d.dist = (long)mg_rng_below(&r, (uint64_t)(2 * span + 1)) - span;
+		d.dst_align = (unsigned)(((long)d.src_align + d.dist) & (MG_ALIGN_MOD - 1));
+	}
+	*out = d; /* valid by construction: the contract's alignments and multiple */
 }
+
+/* ---- a worker ---------------------------------------------------------- */
 
 static void judge_round(struct worker *w, const struct mg_case *c, void *returned)
 {
@@ -162,18 +199,25 @@ static void judge_round(struct worker *w, const struct mg_case *c, void *returne
 	}
 }
 
-static void one_round(struct worker *w, const struct mg_case *c)
+static void one_round(struct worker *w, const struct mg_case *outer)
 {
-	struct mg_rng r = {mg_mix64(c->seed ^ mg_mix64(w->index * MG_THREADS_ROUNDS + w->round))};
-	unsigned char *want_dst = w->want + (w->dst - w->dst_region);
-	const unsigned char *want_src = c->overlap ? w->want + (w->src - w->dst_region) : w->src;
+	const struct mg_case *c = &w->call;
+	struct mg_rng r;
+	unsigned char *want_dst;
+	const unsigned char *want_src;
 	void *returned;
+
+	draw_call(outer, w->index, w->round, &w->call);
+	place(w, c);
+	r.state = mg_mix64(c->seed);
+	want_dst = w->want + (w->dst - w->dst_region);
+	want_src = c->overlap ? w->want + (w->src - w->dst_region) : w->src;
 
 	fill(w->lo, (size_t)(w->hi - w->lo), &r);
 	if (!c->overlap && mg_op_has_src(c->variant->op))
 		fill(w->src, c->len, &r);
 	memcpy(w->want + (w->lo - w->dst_region), w->lo, (size_t)(w->hi - w->lo));
-	mg_call_reference(c->variant->op, want_dst, want_src, worker_value(c, w), c->len);
+	mg_call_reference(c->variant->op, want_dst, want_src, c->value, c->len);
 	if (mg_case_sets_vl(c) && mg_cpu_use_vl(c->vl) != 0)
 		error("a thread could not set the case's vector length", w->index + 1);
 	double cpu = mg_cpu_clock_ms(CLOCK_THREAD_CPUTIME_ID);
@@ -182,7 +226,7 @@ static void one_round(struct worker *w, const struct mg_case *c)
 	/* The case's tags too (case.h): a caller may tag its pointers in
 	 * every thread. */
 	returned = mg_call_direct(c->variant, mg_tagged(w->dst, c->tag), mg_tagged(w->src, mg_src_tag(c)),
-				  worker_value(c, w), c->len);
+				  c->value, c->len);
 	atomic_store(&w->call_began, 0);
 	judge_round(w, c, returned);
 }
@@ -259,7 +303,6 @@ static int start_worker(struct worker *w, unsigned index)
 		error("cannot map a worker's buffers", index + 1);
 		return 0;
 	}
-	place(w, st.c);
 	/* Only the faults and the watchdog's signal go to a worker; a stop
 	 * signal (stop.h) stays with the threads that handle it. */
 	sigfillset(&all);
@@ -281,6 +324,7 @@ static void start(const struct mg_case *c)
 	st.c = c;
 	st.began = now_ms();
 	st.error[0] = '\0';
+	st.failed = 0;
 	st.workers = 0;
 	atomic_store(&st.ready, 0);
 	atomic_store(&st.calling, 0);
@@ -373,26 +417,50 @@ static void abandon_threads(void)
 
 /* ---- the judge's rule -------------------------------------------------- */
 
-static void say_thread(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
+/* A worker's call in a few words, for the verdict (the replay line's seed
+ * makes it again): "memmove len 37, src%64 3, dst = src - 4, guard page
+ * after". */
+static void say_call(const struct mg_case *c, struct mg_verdict *out)
 {
-	mg_verdict_say(out,
-		       " in thread %u of %u, called at the same time as the others on buffers "
-		       "of its own (its call %u)",
-		       w->index + 1, o->c->threads, w->round + 1);
+	mg_verdict_say(out, ": %s len %zu", mg_op_name(c->variant->op), c->len);
+	if (c->overlap)
+		mg_verdict_say(out, ", src%%64 %u, dst = src %c %ld", c->src_align,
+			       c->dist < 0 ? '-' : '+', c->dist < 0 ? -c->dist : c->dist);
+	else if (mg_op_has_src(c->variant->op))
+		mg_verdict_say(out, ", src%%64 %u, dst%%64 %u", c->src_align, c->dst_align);
+	else
+		mg_verdict_say(out, ", dst%%64 %u, c 0x%02x", c->dst_align, (unsigned)c->value & 0xffu);
+	mg_verdict_say(out, ", guard page %s", c->place == MG_PLACE_BEFORE ? "before" : "after");
 }
 
-static void wrong_byte(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
+/* Which call it was: its round, and the case it drew when that is not the
+ * caller's (draw_call). */
+static void say_thread(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
 {
-	int inside = w->offset >= 0 && (size_t)w->offset < o->c->len;
+	const struct mg_case *c = &w->call;
+
+	mg_verdict_say(out,
+		       " in thread %u of %u, called at the same time as the others on buffers "
+		       "of its own (its call %u",
+		       w->index + 1, o->c->threads, w->round + 1);
+	if (c->len != o->c->len || c->src_align != o->c->src_align || c->dst_align != o->c->dst_align ||
+	    c->overlap != o->c->overlap || c->dist != o->c->dist || c->place != o->c->place)
+		say_call(c, out);
+	mg_verdict_say(out, ")");
+}
+
+static void wrong_byte(const struct worker *w, struct mg_verdict *out)
+{
+	int inside = w->offset >= 0 && (size_t)w->offset < w->call.len;
 
 	mg_verdict_start(out, inside ? MG_WRONG_RESULT : MG_OOB_WRITE);
 	mg_verdict_byte(out, w->offset, w->got, w->want_byte);
 	if (inside)
 		mg_verdict_say(out, "dst[%lld] got 0x%02x want 0x%02x (len %zu)", w->offset, w->got,
-			       w->want_byte, o->c->len);
+			       w->want_byte, w->call.len);
 	else
 		mg_verdict_say(out, "wrote dst%+lld: 0x%02x, want 0x%02x (len %zu)", w->offset,
-			       w->got, w->want_byte, o->c->len);
+			       w->got, w->want_byte, w->call.len);
 }
 
 static void faulted(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
@@ -425,33 +493,40 @@ static int what_workers_saw(const struct mg_outcome *o, struct mg_verdict *out)
 		const struct worker *w = &st.w[i];
 		switch (w->what) {
 		case NOTHING: continue;
-		case WRONG_BYTE: wrong_byte(o, w, out); break;
+		case WRONG_BYTE: wrong_byte(w, out); break;
 		case WRONG_RETURN:
 			mg_verdict_set(out, MG_WRONG_RETURN, "returned dst%+td, want dst+%zu",
-				       (unsigned char *)w->returned - (unsigned char *)mg_tagged(w->dst, o->c->tag),
-				       o->c->variant->ret == MG_RET_DST_END ? o->c->len : 0);
+				       (unsigned char *)w->returned - (unsigned char *)mg_tagged(w->dst, w->call.tag),
+				       w->call.variant->ret == MG_RET_DST_END ? w->call.len : 0);
 			break;
 		case FAULTED: faulted(o, w, out); break;
 		}
 		say_thread(o, w, out);
+		st.failed = i + 1;
 		return 1;
 	}
 	return 0;
 }
 
 /* A case that fails only in threads: say so, so that nobody looks for
- * the bug in a call made alone. */
+ * the bug in a call made alone. The call that failed is the caller's
+ * case, or a worker's own (draw_call); one that fails alone too is a
+ * plain bug that a worker's call met first, and is said so. */
 static void blame_threads(const struct mg_case *c, mg_check_fn check, struct mg_verdict *out)
 {
-	struct mg_case alone = *c;
+	int worker = st.failed != 0;
+	struct mg_case alone = worker ? st.w[st.failed - 1].call : *c;
 	struct mg_verdict again;
 
 	alone.threads = 0;
 	check(&alone, 0, &again);
-	if (again.cls != MG_OK)
+	if (again.cls != MG_OK) {
+		if (worker)
+			mg_verdict_say(out, "; in one thread, that call fails too");
 		return;
-	mg_verdict_say(out, "; in one thread, the same case passes: the routine is not "
-			    "thread-safe (POSIX XSH 2.9.1)");
+	}
+	mg_verdict_say(out, "; in one thread, %s passes: the routine is not thread-safe (POSIX XSH 2.9.1)",
+		       worker ? "that call" : "the same case");
 }
 
 static bool asks_for_threads(const struct mg_case *c)

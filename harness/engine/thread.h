@@ -2,11 +2,13 @@
  * threads at once, each on buffers of its own, since POSIX makes memcpy,
  * memmove and memset thread-safe (XSH 2.9.1). The calling thread makes the
  * case's call in the sandbox, judged as every call is; at the same moment
- * `threads - 1` workers, each with a guard-paged sandbox of its own and its
- * own bytes (the case's seed mixed with the worker's number), make the
- * same call again and again (MG_THREADS_ROUNDS times at least, and until
- * the caller's call has returned), and each result is compared with the
- * reference's. They are released together from a start line they reach
+ * `threads - 1` workers, each with a guard-paged sandbox of its own, make
+ * calls of their own again and again (MG_THREADS_ROUNDS times at least,
+ * and until the caller's call has returned), and each result is compared
+ * with the reference's. Each call is a case drawn from the case's seed,
+ * the worker and the round: its own length (up to MG_SPOT_MAX_LEN),
+ * alignments, overlap, guard page, value and bytes, or, one round in
+ * four, the caller's case with bytes of its own (thread.c, draw_call). They are released together from a start line they reach
  * running, and the caller's call starts once each of theirs has, so that
  * it overlaps theirs however the threads are scheduled. A worker's wrong byte, wrong return,
  * fault or hang is the case's finding. A case's `threads` field asks for

@@ -86,7 +86,8 @@ gate_case() {
 	# bad_memcpy_aborts is a crash finding ("called abort") like any other.
 	case $v in
 	memcpy_libc | mempcpy_libc | memmove_libc | memset_libc | bad_memcpy_exits_midway | \
-		bad_memcpy_unprotects_src | bad_memcpy_shared_bounce | memcpy_thread_bounce)
+		bad_memcpy_unprotects_src | bad_memcpy_shared_bounce | memcpy_thread_bounce | \
+		bad_memcpy_static_blocks | memcpy_thread_blocks)
 		if [ $rc -eq 2 ] && grep -qE "^gate: .* references symbols it does not define: (memcpy|memmove|memset|_exit|mprotect|sched_yield)[ ,]" <<<"$out"; then
 			pass "gate refuses $v at build time: it calls into the C library ($file)"
 		else

@@ -25,6 +25,14 @@ caught bad_memset_merges_tail out-of-bounds-write \
 caught bad_memcpy_static_scratch wrong-result \
 	"dst\[[0-9]+\] got .*: it is not reentrant \(POSIX makes it async-signal-safe\)$" \
 	--len=300 --interrupt=step
+# The handler's call is a case of its own (docs/contract.md, C15): its
+# length, alignments and overlap are drawn, and named; one that fails
+# alone too is a plain bug that call met first, not reentrancy.
+expect "the handler's call is named, and one that fails alone too is said so" 1 \
+	"^verdict: wrong-result: a call from a signal handler \(memcpy len [0-9]+, src%64 [0-9]+, dst%64 [0-9]+\), made while the routine was stopped at pc mg_generic_bad_memcpy_tail_overwrite\+0x[0-9a-f]+, wrote dst\+[0-9]+ 0x00, want 0x[0-9a-f]+; that call fails alone too, uninterrupted$" \
+	$MG run --variant=bad_memcpy_tail_overwrite --len=64 --interrupt=step
+expect "a routine reentrant across lengths passes interrupted (bad_memcpy_static_blocks)" 0 "^verdict: ok$" \
+	$MG run --variant=bad_memcpy_static_blocks --len=300 --interrupt=step
 for it_v in bad_memcpy_below_red_zone bad_memset_merges_tail bad_memcpy_static_scratch; do
 	expect "uninterrupted, $it_v passes the same case" 0 "^verdict: ok$" \
 		$MG run --variant=$it_v --len=300 --value=90
