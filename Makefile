@@ -24,8 +24,8 @@ override CC := clang --target=aarch64-linux-gnu
 else ifeq ($(ARCH),riscv64)
 # clang 14's ld.lld cannot link Debian's riscv64 libc (R_RISCV_ALIGN needs
 # linker relaxation it lacks): binutils-riscv64-linux-gnu's ld links. The
-# C code is rv64gc; only assembly may use the vector and bit-manipulation
-# extensions (RVV_ASFLAGS).
+# C code is rv64gc; only assembly may use the vector extension (RVV_ASFLAGS),
+# and the routines that declare a bit-manipulation extension, that one.
 # (The link flags are unused when compiling, which clang would warn of.)
 override CC := clang --target=riscv64-linux-gnu -fuse-ld=bfd --ld-path=/usr/bin/riscv64-linux-gnu-ld \
 	-Wno-unused-command-line-argument
@@ -228,13 +228,17 @@ $(OBJ)/%.o: %.c
 	$(CC) $(PLAIN_CFLAGS) -Ireference $(DEPFLAGS) -c -o $@ $<
 
 # Assembly includes the ABI record's layout (harness/arch/abi.h). On
-# riscv64 it may use the vector and the bit-manipulation extensions: a
-# routine that does declares them (MG_FEAT_V, MG_FEAT_ZBA, ...) and runs
-# only where the CPU has them; the trampoline touches vector state only
-# there. The C code stays rv64gc, so that the compiler never vectorises
-# the harness or uses an extension the CPU may lack.
+# riscv64 it may use the vector extension: a routine that does declares
+# it (MG_FEAT_V) and runs only where the CPU has V; the trampoline
+# touches vector state only there. The C code stays rv64gc, so that the
+# compiler never vectorises the harness. A routine that declares a
+# bit-manipulation extension is assembled with it, and only that routine:
+# with Zbb or Zbs the assembler builds the constants of `li` with their
+# instructions, which an RV64GC CPU lacks (the harness's own `li` died of
+# SIGILL under the gate's RV64GC model).
 ifeq ($(ARCH),riscv64)
-RVV_ASFLAGS := -march=rv64gcv_zba_zbb_zbs
+RVV_ASFLAGS := -march=rv64gcv
+$(OBJ)/impls/riscv64/memcpy_zb.o: RVV_ASFLAGS := -march=rv64gcv_zba_zbb
 endif
 $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)

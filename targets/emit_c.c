@@ -287,8 +287,8 @@ static const char *own_source(const struct mg_variant *v, char *buf, size_t size
 }
 
 /* The build's flags for this variant: a riscv64 routine that declares V
- * or a bit-manipulation extension is assembled for what it declares (the
- * Makefile's RVV_ASFLAGS has them all), and runs only where the CPU has
+ * or a bit-manipulation extension is assembled for what it declares (as
+ * the Makefile's RVV_ASFLAGS for it), and runs only where the CPU has
  * it. */
 static const char *arch_flags(const struct mg_variant *v)
 {
