@@ -1,7 +1,8 @@
 /* A memcpy that keeps a per-call value in a static variable: its tail's
  * length, n mod 16, stored before it copies the 16-byte blocks and read
- * back after them to copy the last bytes. From 16 bytes to 16 KiB it
- * yields the CPU between the two (as a path that waits might). It saves
+ * back after them to copy the last bytes. From 1 to 16 KiB it yields the
+ * CPU between the two (as a path that waits might; the sweep's many
+ * shorter calls do not). It saves
  * the variable on entry and puts it back before it returns, so a call from
  * a signal handler leaves it as it was: it is reentrant. Threads whose
  * calls have the same length store the same value, and every call is
@@ -21,7 +22,7 @@
 void *BLOCKS_NAME(void *d, const void *s, size_t n);
 
 #define BLOCK	  16
-#define SLOW_FROM 16
+#define SLOW_FROM 1024
 #define SLOW_TO	  16384
 
 BLOCKS_STORAGE size_t tail;
