@@ -149,6 +149,13 @@ static inline unsigned mg_draw_align(struct mg_rng *r, unsigned align)
 	return align >= MG_ALIGN_MOD ? 0 : a - a % (align ? align : 1);
 }
 
+/* Whether an address mod MG_ALIGN_MOD meets a contract requiring `align`
+ * bytes (a drawn overlap's dst, which follows from src and the distance). */
+static inline bool mg_align_allowed(unsigned at, unsigned align)
+{
+	return align >= MG_ALIGN_MOD ? at == 0 : at % (align ? align : 1) == 0;
+}
+
 /* The tag of a separate source's pointer, never dst's. */
 static inline unsigned mg_src_tag(const struct mg_case *c)
 {

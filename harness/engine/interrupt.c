@@ -229,8 +229,16 @@ static struct nested_call draw_nested(const struct mg_case *c, unsigned long sto
 	n.dst_align = mg_draw_align(&r, k->dst_align);
 	if (n.overlap) {
 		long span = (long)n.len + 8;
+		unsigned at;
+
 		n.dist = (long)mg_rng_below(&r, (uint64_t)(2 * span + 1)) - span;
-		n.dst_align = (unsigned)(((long)n.src_align + n.dist) & (MG_ALIGN_MOD - 1));
+		at = (unsigned)(((long)n.src_align + n.dist) & (MG_ALIGN_MOD - 1));
+		if (mg_align_allowed(at, k->dst_align)) {
+			n.dst_align = at;
+		} else { /* that dst is not the contract's: separate buffers */
+			n.overlap = 0;
+			n.dist = 0;
+		}
 	}
 	return n;
 }

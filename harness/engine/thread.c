@@ -171,8 +171,16 @@ static void draw_call(const struct mg_case *c, unsigned index, unsigned round, s
 	d.dist = 0;
 	if (d.overlap) {
 		long span = (long)d.len + 8;
+		unsigned at;
+
 		d.dist = (long)mg_rng_below(&r, (uint64_t)(2 * span + 1)) - span;
-		d.dst_align = (unsigned)(((long)d.src_align + d.dist) & (MG_ALIGN_MOD - 1));
+		at = (unsigned)(((long)d.src_align + d.dist) & (MG_ALIGN_MOD - 1));
+		if (mg_align_allowed(at, k->dst_align)) {
+			d.dst_align = at;
+		} else { /* that dst is not the contract's: separate buffers */
+			d.overlap = false;
+			d.dist = 0;
+		}
 	}
 	*out = d; /* valid by construction: the contract's alignments and multiple */
 }
