@@ -149,11 +149,22 @@ static inline unsigned mg_draw_align(struct mg_rng *r, unsigned align)
 	return align >= MG_ALIGN_MOD ? 0 : a - a % (align ? align : 1);
 }
 
-/* Whether an address mod MG_ALIGN_MOD meets a contract requiring `align`
- * bytes (a drawn overlap's dst, which follows from src and the distance). */
-static inline bool mg_align_allowed(unsigned at, unsigned align)
+/* A memmove's overlap for a drawn call of `len` bytes from src_align: dst
+ * - src in [-(len + 8), len + 8]. True with *dist and *dst_align set when
+ * that dst meets a contract requiring `dst_req` bytes; false (separate
+ * buffers) when it does not. */
+static inline bool mg_draw_overlap(struct mg_rng *r, size_t len, unsigned src_align, unsigned dst_req,
+				   long *dist, unsigned *dst_align)
 {
-	return align >= MG_ALIGN_MOD ? at == 0 : at % (align ? align : 1) == 0;
+	long span = (long)len + 8;
+	long d = (long)mg_rng_below(r, (uint64_t)(2 * span + 1)) - span;
+	unsigned at = (unsigned)(((long)src_align + d) & (MG_ALIGN_MOD - 1));
+
+	if (dst_req >= MG_ALIGN_MOD ? at != 0 : at % (dst_req ? dst_req : 1) != 0)
+		return false;
+	*dist = d;
+	*dst_align = at;
+	return true;
 }
 
 /* The tag of a separate source's pointer, never dst's. */

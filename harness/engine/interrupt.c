@@ -227,19 +227,8 @@ static struct nested_call draw_nested(const struct mg_case *c, unsigned long sto
 	n.len -= n.len % (k->len_multiple ? k->len_multiple : 1);
 	n.src_align = mg_draw_align(&r, k->src_align);
 	n.dst_align = mg_draw_align(&r, k->dst_align);
-	if (n.overlap) {
-		long span = (long)n.len + 8;
-		unsigned at;
-
-		n.dist = (long)mg_rng_below(&r, (uint64_t)(2 * span + 1)) - span;
-		at = (unsigned)(((long)n.src_align + n.dist) & (MG_ALIGN_MOD - 1));
-		if (mg_align_allowed(at, k->dst_align)) {
-			n.dst_align = at;
-		} else { /* that dst is not the contract's: separate buffers */
-			n.overlap = 0;
-			n.dist = 0;
-		}
-	}
+	if (n.overlap)
+		n.overlap = mg_draw_overlap(&r, n.len, n.src_align, k->dst_align, &n.dist, &n.dst_align);
 	return n;
 }
 

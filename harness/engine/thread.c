@@ -167,21 +167,9 @@ static void draw_call(const struct mg_case *c, unsigned index, unsigned round, s
 	d.dst_align = mg_draw_align(&r, k->dst_align);
 	d.place = mg_rng_below(&r, 2) ? MG_PLACE_BEFORE : MG_PLACE_AFTER;
 	d.value = (int)mg_rng_next(&r);
-	d.overlap = c->variant->op == MG_MEMMOVE && mg_rng_below(&r, 2);
 	d.dist = 0;
-	if (d.overlap) {
-		long span = (long)d.len + 8;
-		unsigned at;
-
-		d.dist = (long)mg_rng_below(&r, (uint64_t)(2 * span + 1)) - span;
-		at = (unsigned)(((long)d.src_align + d.dist) & (MG_ALIGN_MOD - 1));
-		if (mg_align_allowed(at, k->dst_align)) {
-			d.dst_align = at;
-		} else { /* that dst is not the contract's: separate buffers */
-			d.overlap = false;
-			d.dist = 0;
-		}
-	}
+	d.overlap = c->variant->op == MG_MEMMOVE && mg_rng_below(&r, 2) &&
+		    mg_draw_overlap(&r, d.len, d.src_align, k->dst_align, &d.dist, &d.dst_align);
 	*out = d; /* valid by construction: the contract's alignments and multiple */
 }
 
