@@ -151,20 +151,23 @@ class Object:
 
 def mapping_kind(name):
     """'x' (code), 'd' (data) or None: aarch64's mapping symbols are $x and
-    $d, optionally followed by '.' and anything."""
+    $d, optionally followed by '.' and anything; RISC-V's (its psABI,
+    "Mapping Symbol") $x, $d, and $x followed by the ISA string it uses
+    from there ($xrv64i2p1_m2p0...)."""
     for kind in ("x", "d"):
         if name == f"${kind}" or name.startswith(f"${kind}."):
             return kind
-    return None
+    return "x" if name.startswith("$xrv") else None
 
 
 def code_ranges(obj, section):
-    """[(start, end)] of the section's bytes that are code. aarch64: what
+    """[(start, end)] of the section's bytes that are code. aarch64 and
+    riscv64: what
     the mapping symbols say (from the section's start, code until the
     first one says otherwise); every arch: less sized data objects."""
     size = section.size
     ranges = [(0, size)]
-    if obj.arch == "aarch64":
+    if obj.arch in ("aarch64", "riscv64"):
         marks = sorted((s.value, mapping_kind(s.name)) for s in obj.symbols
                        if s.shndx == section.index and mapping_kind(s.name))
         if marks:

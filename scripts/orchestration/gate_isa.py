@@ -35,12 +35,10 @@ def audit_check(ctx):
     missing, the object cannot be read, or some bytes could not be decoded
     (its `uses` then holds what was seen)."""
     declared = [f for f in ctx.requires if f not in DECLARATIONS]
-    ctx.progress("the ISA audit (Capstone)")
+    ctx.progress("the ISA audit")
     t = time.monotonic()
     try:
         result = isa_audit.audit(merged_object(ctx), ctx.foreign or ctx.host)
-    except isa_audit.NoDecoder as e:
-        return Audit(na("isa", str(e)), [])
     except isa_audit.CannotAudit as e:
         return Audit(cannot("isa", str(e)), [])
     seconds = time.monotonic() - t

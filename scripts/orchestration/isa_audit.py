@@ -2,6 +2,8 @@
 Capstone (Debian's python3-capstone, 4.0.2), each instruction mapped to the
 CPU features it needs (isa_features), and each feature that neither
 --requires nor the arch's baseline covers reported as `undeclared-feature`.
+riscv64, which Capstone 4.0.2 cannot decode, is read by riscv_decode's
+opcode map instead.
 
 Where Capstone 4.0.2 cannot decode bytes, three documented rules take over
 (docs/isa-audit.md): an EVEX instruction (x86) is AVX-512 and its length is
@@ -14,7 +16,7 @@ never a finding against the routine."""
 import os
 import sys
 
-from . import elf_code, isa_features as F
+from . import elf_code, isa_features as F, riscv_decode
 
 DEBIAN_DIST = "/usr/lib/python3/dist-packages"
 
@@ -62,6 +64,9 @@ def capstone():
 
 
 def decoder(arch):
+    """Capstone's decoder for the arch; None for riscv64 (riscv_decode)."""
+    if arch == "riscv64":
+        return None
     cs = capstone()
     modes = {"x86_64": (cs.CS_ARCH_X86, cs.CS_MODE_64), "i386": (cs.CS_ARCH_X86, cs.CS_MODE_32),
              "aarch64": (cs.CS_ARCH_ARM64, cs.CS_MODE_ARM)}
@@ -232,6 +237,8 @@ def group_features(insn, arch):
 def audit_range(md, result, data, start, end, at):
     """Decodes data[start:end] (one code range of a section)."""
     arch = result.arch
+    if md is None:
+        return audit_riscv_range(result, data, start, end, at)
     off = start
     while off < end:
         stopped = off
@@ -285,23 +292,33 @@ def undecodable(result, data, off, end, at):
     return end
 
 
+def audit_riscv_range(result, data, start, end, at):
+    """riscv_decode's reading of data[start:end]: an extension --requires
+    knows is a use of it; any other (or an encoding it cannot read) is a
+    limit, naming the instruction."""
+    known = F.known("riscv64")
+    for off, insn in riscv_decode.decode(data, start, end):
+        if insn.extension and insn.extension not in known:
+            beyond = f"beyond RV64GC, --requires knows {', '.join(known)}"
+            what = ("cannot be read: the rest of that code was not audited" if not insn.size
+                    else f"is neither RV64GC nor an extension --requires knows ({beyond})"
+                    if insn.extension == riscv_decode.OTHER
+                    else f"needs {insn.extension}, which --requires cannot declare ({beyond})")
+            result.limits.append(f"{insn.text} at {at(off)} {what}")
+            if not insn.size:
+                return
+            continue
+        result.instructions += 1
+        if insn.extension:
+            result.add(insn.extension, insn.text, at(off), "RISC-V opcode map")
+
+
 def audit_bytes(arch, data, name="code"):
     """The Result for raw code bytes (one range, named `name`)."""
     result = Result(arch)
     result.code_bytes = len(data)
     audit_range(decoder(arch), result, data, 0, len(data), lambda off: f"{name}+{off:#x}")
     return result
-
-
-# The arches Capstone 4.0.2 has no decoder for, and what stands in for
-# the audit there.
-NO_DECODER = {"riscv64": "Capstone 4.0.2 has no RISC-V decoder; an undeclared V, Zba, Zbb or Zbs "
-                         "faults under the RV64GC model"}
-
-
-class NoDecoder(CannotAudit):
-    """The object is of an arch the audit cannot decode (NO_DECODER): the
-    audit does not apply, which is no failure to judge."""
 
 
 def object_of(path, arch=None):
@@ -318,11 +335,8 @@ def object_of(path, arch=None):
 
 def audit(path, arch=None):
     """The Result for the object at `path`. CannotAudit if it cannot be
-    read, is for another arch than `arch`, or Capstone is missing;
-    NoDecoder for an arch Capstone cannot decode."""
+    read, is for another arch than `arch`, or Capstone is missing."""
     obj = object_of(path, arch)
-    if obj.arch in NO_DECODER:
-        raise NoDecoder(NO_DECODER[obj.arch])
     md = decoder(obj.arch)
     result = Result(obj.arch)
     for section in obj.code_sections():
@@ -376,7 +390,8 @@ def summary(result, declared):
 def note(result):
     """The check's note: what was read, and how much the rules decoded."""
     minimal = ",".join(result.minimal()) or "none"
-    text = (f"{result.instructions} instructions ({result.code_bytes} bytes of code), Capstone 4.0.2; "
+    reader = "the RISC-V opcode map" if result.arch == "riscv64" else "Capstone 4.0.2"
+    text = (f"{result.instructions} instructions ({result.code_bytes} bytes of code), {reader}; "
             f"minimal --requires: {minimal}")
     if result.by_rule:
         text += "; decoded by rule: " + ", ".join(f"{n} {rule}" for rule, n in sorted(result.by_rule.items()))

@@ -48,11 +48,11 @@ def parse(argv):
         else:
             opts["files"].append(arg)
         i += 1
-    if opts["arch"] not in (None, "x86_64", "i386", "aarch64"):
-        raise cli.Usage(f"unknown arch '{opts['arch']}' (valid: x86_64, i386, aarch64)")
+    if opts["arch"] not in (None, "x86_64", "i386", "aarch64", "riscv64"):
+        raise cli.Usage(f"unknown arch '{opts['arch']}' (valid: x86_64, i386, aarch64, riscv64)")
     if opts["format"] not in ("text", "json"):
         raise cli.Usage(f"--format must be text or json, not '{opts['format']}'")
-    known = isa_features.X86 + isa_features.AARCH64 + isa_features.FACTS
+    known = isa_features.ALL + isa_features.FACTS
     for f in opts["requires"]:
         if f not in known:
             raise cli.Usage(f"unknown feature '{f}' in --requires (valid: {', '.join(known)})")

@@ -12,9 +12,8 @@ X86 = ("sse", "sse2", "sse3", "ssse3", "sse4_1", "sse4_2", "sse4a", "avx", "avx2
        "3dnow", "mmx", "cmov", "fsgsbase", "clflushopt", "clwb", "rdrand", "rdseed")
 AARCH64 = ("crc32", "crypto", "sve", "sve2", "mops")
 # riscv64's extensions a copy routine may use beyond RV64GC, each a bit of
-# the harness (enum mg_feature). Capstone 4 has no RISC-V decoder, so the
-# audit cannot find them: the gate runs such code under a model without
-# them instead (cpu_models, RV64GC).
+# the harness (enum mg_feature); riscv_decode's opcode map finds them (the
+# extensions it names beyond these, it cannot judge).
 RISCV64 = ("v", "zba", "zbb", "zbs")
 ALL = X86 + AARCH64 + RISCV64
 # Features no instruction needs: facts a routine's speed or its block size

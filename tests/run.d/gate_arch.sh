@@ -96,7 +96,7 @@ else
 	expect_all "gate: a correct riscv64 vector memset is accepted under V at every VLEN" 0 \
 		"^memgate gate: my_rvv \(memset, riscv64, under qemu-riscv64" \
 		"^  cpu rv64,v=true,vlen=128,vext_spec=v1.0: ACCEPTED" "^  cpu rv64,v=true,vlen=1024,vext_spec=v1.0: ACCEPTED" \
-		"^isa +N/A .*no RISC-V decoder" "^ACCEPTED .*: my_rvv passed" -- \
+		"^isa +PASS .*the RISC-V opcode map; minimal --requires: v" "^ACCEPTED .*: my_rvv passed" -- \
 		scripts/gate --arch=riscv64 --op memset --requires v --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		--report="$TMP/garvv.json" "$TMP/my_rvv.S"
 	# It requires v: RV64GC, which has none, does not run it.
@@ -122,10 +122,17 @@ else
 	# What the tests below judge shows under one model (--cpu).
 	rv_gc=rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false
 	rv_v128=rv64,v=true,vlen=128,vext_spec=v1.0
-	expect "gate: riscv64 code that uses V without --requires v dies of SIGILL under RV64GC" 1 \
-		"^1\. \[sweep\] crash: SIGILL \(a vector instruction, on a CPU without V: a routine that uses V requires it, --requires v\) at pc mg_gate_rvv_undeclared\+0x2, .*\(cpu rv64,v=false," \
+	expect_all "gate: riscv64 code that uses V without --requires v is the ISA audit's undeclared-feature v; RV64GC does not run it" 1 \
+		"^1\. \[isa\] undeclared-feature: v: vsetvli \(.insn 0x0c367357\) at rvv_undeclared\+0x2 \(and 2 more\) needs v, which is not declared \(no --requires\); --requires v covers it" \
+		"^sweep +N/A .*n/a \(qemu-riscv64 -cpu rv64,v=false,.* cannot run v\)" "^REJECTED: rvv_undeclared, 1 finding" -- \
 		scripts/gate --arch=riscv64 --cpu="$rv_gc" --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
 		tests/gate/rvv_undeclared.S
+	# Where the audit cannot read the code, the RV64GC model is its backstop.
+	expect_all "gate: the same V behind 48 bits the audit cannot read: isa could not judge, SIGILL under RV64GC" 1 \
+		"^isa +ERROR .*could not judge: an instruction longer than 32 bits \(0x001f\) at rvv_past_the_audit\+0x4" \
+		"^1\. \[sweep\] crash: SIGILL \(a vector instruction, on a CPU without V: a routine that uses V requires it, --requires v\) at pc mg_gate_rvv_past_the_audit\+0xa, .*\(cpu rv64,v=false," -- \
+		scripts/gate --arch=riscv64 --cpu="$rv_gc" --op memcpy --profile=smoke --skip=huge,fuzz,regressions --no-bench \
+		tests/gate/rvv_past_the_audit.S
 	expect_all "gate: a riscv64 vector routine without --requires v does not assemble (built for RV64GC)" 2 \
 		"^gate: .*my_rvv.S does not build, so nothing was judged: fix what the compiler says below and run the gate again$" "instruction requires the following: 'V'" -- \
 		scripts/gate --arch=riscv64 --op memset --profile=smoke "$TMP/my_rvv.S"

@@ -56,6 +56,22 @@ if arch_wanted aarch64 && clang --target=aarch64-linux-gnu -c tests/gate/isa/sve
 		scripts/isa-audit "$ISA/literal_pool.o"
 fi
 
+# riscv64, which Capstone 4.0.2 cannot decode: riscv_decode's opcode map
+# (docs/isa-audit.md, "riscv64"). An extension beyond what --requires
+# knows, as an instruction it cannot read, could not be judged.
+if arch_wanted riscv64 && clang --target=riscv64-linux-gnu -c tests/gate/isa/rv_minu_copy.S -o "$ISA/rv_minu.o" 2>/dev/null &&
+	clang --target=riscv64-linux-gnu -DBEYOND -c tests/gate/isa/rv_minu_copy.S -o "$ISA/rv_beyond.o" 2>/dev/null; then
+	expect "isa-audit: a riscv64 copy with Zbb's minu, undeclared, is undeclared-feature zbb" 1 \
+		"undeclared-feature: zbb: minu \(.insn 0x0bc65333\) at rv_minu_copy\+0x6 needs zbb, which is not declared \(no --requires\); --requires zbb covers it" \
+		scripts/isa-audit "$ISA/rv_minu.o"
+	expect "isa-audit: the riscv64 copy with --requires zbb passes" 0 "rv_minu.o: riscv64, 13 instructions; minimal --requires: zbb \(declared: zbb\)" \
+		scripts/isa-audit --requires=zbb "$ISA/rv_minu.o"
+	expect_all "isa-audit: Zbc and Zicboz, which --requires cannot declare, could not be judged" 2 \
+		"could not judge: clmul \(.insn 0x0ac59533\) at rv_minu_copy\+0x24 needs zbc, which --requires cannot declare" \
+		"could not judge: cbo.zero \(.insn 0x0045200f\) at rv_minu_copy\+0x28 needs zicboz" -- \
+		scripts/isa-audit --requires=zbb "$ISA/rv_beyond.o"
+fi
+
 # The gate: the audit's finding, the minimal --requires in the table and
 # in every report.
 ISA_FLAGS=(--profile=smoke --skip=fuzz,huge --no-bench)
@@ -120,6 +136,21 @@ else
 		"^valgrind +N/A .*n/a \(valgrind cannot run avx512f\)" \
 		"^ACCEPTED \(smoke sweep; valgrind n/a: valgrind cannot run avx512f.*\): __mempcpy_avx512_no_vzeroupper passed every other" -- \
 		scripts/gate "${ISA_FLAGS[@]}" "${ISA_PIN[@]}" --requires=avx512f --entry mempcpy=__mempcpy_avx512_no_vzeroupper "$ISA_MEMBER"
+fi
+
+# riscv64 under qemu: the Zbb routine without --requires is the audit's
+# finding (RV64GC, which has no Zbb, does not run it); with --requires zbb
+# it is accepted. In check-all (12 s of qemu); the fast tier has the
+# audit's own tests above, and gate_arch's rvv_undeclared.
+if [ "$tier" = all ] && arch_wanted riscv64 && scripts/arch-probe riscv64 >/dev/null 2>&1; then
+	expect_all "gate: a riscv64 Zbb routine without --requires zbb is undeclared-feature zbb, RV64GC n/a" 1 \
+		"^1\. \[isa\] undeclared-feature: zbb: minu " "^sweep +N/A .*cannot run zbb" \
+		"^REJECTED: rv_minu_copy, 1 finding\(s\)" -- \
+		scripts/gate --arch=riscv64 --op memcpy --profile=smoke --skip=fuzz,huge,regressions --no-bench tests/gate/isa/rv_minu_copy.S
+	expect_all "gate: the riscv64 Zbb routine with --requires zbb is accepted" 0 \
+		"^isa +PASS .*the RISC-V opcode map; minimal --requires: zbb" "^ACCEPTED.*: rv_minu_copy passed every" -- \
+		scripts/gate --arch=riscv64 --op memcpy --requires=zbb --profile=smoke --skip=fuzz,huge,regressions --no-bench \
+		tests/gate/isa/rv_minu_copy.S
 fi
 
 # aarch64 under qemu: the SVE routine without --requires is the audit's

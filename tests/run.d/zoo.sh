@@ -147,6 +147,18 @@ else
 	skip "zoo --audit-only: glibc i386" "libc6-dev-i386 is not installed (scripts/install-deps)"
 fi
 
+# riscv64's shipped routines through the RISC-V opcode map (docs/isa-audit.md,
+# "riscv64"): glibc 2.36's and linux 6.1's, all RV64GC.
+if [ -f /usr/riscv64-linux-gnu/lib/libc.a ] && ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
+	expect_all "zoo --audit-only: glibc's and linux's riscv64 routines are RV64GC, every one read" 0 \
+		'^glibc-riscv64-memcpy: covered; minimal --requires none, declared none$' \
+		'^linux-riscv64-memset: covered; minimal --requires none, declared none$' \
+		'^zoo --audit-only: 7 units: 7 covered, 0 undeclared, 0 could-not-judge; ' -- \
+		scripts/zoo --audit-only --arch riscv64 --out "$TMP/zoo-audit-rv"
+else
+	skip "zoo --audit-only: riscv64" "libc6-dev-riscv64-cross or linux-source is not installed (scripts/install-deps --zoo)"
+fi
+
 # A few routines through the real gate, quickly: a glibc object (whose
 # _chk entry calls __chk_fail, which the gate links to its stub) and a
 # kernel alternative when linux-source is here; the matrix, the wall time
