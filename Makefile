@@ -520,6 +520,13 @@ CPU_MODELS ?= $(call RVV_MODEL,128) rv64 $(call RVV_MODEL,256) $(call RVV_MODEL,
 CPU_MODEL_SELECT ?= --variant=memcpy_rvv,memmove_rvv,memset_rvv
 CPU_MODEL_PROFILE ?= smoke
 CPU_MODEL_MAX_LEN ?= 65536
+# Then the misaligned watch (docs/arches.md, "Misaligned accesses"): the
+# same table under the first model again, its smoke sweep to 64 KiB, under
+# a qemu that loads plugins (Debian's, slower for vector code: 26 s here),
+# with qemu's plugin watching each variant: kernel code must make no
+# misaligned load or store (scripts/watch-misaligned).
+WATCH_RUN = $(shell scripts/arch-probe --plugins riscv64)
+WATCH_FLAGS ?= --profile=smoke --max-len=65536 --huge=off
 endif
 CPU_MODEL_SELECT ?= --op=$(CPU_MODEL_OPS)
 CPU_MODEL_PROFILE ?= quick
@@ -538,7 +545,13 @@ else
 		echo "== $(ARCH) -cpu $$model"; \
 		MEMGATE_CPU_MODEL=$$model $(RUN) -cpu $$model $(MEMGATE) verify $(call verify_defaults,--huge=oracle) $$more $(VERIFY_FLAGS); \
 		rc=$$?; [ $$rc = 0 ] || [ $$status = 1 ] || status=$$rc; \
-	done; exit $$status
+	done; \
+	$(if $(WATCH_RUN),model=$(firstword $(CPU_MODELS)); \
+		echo "== $(ARCH) -cpu $$model: misaligned accesses (qemu's plugin)"; \
+		MEMGATE_CPU_MODEL=$$model scripts/watch-misaligned --findings=findings/verify/misaligned -- \
+			$(WATCH_RUN) -cpu $$model $(MEMGATE) verify $(call verify_defaults,$(WATCH_FLAGS)) $(VERIFY_FLAGS); \
+		rc=$$?; [ $$rc = 0 ] || [ $$status = 1 ] || status=$$rc;) \
+	exit $$status
 endif
 
 # tests/run tests the host's build, then each other arch in $(ARCHES)

@@ -10,7 +10,8 @@ static const char help[] =
 	"usage: memgate list [--set=main|selftest|all] [--hide-feature=LIST] [--tsv]\n"
 	"  --tsv  for scripts: one line per variant, tab-separated: name, op, arch,\n"
 	"         entry point, needs, here, expect (the table's columns, no header),\n"
-	"         convention (its own, docs/conventions.md; -: the C convention)\n";
+	"         convention (its own, docs/conventions.md; -: the C convention),\n"
+	"         code (kernel: held to the kernel contract; else user)\n";
 
 enum { O_SET = 1, O_HIDE, O_TSV, O_HELP };
 
@@ -53,7 +54,9 @@ static void print_variant(const struct mg_variant *v, int tsv)
 		mg_feature_format(v->features, features, sizeof features);
 	if (mg_cpu_missing(v->features, needs, sizeof needs))
 		snprintf(runs, sizeof runs, "SKIP (needs %s)", needs);
-	if (v->expect) {
+	if (v->expect == MG_EXPECT_MISALIGNED) {
+		snprintf(expect, sizeof expect, "FAIL when watched: misaligned-access");
+	} else if (v->expect) {
 		char classes[80];
 		mg_class_mask_format(v->expect, classes, sizeof classes);
 		snprintf(expect, sizeof expect, "FAIL%s: %s",
@@ -63,8 +66,9 @@ static void print_variant(const struct mg_variant *v, int tsv)
 			 classes);
 	}
 	if (tsv) {
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->name, mg_op_name(v->op), v->arch,
-		       v->symbol, features, runs, expect, v->convention ? v->convention : "-");
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v->name, mg_op_name(v->op), v->arch,
+		       v->symbol, features, runs, expect, v->convention ? v->convention : "-",
+		       v->contract.kernel & MG_KERNEL ? "kernel" : "user");
 		return;
 	}
 	printf("%-34s %-10s %-7s %-38s %-6s %-20s %-17s %-22s %s\n", v->name, mg_op_name(v->op),

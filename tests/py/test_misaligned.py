@@ -7,7 +7,7 @@ import struct
 import unittest
 
 from common import context, tmpdir
-from orchestration import misaligned
+from orchestration import misaligned, misaligned_verify
 from orchestration.check_result import Check
 
 LOAD = {"record": "misaligned", "pc": "0x4000025d5a", "start_code": "0x4000000000", "symbol": "mg_gate_f",
@@ -128,3 +128,34 @@ class Verdict(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MakeVerify(unittest.TestCase):
+    """The same watch around make verify's memgate verify of the tree's
+    variants (misaligned_verify): each variant judged by its code and row."""
+    ROWS = [("k_bad", "mg_gate_f", "kernel", misaligned_verify.EXPECT_WATCHED),
+            ("k_twin", "mg_k_twin", "kernel", "pass"), ("k_plain", "mg_gate_f2", "kernel", "pass"),
+            ("u_words", "mg_u", "user", "pass"), ("k_missed", "mg_k_missed", "kernel", misaligned_verify.EXPECT_WATCHED)]
+
+    def test_each_variant_by_its_code_and_row(self):
+        seen = [LOAD, dict(STORE, symbol="mg_gate_f2", at="mg_gate_f2+0xc"), dict(LOAD, symbol="mg_u", at="mg_u+0x8")]
+        verdicts = {r["variant"]: r["verdict"] for r in misaligned_verify.judge(self.ROWS, seen)}
+        self.assertEqual(verdicts, {"k_bad": "caught", "k_twin": "pass", "k_plain": "misaligned-access",
+                                    "u_words": "warning", "k_missed": "not-caught"})
+
+    def test_the_lines(self):
+        records = misaligned_verify.judge(self.ROWS, [dict(STORE, symbol="mg_gate_f2", at="mg_gate_f2+0xc")])
+        lines = [misaligned_verify.line_of(r) for r in records]
+        self.assertIn("FAIL misaligned-access: k_plain (kernel code): 1 instruction(s), first a 8-byte store at "
+                      "0x4104a0ff7f (address % 8 = 7) by mg_gate_f2+0xc", lines)
+        self.assertIn("FAIL not caught: k_bad expects a misaligned access, and the watch saw none", lines)
+
+    def test_the_command(self):
+        findings, runner, memgate, options = misaligned_verify.parse(
+            ["--findings=F", "--", "qemu-riscv64", "-cpu", "rv64", "build/riscv64/memgate", "verify", "--set",
+             "selftest", "--variant=a,b", "--huge=off"])
+        self.assertEqual((findings, runner, memgate), ("F", ["qemu-riscv64", "-cpu", "rv64"], "build/riscv64/memgate"))
+        self.assertEqual(misaligned_verify.choosers(options), ["--set=selftest", "--variant=a,b"])
+        for bad in (["qemu-riscv64", "build/riscv64/memgate", "run"], ["build/riscv64/memgate", "verify"]):
+            with self.assertRaises(misaligned_verify.cli.Usage):
+                misaligned_verify.parse(["--"] + bad)

@@ -125,7 +125,23 @@ else
 	expect "riscv64: with them it runs (VLEN 256's model has them)" 0 "^verdict: ok$" \
 		$MG run --variant=memcpy_zb --len=43 --src-align=3 --dst-align=3
 	expect "riscv64: the variant table says where V is missing" 0 \
-		"^memcpy_rvv	memcpy	riscv64	mg_riscv64_memcpy_rvv	v	SKIP \(needs v\)	pass	-$" \
+		"^memcpy_rvv	memcpy	riscv64	mg_riscv64_memcpy_rvv	v	SKIP \(needs v\)	pass	-	user$" \
 		$rv_novec list --tsv
+
+	# make verify's misaligned watch (R14, RK3; scripts/watch-misaligned):
+	# qemu's plugin under a qemu that loads plugins (Debian's).
+	echo "== riscv64: the misaligned watch around memgate verify"
+	if ! rv_watch=$(scripts/arch-probe --plugins riscv64) || [ ! -f build/riscv64/qemu-misaligned.so ]; then
+		fail "riscv64: the misaligned watch" "no build/riscv64/qemu-misaligned.so, or no qemu-riscv64 to load it"
+	else
+		expect_all "riscv64: kernel code with misaligned ld/sd is caught by the watch, its twin passes" 0 \
+			"^bad_memcpy_kernel_misaligned +memcpy +riscv64 PASS \(the watch fails it\)" \
+			"^misaligned watch \(qemu's plugin\): 2 variants watched, 0 failed, 0 warnings; records in $TMP/watch/misaligned.json$" \
+			"^  caught: bad_memcpy_kernel_misaligned \(misaligned-access, as expected\): [0-9]+ instruction\(s\), first a 8-byte (load|store) at 0x[0-9a-f]+ \(address % 8 = [1-7]\) by mg_riscv64_bad_memcpy_kernel_misaligned\+0x" -- \
+			scripts/watch-misaligned --findings="$TMP/watch" -- $rv_watch -cpu rv64 build/riscv64/memgate verify \
+			--set=selftest --variant=bad_memcpy_kernel_misaligned,memcpy_kernel_word --sweep-seconds=2 --huge=off
+		expect "riscv64: the watch's records say which variant did what" 0 "^bad_memcpy_kernel_misaligned caught 8,memcpy_kernel_word pass$" \
+			jq -r '[.variants[] | "\(.variant) \(.verdict)\(if .first then " \(.first.width)" else "" end)"] | join(",")' "$TMP/watch/misaligned.json"
+	fi
 	MG=$host_mg
 fi
