@@ -2,8 +2,8 @@
 # job; `make check` runs the tests; `make bench` measures.
 
 # ARCH picks the architecture to build and test: the host's by default,
-# i386 (gcc -m32, runs natively on x86-64), aarch64 or riscv64 (clang cross
-# builds, run under qemu-user). The host's build lives in build/, others in
+# i386 (gcc -m32, runs natively on x86-64), aarch64, riscv64 or armhf
+# (clang cross builds, run under qemu-user). The host's build lives in build/, others in
 # build/ARCH/. RUN is what runs a program built for ARCH.
 HOST_ARCH := $(patsubst i%86,i386,$(shell uname -m))
 ARCH_ORIGIN := $(origin ARCH)
@@ -29,6 +29,12 @@ else ifeq ($(ARCH),riscv64)
 # (The link flags are unused when compiling, which clang would warn of.)
 override CC := clang --target=riscv64-linux-gnu -fuse-ld=bfd --ld-path=/usr/bin/riscv64-linux-gnu-ld \
 	-Wno-unused-command-line-argument
+else ifeq ($(ARCH),armhf)
+# 32-bit Arm, hard float (ARMv7-A, VFPv3-D16: Debian's armhf baseline),
+# linked by lld against the armhf-cross libc. The C code is ARM state;
+# NEON only in the assembly of routines that declare it.
+override CC := clang --target=arm-linux-gnueabihf -march=armv7-a -mfpu=vfpv3-d16 -marm -fuse-ld=lld \
+	-Wno-unused-command-line-argument
 endif
 # Natively where the kernel can, else under qemu-user: scripts/arch-probe
 # says which (and why not, when it cannot).
@@ -38,7 +44,7 @@ OBJ := $(BUILD)/obj
 # Every architecture `make verify` and `make check` cover, the host's first;
 # ARCH=... on the command line narrows them to one.
 ifeq ($(filter command line environment,$(ARCH_ORIGIN)),)
-ARCHES := $(HOST_ARCH) $(filter-out $(HOST_ARCH),x86_64 i386 aarch64 riscv64)
+ARCHES := $(HOST_ARCH) $(filter-out $(HOST_ARCH),x86_64 i386 aarch64 riscv64 armhf)
 else
 ARCHES := $(ARCH)
 endif
@@ -67,8 +73,10 @@ else ifeq ($(ARCH),aarch64)
 ISA := aarch64
 else ifeq ($(ARCH),riscv64)
 ISA := riscv64
+else ifeq ($(ARCH),armhf)
+ISA := armhf
 else
-$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64, riscv64))
+$(error memgate: unknown ARCH '$(ARCH)' (valid: x86_64, i386, aarch64, riscv64, armhf))
 endif
 ARCH_INCLUDES := -Iharness/arch -Iharness/arch/$(ISA)
 INCLUDES := $(addprefix -Iharness/,$(LAYERS)) $(ARCH_INCLUDES) -Ireference -Itests/bad -Itargets
@@ -79,7 +87,16 @@ DEPFLAGS = -MMD -MP
 # Per-arch harness parts, by directory: every .c of harness/arch/ISA/ (CPU
 # detection, fault decoding, the ABI rules) and the ABI trampoline of ARCH
 # (an ISA may have several ABIs: x86 has x86_64 and i386).
-ARCH_HARNESS := $(wildcard harness/arch/$(ISA)/*.c) harness/arch/$(ISA)/trampoline_$(ARCH).S
+# What an ISA does not have, it takes from harness/arch/none/: no
+# single-step (the interrupt situation n/a, with the reason its trampoline
+# header gives), no exception table, no vector length to choose.
+ARCH_NONE_x86 := vl
+ARCH_NONE_aarch64 := step
+ARCH_NONE_riscv64 := step extable vl
+ARCH_NONE_armhf := step extable vl
+ARCH_HARNESS := $(wildcard harness/arch/$(ISA)/*.c) harness/arch/$(ISA)/trampoline_$(ARCH).S \
+	$(patsubst %,harness/arch/none/%.c,$(ARCH_NONE_$(ISA)))
+EXTABLE_SRC := harness/arch/$(if $(filter extable,$(ARCH_NONE_$(ISA))),none,$(ISA))/extable.c
 
 # memgate speed's parts (harness/cli/speed/) are commands' code too.
 SPEED_SRC := $(wildcard harness/cli/speed/*.c)
@@ -162,9 +179,9 @@ $(GEN)/standalone_user_sample.c: targets/standalone.c targets/standalone_user.c 
 	  scripts/c-sections raw='setup signals report compare' targets/standalone.c && \
 	  scripts/c-sections raw=user targets/standalone_user.c; } >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(TEST_STANDALONE_USER): $(GEN)/standalone_user_sample.c tests/standalone_user_case.h \
-		harness/arch/$(ISA)/extable.c harness/engine/extable.h
+		$(EXTABLE_SRC) harness/engine/extable.h
 	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -Iharness/engine $(ARCH_INCLUDES) \
-		-o $@ $< harness/arch/$(ISA)/extable.c
+		-o $@ $< $(EXTABLE_SRC)
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $@ $^

@@ -243,6 +243,22 @@ static const char stack_call[] =
 	"\t\"ld ra, 8(sp)\\n\"\n"
 	"\t\"addi sp, sp, 16\\n\"\n"
 	"\t\"ret\\n\"\n";
+#elif defined(__arm__)
+#define STACK_RULE "sp mod 64"
+static const char stack_call[] =
+	"\t\"push {r4, r5, r11, lr}\\n\"\n"
+	"\t\"mov r11, sp\\n\"\n"
+	"\t\"ldr r4, [sp, #16]\\n\" /* the fifth argument: the offset */\n"
+	"\t\"sub r5, sp, #128\\n\"\n"
+	"\t\"bic r5, r5, #63\\n\"\n"
+	"\t\"add sp, r5, r4\\n\"\n"
+	"\t\"mov ip, r0\\n\"\n"
+	"\t\"mov r0, r1\\n\"\n"
+	"\t\"mov r1, r2\\n\"\n"
+	"\t\"mov r2, r3\\n\"\n"
+	"\t\"blx ip\\n\"\n"
+	"\t\"mov sp, r11\\n\"\n"
+	"\t\"pop {r4, r5, r11, pc}\\n\"\n";
 #else
 #define STACK_RULE ""
 static const char stack_call[] = "";

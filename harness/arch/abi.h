@@ -14,6 +14,8 @@
 #include "trampoline_aarch64.h"
 #elif defined(__riscv) && __riscv_xlen == 64
 #include "trampoline_riscv64.h"
+#elif defined(__arm__)
+#include "trampoline_armhf.h"
 #else
 #error "memgate: no ABI trampoline for this architecture"
 #endif

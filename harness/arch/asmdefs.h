@@ -85,6 +85,15 @@
 #define MG_PROGBITS %progbits
 #define MG_LANDING_PAD
 
+#elif defined(__arm__)
+
+/* 32-bit Arm (armhf). `@` starts a comment in ARM assembly, so the type
+ * and section-type arguments use `%`, as on aarch64. Routines are in A32
+ * state (.arm); there is no landing pad. */
+#define MG_FUNCTION %function
+#define MG_PROGBITS %progbits
+#define MG_LANDING_PAD
+
 #else
 
 #define MG_FUNCTION @function

@@ -92,8 +92,12 @@ enum mg_feature {
 	MG_FEAT_SVE = 1u << 11,
 	MG_FEAT_MOPS = 1u << 12,
 	MG_FEAT_SME = 1u << 13,
+	/* armhf: Advanced SIMD (HWCAP's NEON), and the 32 double registers
+	 * d16-d31 (VFPD32), which Debian's baseline, VFPv3-D16, lacks. */
+	MG_FEAT_NEON = 1u << 14,
+	MG_FEAT_VFPD32 = 1u << 15,
 	/* What real routines (glibc's multiarch, the kernel's) need besides;
-	 * bits 8-15 are aarch64's (above). */
+	 * bits 8-13 are aarch64's, 14-15 armhf's (above). */
 	MG_FEAT_SSE3 = 1u << 16,
 	MG_FEAT_SSSE3 = 1u << 17,
 	MG_FEAT_SSE4_1 = 1u << 18,

@@ -304,7 +304,7 @@ KERNEL_FILES = {"x86_64": ("arch/x86/lib", ("memcpy_64.S", "memmove_64.S", "mems
                                                "clear_page.S", "copy_from_user.S", "copy_to_user.S",
                                                "clear_user.S")),
                 # uaccess.S's user copies wait for riscv64's exception table
-                # (harness/arch/riscv64/extable.c emulates none yet).
+                # (harness/arch/none/extable.c stands in: none emulated yet).
                 "riscv64": ("arch/riscv/lib", ("memcpy.S", "memmove.S", "memset.S"))}
 # A routine's own start: SYM_FUNC_START and kin, or the older ENTRY and
 # WEAK that 6.1's riscv memcpy.S and memset.S still use.

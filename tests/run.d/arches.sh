@@ -6,7 +6,7 @@
 echo "== other architectures: probing, SKIPs, the random-case driver"
 expect "arch-probe names what is missing" 1 "^needs /nonexistent/qemu-aarch64 \(qemu-user\)$" \
 	env QEMU_AARCH64=/nonexistent/qemu-aarch64 scripts/arch-probe aarch64
-usage_error "arch-probe: an unknown arch" "unknown arch 'sparc' \(valid: x86_64, i386, aarch64, riscv64\)" \
+usage_error "arch-probe: an unknown arch" "unknown arch 'sparc' \(valid: x86_64, i386, aarch64, riscv64, armhf\)" \
 	scripts/arch-probe sparc
 expect_all "make verify: an arch without its tools is a SKIP with the reason, not a pass" 0 \
 	"^== aarch64: SKIP \(needs /nonexistent/qemu-aarch64 \(qemu-user\)\)$" \
@@ -14,6 +14,8 @@ expect_all "make verify: an arch without its tools is a SKIP with the reason, no
 	env QEMU_AARCH64=/nonexistent/qemu-aarch64 make --no-print-directory verify ARCH=aarch64
 expect "arch-probe names what riscv64 is missing" 1 "^needs /nonexistent/qemu-riscv64 \(qemu-user\)$" \
 	env QEMU_RISCV64=/nonexistent/qemu-riscv64 scripts/arch-probe riscv64
+expect "arch-probe names what armhf is missing" 1 "^needs /nonexistent/qemu-arm \(qemu-user\)$" \
+	env QEMU_ARM=/nonexistent/qemu-arm scripts/arch-probe armhf
 # riscv64 runs under the faster qemu-riscv64 install-deps puts in
 # MEMGATE_QEMU_DIR, unless a plugin is wanted and it loads none: a stand-in
 # here (Debian's qemu, its -h without -plugin), on any machine.

@@ -73,6 +73,11 @@
 #define MG_ABI_CANARY_FRAME0 0xf0f0f0f0f0f0f0f0
 #define MG_ABI_CANARY_FRAME1 0xf1f1f1f1f1f1f1f1
 
+/* Why the interrupt situation is n/a here (harness/arch/none/step.c): single-step
+ * (MDSCR_EL1.SS) is set by the kernel for a debugger (ptrace), never by
+ * the program, and qemu-user does not single-step the programs it runs. */
+#define MG_STEP_IMPOSSIBLE "aarch64 user code cannot single-step itself (only a debugger, through the kernel, can)"
+
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>

@@ -63,21 +63,6 @@ unsigned mg_cpu_detect(void)
 	return features;
 }
 
-unsigned mg_cpu_vls(void)
-{
-	return 0;
-}
-
-unsigned mg_cpu_default_vl(void)
-{
-	return 0;
-}
-
-int mg_cpu_use_vl(unsigned bytes)
-{
-	return bytes ? -1 : 0;
-}
-
 /* RISC-V has no top-byte-ignore in Linux user space (the pointer-masking
  * extensions are not enabled here). */
 int mg_cpu_tbi(void)

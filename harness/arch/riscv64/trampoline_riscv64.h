@@ -72,6 +72,12 @@
 #define MG_ABI_CANARY_FRAME0 0xf0f0f0f0f0f0f0f0
 #define MG_ABI_CANARY_FRAME1 0xf1f1f1f1f1f1f1f1
 
+/* Why the interrupt situation is n/a here (harness/arch/none/step.c):
+ * RISC-V has no user-visible single-step (the debug module's step is for
+ * an external debugger), and qemu-user does not single-step the programs
+ * it runs. */
+#define MG_STEP_IMPOSSIBLE "riscv64 user code cannot single-step itself (RISC-V has no user-mode single-step; Linux has no PTRACE_SINGLESTEP there)"
+
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>

@@ -83,22 +83,6 @@ unsigned mg_cpu_detect(void)
 	return features;
 }
 
-/* x86 vectors have the width their instructions name: no length to choose. */
-unsigned mg_cpu_vls(void)
-{
-	return 0;
-}
-
-unsigned mg_cpu_default_vl(void)
-{
-	return 0;
-}
-
-int mg_cpu_use_vl(unsigned bytes)
-{
-	return bytes ? -1 : 0;
-}
-
 /* x86-64's linear address masking (LAM) would ignore some upper bits; no
  * kernel here enables it. */
 int mg_cpu_tbi(void)

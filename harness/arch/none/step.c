@@ -1,8 +1,6 @@
-/* riscv64 cannot step itself: RISC-V has no user-visible single-step
- * (the debug module's step is for an external debugger, and Linux has no
- * PTRACE_SINGLESTEP on riscv), and qemu-user does not single-step the
- * programs it runs. The interrupt situation is n/a here (docs/contract.md,
- * S1). */
+/* An arch whose user code cannot step itself (aarch64, riscv64, armhf):
+ * the interrupt situation is n/a there (docs/contract.md, S1), and the
+ * reason is the arch's (MG_STEP_IMPOSSIBLE, in its trampoline header). */
 #include "step.h"
 
 #include <stdio.h>
@@ -10,9 +8,7 @@
 
 int mg_step_possible(char *why, size_t size)
 {
-	snprintf(why, size,
-		 "riscv64 user code cannot single-step itself (RISC-V has no user-mode "
-		 "single-step; Linux has no PTRACE_SINGLESTEP there)");
+	snprintf(why, size, "%s", MG_STEP_IMPOSSIBLE);
 	return 0;
 }
 

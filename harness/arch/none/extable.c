@@ -1,6 +1,5 @@
-/* riscv64's exception table (struct exception_table_entry { int insn,
- * fixup; short type, data; } in Linux 6.1) is not emulated yet: no user
- * copy runs here (docs/usercopy.md), and a lookup finds nothing. */
+/* An arch whose exception table is not emulated (riscv64, armhf): no user
+ * copy runs there (docs/usercopy.md), and a lookup finds nothing. */
 #include "extable.h"
 
 #include <stdio.h>
@@ -21,7 +20,7 @@ int mg_extable_apply(const struct mg_extable_entry *e, void *ucontext, char *why
 {
 	(void)e;
 	(void)ucontext;
-	snprintf(why, size, "the riscv64 exception table is not emulated yet");
+	snprintf(why, size, "this arch's exception table is not emulated yet");
 	return 0;
 }
 

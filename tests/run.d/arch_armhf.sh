@@ -1,0 +1,71 @@
+# tier: fast
+# The armhf port (issue 41, its first step): 32-bit Arm, hard float,
+# cross-built with clang (linked by lld), run under qemu-arm. The seed
+# variants get one budgeted sweep, each AAPCS rule's self-test one
+# diagnosed case, the 2 GiB+ memmove its one-buffer case, and a CPU model
+# without NEON its SKIPs. Not yet here: the gate (--arch armhf), Thumb
+# entry points, the ISA audit, the zoo (docs/arches.md, "armhf").
+# Sourced by tests/run (uses expect, expect_all, pass, fail, skip, $TMP).
+
+# $ah_run is a command line here (qemu-arm -L ...), split on purpose.
+# shellcheck disable=SC2086
+
+echo "== armhf"
+if ! arch_usable armhf "armhf build and checks" ah_run; then
+	:
+elif ! ah_out=$(make -s ARCH=armhf all 2>&1); then
+	fail "make ARCH=armhf all" "$(tail -n 3 <<<"$ah_out")"
+else
+	pass "make ARCH=armhf all"
+	ah_mg="$ah_run -cpu cortex-a15 build/armhf/memgate"
+	ah_seeds=memcpy_byte,memcpy_ldm,memcpy_neon,memmove_byte,memset_byte,memset_word
+	expect "armhf: the seed variants pass a budgeted sweep (cortex-a15)" 0 \
+		"^6 variants: 6 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+		$ah_mg verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off --findings="$TMP/ah-findings"
+	ah_bad=bad_memcpy_clobbers_r4,bad_memcpy_clobbers_d8,memcpy_saves_d8,memcpy_clobbers_q0
+	ah_bad=$ah_bad,bad_memcpy_changes_fpscr,memcpy_restores_fpscr,bad_memcpy_moves_sp,bad_memcpy_writes_above_sp
+	expect "armhf: every AAPCS self-test fails as declared, its twins pass" 0 \
+		"^8 variants: 3 passed, 5 failed as expected, 0 skipped, 0 unexpected$" \
+		$ah_mg verify --set=selftest --variant="$ah_bad" --sweep-seconds=2 --huge=off --timeout-ms=200 \
+		--findings="$TMP/ah-findings-bad"
+
+	echo "== armhf: AAPCS's rules, one diagnosis each"
+	ah_abi() { # ah_abi VARIANT DIAGNOSIS: one case, its abi-violation
+		expect "armhf: $1 is an abi-violation" 1 "^verdict: abi-violation: $2$" \
+			$ah_mg run --variant="$1" --len=40
+	}
+	ah_abi bad_memcpy_clobbers_r4 "r4 clobbered \(0x04040404 -> 0x[0-9a-f]{8}\)"
+	ah_abi bad_memcpy_clobbers_d8 "d8 clobbered \(0xd8d8d8d8d8d8d8d8 -> 0x[0-9a-f]{16}\)"
+	ah_abi bad_memcpy_changes_fpscr "FPSCR control bits changed \(0x00000000 -> 0x00c00000\): .*"
+	ah_abi bad_memcpy_moves_sp "stack pointer moved by -8 bytes"
+	ah_abi bad_memcpy_writes_above_sp "the caller.s stack frame above sp was overwritten"
+	for v in memcpy_saves_d8 memcpy_clobbers_q0 memcpy_restores_fpscr; do
+		expect "armhf: $v uses only what AAPCS lets it" 0 "^verdict: ok$" $ah_mg run --variant="$v" --len=200
+	done
+	expect "armhf: the stack offset at entry is a multiple of 8 (AAPCS)" 0 "^verdict: ok$" \
+		$ah_mg run --variant=memcpy_ldm --len=100 --stack-offset=8
+	# The fault decoder reads the instruction (qemu-arm gives no FSR).
+	expect "armhf: an over-read (compiled C) is a read" 1 \
+		"^verdict: out-of-bounds-read: src, 1 byte past the end \(at src\+17, len 17\)$" \
+		$ah_mg run --variant=bad_memcpy_overread_src --len=17 --src-align=47
+	expect "armhf: a write before dst is a write" 1 \
+		"^verdict: out-of-bounds-write: dst, 1 byte before it \(at dst-1\)" \
+		$ah_mg run --variant=bad_memcpy_write_before_dst --len=17 --dst-align=0
+
+	echo "== armhf: 2 GiB and more (CVE-2020-6096)"
+	expect_all "armhf: a memmove that tests its length as signed fails the 2 GiB+ check" 0 \
+		"^bad_memmove_signed_len .* FAIL \(expected\)" \
+		"^1 variants: 0 passed, 1 failed as expected, 0 skipped, 0 unexpected$" -- \
+		$ah_mg verify --set=selftest --variant=bad_memmove_signed_len --sweep-seconds=2 --timeout-ms=200 \
+		--findings="$TMP/ah-findings-huge"
+	expect "armhf: its replay line reproduces it" 1 "^verdict: wrong-result: dst\[0\]" \
+		bash -c "eval \"\$(grep -m1 'replay: ' '$TMP/ah-findings-huge/bad_memmove_signed_len-4gib.txt' | sed 's/^ *replay: //')\""
+
+	echo "== armhf: CPU models (NEON)"
+	expect "armhf: without NEON the NEON variants are n/a, not run" 0 \
+		"^SKIP \(needs neon\): memcpy_neon cannot run on this CPU$" \
+		$ah_run -cpu cortex-a15,neon=off build/armhf/memgate run --variant=memcpy_neon --len=40
+	expect "armhf: the variant table says what each needs" 0 \
+		"^memcpy_clobbers_q0	memcpy	armhf	mg_armhf_memcpy_clobbers_q0	neon,vfpd32	runs	pass	-	user$" \
+		$ah_mg list --set=selftest --tsv
+fi
