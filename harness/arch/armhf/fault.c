@@ -15,6 +15,7 @@
  *
  * An illegal instruction is read too: an Advanced SIMD one on a CPU
  * without NEON, or a VFP one on d16-d31 on a CPU with only d0-d15. */
+#include "abi.h"
 #include "fault.h"
 
 #include <signal.h>
@@ -287,7 +288,11 @@ void mg_fault_decode_context(const void *ucontext, struct mg_fault *f)
 	f->access = MG_ACCESS_UNKNOWN;
 	f->reading = NULL;
 	if (f->signo == SIGILL) {
-		if (!thumb)
+		if (thumb && pc == (uintptr_t)mg_abi_thumb_return)
+			f->reading = " (the routine returned to its ARM caller in Thumb state: a "
+				     "return must interwork, bx lr or pop {..., pc}, and Thumb's "
+				     "mov pc, lr does not; AAPCS 5.6)";
+		else if (!thumb)
 			f->reading = illegal_reading(*(const volatile uint32_t *)pc);
 		else if (is_t32(half[0]))
 			f->reading = illegal_reading(t32_as_a32((uint32_t)half[0] << 16 | half[1]));

@@ -89,7 +89,22 @@ ENTRY(mg_abi_call)
 	mov	sp, r6
 	ldm	r3!, {r4-r11}
 	vldmia	r3, {d8-d15}
-	blx	ip
+	b	3f
+	/* Where a routine that returns to us in Thumb state lands (AAPCS
+	 * 5.6: a return must interwork, and Thumb's mov pc, lr does not):
+	 * the instruction after the call is, read as Thumb, a branch back to
+	 * here, a permanently undefined instruction, so that the SIGILL's pc
+	 * names it (fault.c). Never reached in ARM state. */
+	.globl	mg_abi_thumb_return
+mg_abi_thumb_return:
+	.short	0xde5d			/* Thumb udf #0x5d */
+	.short	0
+3:	blx	ip
+	/* In ARM state: mov lr, #0x7fa (lr is restored from our frame
+	 * below). Read as Thumb, its first halfword 0xe7fa: b to its own
+	 * address + 4 - 12, which is mg_abi_thumb_return, 8 bytes before it
+	 * (the udf, then the blx). */
+	.inst	0xe3a0e7fa
 
 	/* r0 is the result: keep it. */
 	ldr	r12, L(record_again)

@@ -62,6 +62,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where a routine that returns in Thumb state to the ARM trampoline traps
+ * (trampoline_armhf.S): its SIGILL's pc. */
+extern const char mg_abi_thumb_return[];
+
 struct mg_abi_record {
 	uint32_t saved[MG_ABI_SAVED_COUNT];
 	uint64_t vsaved[MG_ABI_VSAVED_COUNT];
