@@ -9,7 +9,7 @@ are, on every arch a sized STT_OBJECT symbol in a code section marks data."""
 
 import struct
 
-MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64", 243: "riscv64"}
+MACHINES = {62: "x86_64", 3: "i386", 183: "aarch64", 243: "riscv64", 40: "armhf"}
 SHF_EXECINSTR = 0x4
 SHT_NOBITS = 8
 SHT_SYMTAB = 2
@@ -61,7 +61,7 @@ class Object:
         self.wide = raw[4] == 2
         machine = struct.unpack_from("<H", raw, 18)[0]
         if machine not in MACHINES:
-            raise BadObject(f"{path}: ELF machine {machine}, not x86-64, i386, aarch64 or riscv64")
+            raise BadObject(f"{path}: ELF machine {machine}, not x86-64, i386, aarch64, riscv64 or armhf")
         self.arch = MACHINES[machine]
         try:
             self.sections = self._sections()
@@ -153,53 +153,89 @@ def mapping_kind(name):
     """'x' (code), 'd' (data) or None: aarch64's mapping symbols are $x and
     $d, optionally followed by '.' and anything; RISC-V's (its psABI,
     "Mapping Symbol") $x, $d, and $x followed by the ISA string it uses
-    from there ($xrv64i2p1_m2p0...)."""
-    for kind in ("x", "d"):
+    from there ($xrv64i2p1_m2p0...); 32-bit Arm's (AAELF32) $a (ARM code),
+    $t (Thumb code) and $d, whose code kinds code_modes tells apart."""
+    for kind in ("x", "d", "a", "t"):
         if name == f"${kind}" or name.startswith(f"${kind}."):
-            return kind
+            return "x" if kind in "at" else kind
     return "x" if name.startswith("$xrv") else None
 
 
-def code_ranges(obj, section):
-    """[(start, end)] of the section's bytes that are code. aarch64 and
-    riscv64: what
-    the mapping symbols say (from the section's start, code until the
-    first one says otherwise); every arch: less sized data objects."""
-    size = section.size
-    ranges = [(0, size)]
-    if obj.arch in ("aarch64", "riscv64"):
-        marks = sorted((s.value, mapping_kind(s.name)) for s in obj.symbols
-                       if s.shndx == section.index and mapping_kind(s.name))
-        if marks:
-            ranges, start, state = [], 0, "x"
-            for where, kind in marks:
-                if kind != state:
-                    if state == "x" and where > start:
-                        ranges.append((start, where))
-                    start, state = where, kind
-            if state == "x" and size > start:
-                ranges.append((start, size))
+def arm_mode(name):
+    """'arm', 'thumb' or 'data' for a 32-bit Arm mapping symbol, else None."""
+    for kind, mode in (("a", "arm"), ("t", "thumb"), ("d", "data")):
+        if name == f"${kind}" or name.startswith(f"${kind}."):
+            return mode
+    return None
+
+
+def marked_ranges(obj, section, kind_of, first):
+    """[(start, end, kind)] of the section by its mapping symbols (kind_of
+    gives a symbol's kind or None), from the section's start in `first`
+    until the first mark says otherwise."""
+    marks = sorted((s.value, kind_of(s.name)) for s in obj.symbols
+                   if s.shndx == section.index and kind_of(s.name))
+    out, start, state = [], 0, first
+    for where, kind in marks:
+        if kind != state:
+            if where > start:
+                out.append((start, where, state))
+            start, state = where, kind
+    if section.size > start:
+        out.append((start, section.size, state))
+    return out
+
+
+def without_data_objects(obj, section, ranges):
+    """`ranges` ([(start, end, ...)]) less the section's sized data objects."""
     data = [(s.value, s.value + s.size) for s in obj.symbols
             if s.shndx == section.index and s.kind == STT_OBJECT and s.size > 0]
     for lo, hi in data:
         cut = []
-        for a, b in ranges:
+        for a, b, *rest in ranges:
             if hi <= a or lo >= b:
-                cut.append((a, b))
+                cut.append((a, b, *rest))
                 continue
             if a < lo:
-                cut.append((a, lo))
+                cut.append((a, lo, *rest))
             if hi < b:
-                cut.append((hi, b))
+                cut.append((hi, b, *rest))
         ranges = cut
     return ranges
+
+
+def code_modes(obj, section):
+    """[(start, end, mode)] of a 32-bit Arm section's code, mode 'arm' or
+    'thumb' as its mapping symbols say ($a, $t; $d is data), less sized
+    data objects."""
+    ranges = [r for r in marked_ranges(obj, section, arm_mode, "arm") if r[2] != "data"]
+    return without_data_objects(obj, section, ranges)
+
+
+def code_ranges(obj, section):
+    """[(start, end)] of the section's bytes that are code. aarch64,
+    riscv64 and armhf: what the mapping symbols say (from the section's
+    start, code until the first one says otherwise); every arch: less
+    sized data objects."""
+    ranges = [(0, section.size, "x")]
+    if obj.arch in ("aarch64", "riscv64", "armhf"):
+        ranges = [r for r in marked_ranges(obj, section, mapping_kind, "x") if r[2] == "x"]
+    return [(a, b) for a, b, _ in without_data_objects(obj, section, ranges)]
+
+
+def code_address(obj, symbol):
+    """Where a symbol's code starts: a 32-bit Arm Thumb function's value
+    has bit 0 set (AAELF32), which is no byte of it."""
+    if obj.arch == "armhf" and symbol.kind == STT_FUNC:
+        return symbol.value & ~1
+    return symbol.value
 
 
 def namer(obj, section):
     """A function giving 'symbol+0xOFF' for an offset in the section: the
     nearest named symbol at or before it (functions and labels; not
     mapping, section or file symbols)."""
-    named = sorted((s.value, s.name) for s in obj.symbols
+    named = sorted((code_address(obj, s), s.name) for s in obj.symbols
                    if s.shndx == section.index and s.name and not mapping_kind(s.name)
                    and s.kind not in (STT_SECTION, STT_FILE) and not s.name.startswith(".L"))
 

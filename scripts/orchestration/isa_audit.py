@@ -63,13 +63,15 @@ def capstone():
     raise CannotAudit("Capstone is not installed (python3-capstone; scripts/install-deps installs it)")
 
 
-def decoder(arch):
-    """Capstone's decoder for the arch; None for riscv64 (riscv_decode)."""
+def decoder(arch, mode=None):
+    """Capstone's decoder for the arch (armhf: for `mode`, 'arm' or
+    'thumb'); None for riscv64 (riscv_decode)."""
     if arch == "riscv64":
         return None
     cs = capstone()
     modes = {"x86_64": (cs.CS_ARCH_X86, cs.CS_MODE_64), "i386": (cs.CS_ARCH_X86, cs.CS_MODE_32),
-             "aarch64": (cs.CS_ARCH_ARM64, cs.CS_MODE_ARM)}
+             "aarch64": (cs.CS_ARCH_ARM64, cs.CS_MODE_ARM),
+             "armhf": (cs.CS_ARCH_ARM, cs.CS_MODE_THUMB if mode == "thumb" else cs.CS_MODE_ARM)}
     md = cs.Cs(*modes[arch])
     md.detail = True
     return md
@@ -214,12 +216,27 @@ def aarch64_rule(word):
 
 # --- the walk -----------------------------------------------------------------
 
+# armhf: Capstone's register numbers of d16-d31 and q8-q15 (which are
+# d16-d31 in pairs): the names, since the numbers differ between builds.
+ARM_HIGH_D = tuple(f"d{n}" for n in range(16, 32)) + tuple(f"q{n}" for n in range(8, 16))
+
+
+def arm_high_d(insn):
+    """Whether an ARM instruction names one of d16-d31 (VFPD32): in its
+    operands, register lists included."""
+    for op in insn.operands:
+        if op.type == 1 and insn.reg_name(op.reg) in ARM_HIGH_D:  # ARM_OP_REG
+            return True
+    return False
+
+
 def group_features(insn, arch):
     """The features an instruction Capstone decoded needs: its groups and
-    the mnemonic rule. Raises KeyError naming a group the audit does not
-    know (so it is a limit, never silently nothing)."""
-    groups = F.X86_GROUPS if arch != "aarch64" else F.AARCH64_GROUPS
-    none = F.X86_GROUP_NONE if arch != "aarch64" else F.AARCH64_GROUP_NONE
+    the mnemonic rule (armhf: and the registers it names). Raises KeyError
+    naming a group the audit does not know (so it is a limit, never
+    silently nothing)."""
+    groups, none = {"aarch64": (F.AARCH64_GROUPS, F.AARCH64_GROUP_NONE),
+                    "armhf": (F.ARMHF_GROUPS, F.ARMHF_GROUP_NONE)}.get(arch, (F.X86_GROUPS, F.X86_GROUP_NONE))
     out = []
     for g in insn.groups:
         name = insn.group_name(g)
@@ -227,7 +244,11 @@ def group_features(insn, arch):
             out.append((groups[name], f"group {name}"))
         elif name not in none:
             raise KeyError(name)
-    if arch != "aarch64":
+    if arch == "armhf" and insn.mnemonic.split(".")[0] in F.ARMHF_DIVIDE:
+        raise KeyError("divide")  # Capstone 4 gives ARM state's udiv and sdiv no group
+    if arch == "armhf" and arm_high_d(insn):
+        out.append(("vfpd32", "d16-d31 rule"))
+    if arch in ("x86_64", "i386"):
         base = insn.mnemonic.split()[-1]
         if base in F.X86_MNEMONICS:
             out.append((F.X86_MNEMONICS[base], "mnemonic rule"))
@@ -262,6 +283,10 @@ def undecodable(result, data, off, end, at):
     """Applies the rules at a place Capstone could not decode; returns
     where to go on (end: nowhere, when x86 cannot find the next one)."""
     arch = result.arch
+    if arch == "armhf":
+        result.limits.append(f"Capstone 4.0.2 cannot decode the bytes at {at(off)} "
+                             f"({bytes(data[off:off + 4]).hex(' ')}): the rest of that code was not audited")
+        return end
     if arch == "aarch64":
         if end - off < 4:
             result.limits.append(f"{end - off} trailing bytes at {at(off)} are no whole instruction")
@@ -333,15 +358,24 @@ def object_of(path, arch=None):
     return obj
 
 
+def code_with_decoders(obj, section):
+    """[(start, end, decoder)] of the section's code: armhf's ARM and Thumb
+    stretches each with its own (its mapping symbols say which)."""
+    if obj.arch == "armhf":
+        mds = {mode: decoder("armhf", mode) for mode in ("arm", "thumb")}
+        return [(a, b, mds[mode]) for a, b, mode in elf_code.code_modes(obj, section)]
+    md = decoder(obj.arch)
+    return [(a, b, md) for a, b in elf_code.code_ranges(obj, section)]
+
+
 def audit(path, arch=None):
     """The Result for the object at `path`. CannotAudit if it cannot be
     read, is for another arch than `arch`, or Capstone is missing."""
     obj = object_of(path, arch)
-    md = decoder(obj.arch)
     result = Result(obj.arch)
     for section in obj.code_sections():
         at = elf_code.namer(obj, section)
-        for start, end in elf_code.code_ranges(obj, section):
+        for start, end, md in code_with_decoders(obj, section):
             result.code_bytes += end - start
             audit_range(md, result, section.data, start, end, at)
     return result

@@ -48,8 +48,8 @@ def parse(argv):
         else:
             opts["files"].append(arg)
         i += 1
-    if opts["arch"] not in (None, "x86_64", "i386", "aarch64", "riscv64"):
-        raise cli.Usage(f"unknown arch '{opts['arch']}' (valid: x86_64, i386, aarch64, riscv64)")
+    if opts["arch"] not in (None, "x86_64", "i386", "aarch64", "riscv64", "armhf"):
+        raise cli.Usage(f"unknown arch '{opts['arch']}' (valid: x86_64, i386, aarch64, riscv64, armhf)")
     if opts["format"] not in ("text", "json"):
         raise cli.Usage(f"--format must be text or json, not '{opts['format']}'")
     known = isa_features.ALL + isa_features.FACTS

@@ -15,7 +15,10 @@ AARCH64 = ("crc32", "crypto", "sve", "sve2", "mops")
 # the harness (enum mg_feature); riscv_decode's opcode map finds them (the
 # extensions it names beyond these, it cannot judge).
 RISCV64 = ("v", "zba", "zbb", "zbs")
-ALL = X86 + AARCH64 + RISCV64
+# armhf's beyond Debian's baseline (ARMv7-A, VFPv3-D16), each a bit of the
+# harness: Advanced SIMD, and the 32 double registers d16-d31.
+ARMHF = ("neon", "vfpd32")
+ALL = X86 + AARCH64 + RISCV64 + ARMHF
 # Features no instruction needs: facts a routine's speed or its block size
 # may rely on. They are never audited, never minimal, always allowed.
 # SPEED_ONLY say how fast rep movsb/stosb is, which every x86 CPU runs: a
@@ -45,6 +48,20 @@ X86_GROUP_NONE = ("jump", "call", "ret", "return", "int", "iret", "privilege", "
                   "not64bitmode", "16bitmode", "novlx", "smap", "vm", "hle")
 AARCH64_GROUPS = {"crc": "crc32", "crypto": "crypto", "neon": "asimd", "fparmv8": "fp"}
 AARCH64_GROUP_NONE = ("jump", "call", "ret", "return", "int", "privilege", "branch_relative")
+# armhf: Capstone's ARM groups (ARM and Thumb modes). NEON is its own
+# group; d16-d31 are no group, so the audit reads the operands
+# (isa_audit.arm_high_d). The architecture versions up to v7, VFPv2/v3
+# (double precision included) and the rest below are the baseline; a
+# group not named here (vfp4, fparmv8, v8, crc, crypto, divide, mclass,
+# trustzone, virtualization) is a limit of the audit, never a pass.
+ARMHF_GROUPS = {"neon": "neon"}
+# The integer divide instructions, an ARMv7-A option (HWCAP IDIVA): Thumb's
+# carry Capstone's group "divide", ARM state's none, so they are named.
+ARMHF_DIVIDE = ("udiv", "sdiv")
+ARMHF_GROUP_NONE = ("jump", "call", "ret", "return", "int", "privilege", "branch_relative", "arm", "thumb",
+                    "thumb2", "thumb1only", "v4t", "v5t", "v5te", "v6", "v6t2", "v7", "vfp2", "vfp3", "dpvfp",
+                    "notmclass", "v6m", "prev8", "multpro", "mulops", "t2extractpack", "thumb2dsp", "databarrier",
+                    "fpvmlx")
 
 # Instructions Capstone 4 decodes with no group although they need a
 # feature (on a CPU without it, lzcnt runs as bsr and popcnt faults).
@@ -57,13 +74,15 @@ X86_MNEMONICS = {"lzcnt": "lzcnt", "popcnt": "popcnt", "movbe": "movbe", "xtest"
 # be checked before it is used: AVX2, FMA and F16C code is also AVX code;
 # AVX512F is usable only where AVX is (its XCR0 test includes the YMM
 # state, and glibc's cpu_features sets it only inside its AVX test); every
-# AVX-512 subset needs AVX512F; SVE2 is SVE.
+# AVX-512 subset needs AVX512F; SVE2 is SVE; ARMv7's Advanced SIMD comes
+# with the 32 double registers (VFPv3-D32) it shares.
 # Each SSE generation is also every earlier one (no CPU has one without
 # them, and glibc's i386 selectors take SSSE3 for SSE2 and SSE).
 IMPLIES = {"sse2": ("sse",), "sse3": ("sse2",), "ssse3": ("sse3",), "sse4_1": ("ssse3",), "sse4_2": ("sse4_1",),
            "avx2": ("avx",), "fma": ("avx",), "f16c": ("avx",), "avx512f": ("avx",),
            "avx512bw": ("avx512f",), "avx512dq": ("avx512f",), "avx512vl": ("avx512f",),
-           "avx512cd": ("avx512f",), "avx512er": ("avx512f",), "avx512pf": ("avx512f",), "sve2": ("sve",)}
+           "avx512cd": ("avx512f",), "avx512er": ("avx512f",), "avx512pf": ("avx512f",), "sve2": ("sve",),
+           "neon": ("vfpd32",)}
 
 # /proc/cpuinfo's names, where they differ (x86 "flags"; aarch64 "Features").
 CPUINFO = {"sse3": ("pni",), "pclmul": ("pclmulqdq",), "sha": ("sha_ni",), "lzcnt": ("abm",),
@@ -75,7 +94,7 @@ VALGRIND_CANNOT_RUN = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"
 
 
 def known(arch):
-    return {"x86_64": X86, "i386": X86, "aarch64": AARCH64, "riscv64": RISCV64}.get(arch, ())
+    return {"x86_64": X86, "i386": X86, "aarch64": AARCH64, "riscv64": RISCV64, "armhf": ARMHF}.get(arch, ())
 
 
 def implied(feature):

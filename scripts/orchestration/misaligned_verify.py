@@ -152,7 +152,7 @@ def run(findings, runner, memgate, options):
         print(f"misaligned watch: could not judge: {why}")
         return 1 if rc == 1 else 2
     try:
-        seen = misaligned.read_log(log) if os.path.exists(log) else []
+        seen = misaligned.read_log(log)  # no file: the plugin never ran
         where = misaligned.Locator(memgate)
     except (OSError, ValueError, elf_code.BadObject) as e:
         print(f"misaligned watch: could not judge: the plugin's report {log}: {e}")

@@ -60,6 +60,32 @@ class Groups(unittest.TestCase):
         self.assertEqual(got, ["crc32"])
 
 
+class Armhf(unittest.TestCase):
+    """armhf: Capstone's ARM groups, the d16-d31 operand rule, ARM and
+    Thumb (encodings as llvm-mc 14 gives them)."""
+
+    def test_arm_state(self):
+        self.assertEqual(features("armhf", "0d0a21f4")[1], ["neon"])  # vld1.8 {d0, d1}, [r1]!
+        self.assertEqual(features("armhf", "000bd0ed")[1], ["vfpd32"])  # vldr d16, [r0]
+        self.assertEqual(features("armhf", "008b90ed" "0130d1e4")[1], [])  # vldr d8; ldrb: baseline
+
+    def test_thumb_state(self):
+        result = A.Result("armhf")
+        data = bytes.fromhex("21f90d0a" "11f8013b" "0346" "d0ed000b")
+        A.audit_range(A.decoder("armhf", "thumb"), result, data, 0, len(data), lambda off: f"t+{off:#x}")
+        self.assertEqual((result.limits, sorted(result.needed()), result.instructions), ([], ["neon", "vfpd32"], 4))
+
+    def test_neon_covers_the_32_double_registers(self):
+        result, _ = features("armhf", "0d0a21f4" "000bd0ed")
+        self.assertEqual(result.minimal(), ["neon"])
+        self.assertEqual(A.findings(result, ["neon"], "f"), [])
+
+    def test_what_it_does_not_map_is_a_limit(self):
+        for hexbytes in ("020ba1ee", "11f230e7"):  # vfma.f64 (VFPv4), udiv (the divide extension)
+            result, _ = features("armhf", hexbytes)
+            self.assertIn("is not mapped to a feature", result.limits[0], hexbytes)
+
+
 class Rules(unittest.TestCase):
     def test_evex_capstone_cannot_decode(self):
         # vpcmpeqb %zmm1,%zmm2,%k1; vpternlogd $0xff,%zmm1,%zmm2,%zmm3 (imm8, map 0F3A);

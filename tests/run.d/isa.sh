@@ -72,6 +72,23 @@ if arch_wanted riscv64 && clang --target=riscv64-linux-gnu -c tests/gate/isa/rv_
 		scripts/isa-audit --requires=zbb "$ISA/rv_beyond.o"
 fi
 
+# armhf (Capstone's ARM decoder, ARM and Thumb by the mapping symbols):
+# NEON by its group, d16-d31 by the operands (vfpd32; NEON brings them).
+if arch_wanted armhf && clang --target=arm-linux-gnueabihf -c tests/gate/isa/armhf_d16_copy.S -o "$ISA/armhf_d16.o" 2>/dev/null; then
+	expect "isa-audit: a Thumb-2 armhf copy through d16 is undeclared-feature vfpd32" 1 \
+		"undeclared-feature: vfpd32: vldr d16, \[r1\] at armhf_d16_copy\+0x10 \(and 1 more\) needs vfpd32, which is not declared \(no --requires\); --requires vfpd32 covers it" \
+		scripts/isa-audit "$ISA/armhf_d16.o"
+	expect "isa-audit: with --requires neon (which brings d16-d31) it passes" 0 "minimal --requires: vfpd32 \(declared: neon\)" \
+		scripts/isa-audit --requires=neon "$ISA/armhf_d16.o"
+	if [ -f /usr/arm-linux-gnueabihf/lib/libc.a ]; then
+		expect "isa-audit: glibc's armhf __memcpy_neon needs neon" 1 \
+			"undeclared-feature: neon: vld1.8 \{d0\}, \[r1\]! at __memcpy_neon\+0x18 " \
+			scripts/isa-audit '/usr/arm-linux-gnueabihf/lib/libc.a(memcpy_neon.o)'
+		expect "isa-audit: glibc's armhf __memcpy_vfp needs nothing past VFPv3-D16" 0 "minimal --requires: none" \
+			scripts/isa-audit '/usr/arm-linux-gnueabihf/lib/libc.a(memcpy_vfp.o)'
+	fi
+fi
+
 # The gate: the audit's finding, the minimal --requires in the table and
 # in every report.
 ISA_FLAGS=(--profile=smoke --skip=fuzz,huge --no-bench)
