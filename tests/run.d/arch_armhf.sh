@@ -1,10 +1,12 @@
 # tier: fast
-# The armhf port (issue 41, its first step): 32-bit Arm, hard float,
-# cross-built with clang (linked by lld), run under qemu-arm. The seed
-# variants get one budgeted sweep, each AAPCS rule's self-test one
-# diagnosed case, the 2 GiB+ memmove its one-buffer case, and a CPU model
-# without NEON its SKIPs. Not yet here: the gate (--arch armhf), Thumb
-# entry points, the ISA audit, the zoo (docs/arches.md, "armhf").
+# The armhf port (issue 41): 32-bit Arm, hard float, cross-built with
+# clang (linked by lld), run under qemu-arm. The seed variants get one
+# budgeted sweep under each of make verify's CPU models, each AAPCS rule's
+# self-test one diagnosed case, the 2 GiB+ memmove its one-buffer case,
+# interworking its Thumb return, and the models without NEON or without
+# d16-d31 their SKIPs and SIGILL. The ISA audit's armhf tests are in
+# isa.sh. Not yet here: the gate (--arch armhf), the zoo (docs/arches.md,
+# "armhf").
 # Sourced by tests/run (uses expect, expect_all, pass, fail, skip, $tier,
 # $TMP).
 
@@ -21,6 +23,17 @@ else
 	pass "make ARCH=armhf all"
 	ah_mg="$ah_run -cpu cortex-a15 build/armhf/memgate"
 fi
+# Debian's baseline CPU, VFPv3-D16 without NEON: a qemu-arm with vfp-d32
+# (bookworm-backports'; scripts/arch-probe --cpu finds it).
+ah_d16_model=cortex-a9,neon=off,vfp-d32=off
+ah_d16=
+if [ -n "$ah_mg" ]; then
+	if ah_d16_run=$(scripts/arch-probe --cpu "$ah_d16_model" armhf); then
+		ah_d16="$ah_d16_run -cpu $ah_d16_model build/armhf/memgate"
+	else
+		skip "armhf: the VFPv3-D16 model" "$ah_d16_run"
+	fi
+fi
 # The tables' budgeted sweeps and the 2 GiB+ check in check-all (45 CPU s
 # under qemu-arm); the fast tier has each rule's one diagnosed case below.
 if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
@@ -35,6 +48,20 @@ if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
 		"^9 variants: 3 passed, 6 failed as expected, 0 skipped, 0 unexpected$" \
 		$ah_mg verify --set=selftest --variant="$ah_bad" --sweep-seconds=2 --huge=off --timeout-ms=200 \
 		--findings="$TMP/ah-findings-bad"
+	# make verify's other models: the seeds, and the self-tests there.
+	expect "armhf: the seed variants pass a budgeted sweep (cortex-a9: no VFPv4, no divide)" 0 \
+		"^7 variants: 7 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
+		$ah_run -cpu cortex-a9 build/armhf/memgate verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off \
+		--findings="$TMP/ah-findings-a9"
+	if [ -n "$ah_d16" ]; then
+		expect "armhf: under VFPv3-D16 the seeds pass, NEON's n/a" 0 \
+			"^7 variants: 6 passed, 0 failed as expected, 1 skipped, 0 unexpected$" \
+			$ah_d16 verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off --findings="$TMP/ah-findings-d16"
+		expect "armhf: under VFPv3-D16 the self-tests fail as declared, d16 undeclared too" 0 \
+			"^10 variants: 2 passed, 7 failed as expected, 1 skipped, 0 unexpected$" \
+			$ah_d16 verify --set=selftest --variant="$ah_bad,bad_memcpy_undeclared_d16" --sweep-seconds=2 \
+			--huge=off --timeout-ms=200 --findings="$TMP/ah-findings-d16-bad"
+	fi
 	echo "== armhf: 2 GiB and more (CVE-2020-6096)"
 	expect_all "armhf: a memmove that tests its length as signed fails the 2 GiB+ check" 0 \
 		"^bad_memmove_signed_len .* FAIL \(expected\)" \
@@ -75,10 +102,15 @@ if [ -n "$ah_mg" ]; then
 		"^verdict: out-of-bounds-write: dst, 1 byte before it \(at dst-1\)" \
 		$ah_mg run --variant=bad_memcpy_write_before_dst --len=17 --dst-align=0
 
-	echo "== armhf: CPU models (NEON)"
+	echo "== armhf: CPU models (NEON, VFPv3-D16)"
 	expect "armhf: without NEON the NEON variants are n/a, not run" 0 \
 		"^SKIP \(needs neon\): memcpy_neon cannot run on this CPU$" \
 		$ah_run -cpu cortex-a15,neon=off build/armhf/memgate run --variant=memcpy_neon --len=40
+	if [ -n "$ah_d16" ]; then
+		expect "armhf: d16 used without --requires vfpd32 dies under VFPv3-D16, named" 1 \
+			"^verdict: crash: SIGILL \(a VFP instruction on d16-d31, on a CPU with only 16 double registers \(VFPv3-D16\): --requires vfpd32\) at pc mg_armhf_bad_memcpy_undeclared_d16\+0x10," \
+			$ah_d16 run --variant=bad_memcpy_undeclared_d16 --len=40
+	fi
 	expect "armhf: the variant table says what each needs" 0 \
 		"^memcpy_clobbers_q0	memcpy	armhf	mg_armhf_memcpy_clobbers_q0	neon,vfpd32	runs	pass	-	user$" \
 		$ah_mg list --set=selftest --tsv
