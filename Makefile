@@ -573,7 +573,7 @@ else
 		if ! run=$$(scripts/arch-probe --cpu "$$model" $(ARCH)); then \
 			echo "could not judge under -cpu $$model: $$run"; [ $$status = 1 ] || status=2; continue; \
 		fi; \
-		MEMGATE_CPU_MODEL=$$model $$run -cpu $$model $(MEMGATE) verify $(call verify_defaults,--huge=oracle) $$more $(VERIFY_FLAGS); \
+		MEMGATE_CPU_MODEL=$$model MEMGATE_RUNNER="$$run" $$run -cpu $$model $(MEMGATE) verify $(call verify_defaults,--huge=oracle) $$more $(VERIFY_FLAGS); \
 		rc=$$?; [ $$rc = 0 ] || [ $$status = 1 ] || status=$$rc; \
 	done; \
 	$(if $(WATCH_RUN),model=$(firstword $(CPU_MODELS)); \

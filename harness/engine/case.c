@@ -24,6 +24,13 @@
 const char *mg_program = MG_PROGRAM;
 const char *const mg_runner = MG_RUNNER;
 
+const char *mg_replay_runner(void)
+{
+	const char *chosen = getenv("MEMGATE_RUNNER");
+
+	return *mg_runner && chosen && *chosen ? chosen : mg_runner;
+}
+
 const char *mg_place_name(enum mg_place place)
 {
 	return place == MG_PLACE_AFTER ? "after" : "before";
@@ -681,10 +688,10 @@ static int same_convention(const struct mg_variant *v, const struct mg_variant *
 
 void mg_case_replay_argv(const struct mg_case *c, struct mg_argv *a)
 {
-	mg_argv_add_words(a, MG_RUNNER);
+	mg_argv_add_words(a, mg_replay_runner());
 	/* Under qemu, the CPU model is part of the case: a 64-byte DC ZVA
 	 * block is cortex-a57's, not the default's. */
-	if (*MG_RUNNER && mg_cpu_model()) {
+	if (*mg_runner && mg_cpu_model()) {
 		add_word(a, "-cpu");
 		add_word(a, "%s", mg_cpu_model());
 	}

@@ -267,6 +267,10 @@ extern const char *mg_program;
 /* What runs this build when it is not native (its qemu-user command, as
  * replay lines print it); "" natively. */
 extern const char *const mg_runner;
+/* What runs this process's replay lines: mg_runner, or under a CPU model
+ * only another qemu has (armhf's VFPv3-D16 model), the command make
+ * verify and the gate name in MEMGATE_RUNNER. */
+const char *mg_replay_runner(void);
 
 /* Checks that the case is one the sandbox can run and the variant's contract
  * allows; on failure writes why into `why` and returns false. */

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from . import gate_isa, gate_tunables, procs, records, registry, submission
 from .check_result import Check, cannot, na
+from .gate_options import ILP32
 from .records import CouldNotJudge
 
 # As `make valgrind` runs it.
@@ -319,7 +320,7 @@ def judge_huge(ctx, huge, errors, findings):
     note = "mid-size lengths 16 MiB to 1 GiB, lengths 2^31 to 2^32+4097"
     if ctx.op == "memmove":
         note += ", an overlapping move of 2^31+65 (dst = src +-1) in one mapping"
-    if ctx.arch == "i386":
+    if ctx.arch in ILP32:
         note = "an overlapping move of 2^31+65 (dst = src +-1) in one mapping: all a 32-bit size_t holds"
     elif ctx.emulated:
         note = "mid-size lengths, and guard-oracle cases only at 2 GiB+ (--huge=oracle): a 4 GiB copy takes about 20 s under qemu"

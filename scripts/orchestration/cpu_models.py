@@ -20,11 +20,22 @@ run only a routine that requires v. RV64GC runs every routine that
 requires none of the four: one that uses V or B without declaring it dies
 there of SIGILL, a finding.
 
+armhf (docs/arches.md, "armhf"): a Cortex-A15 (NEON, VFPv4, d0-d31,
+the divide instructions; qemu's cortex-a7 and max read the same to user
+code) and Debian's baseline, VFPv3-D16 without NEON, as a Cortex-A9 with
+both off (the vfp-d32 option is qemu 8's and later: scripts/arch-probe
+--cpu finds the qemu that has it). The baseline runs every routine that
+requires neither neon nor vfpd32; one that uses them undeclared dies
+there of SIGILL, a finding. (make verify also runs a Cortex-A9 with NEON,
+for the tree's variants: no VFPv4 and no divide, which a routine cannot
+--require, so the ISA audit cannot judge the code that uses them.)
+
 The Makefile's CPU_MODELS lists the same names, for make verify."""
 
 RVV = "rv64,v=true,vlen={},vext_spec=v1.0"
 RV64GC = "rv64,v=false,zba=false,zbb=false,zbc=false,zbs=false"
 RV_ALL = ("v", "zba", "zbb", "zbs")
+ARMHF_D16 = "cortex-a9,neon=off,vfp-d32=off"
 
 # arch -> ((model, the facts a routine may --require that it has, the fact
 # a routine must require for this model to run it, or "")...), the first
@@ -34,11 +45,13 @@ MODELS = {
                 ("a64fx", ("zva256", "sve"), "")),
     "riscv64": ((RVV.format(128), RV_ALL, ""), (RV64GC, (), ""), (RVV.format(256), RV_ALL, "v"),
                 (RVV.format(512), RV_ALL, "v"), (RVV.format(1024), RV_ALL, "v")),
+    "armhf": (("cortex-a15", ("neon", "vfpd32"), ""), (ARMHF_D16, (), "")),
 }
-FACTS = {"aarch64": ("zva64", "zva256", "zva512", "sve", "sve2", "mops"), "riscv64": RV_ALL}
+FACTS = {"aarch64": ("zva64", "zva256", "zva512", "sve", "sve2", "mops"), "riscv64": RV_ALL,
+         "armhf": ("neon", "vfpd32")}
 WORDS = {"zva64": "a 64-byte ZVA block", "zva256": "a 256-byte ZVA block", "zva512": "a 512-byte ZVA block"}
 # Listed first when none_has names what no model has.
-EXTENSIONS = ("sve", "mops", "v")
+EXTENSIONS = ("sve", "mops", "v", "neon")
 
 
 def arch_of_fact(fact):

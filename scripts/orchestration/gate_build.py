@@ -233,6 +233,8 @@ def write_build_files(ctx):
     flags = ["-mgeneral-regs-only"] if no_fpu else []
     if arch == "riscv64":
         flags.append(riscv_march(ctx.requires))
+    if arch == "armhf":
+        flags.append(armhf_fpu(ctx.requires))
     files["contract-cflags"] = " ".join(flags) + "\n"
     for name, text in files.items():
         with open(os.path.join(ctx.W, name), "w") as f:
@@ -247,6 +249,18 @@ def riscv_march(requires):
     that turns it on itself (.option arch) dies under the RV64GC model."""
     extensions = [f for f in ("v", "zba", "zbb", "zbs") if f in requires]
     return "-march=rv64gc" + "".join(("" if f == "v" else "_") + f for f in extensions)
+
+
+def armhf_fpu(requires):
+    """armhf code is built for Debian's baseline, VFPv3-D16, and what it
+    declares: neon (which brings d16-d31) or vfpd32 alone. The compiler
+    then uses NEON and d16-d31 only where the author said the CPU has them,
+    and an assembly routine that uses them undeclared is told so by the
+    assembler; one that turns them on itself (.fpu neon) is caught by the
+    ISA audit, and dies under the VFPv3-D16 model."""
+    if "neon" in requires:
+        return "-mfpu=neon"
+    return "-mfpu=vfpv3" if "vfpd32" in requires else "-mfpu=vfpv3-d16"
 
 
 def kernel_flags(ctx):

@@ -9,7 +9,10 @@ import sys
 import time
 
 from . import convention, procs, submission
-from .gate_options import OPS, die
+from .gate_options import ILP32, OPS, die
+
+# The arches the gate builds for ("generic": C, for the host).
+ARCHES = ("x86_64", "i386", "aarch64", "riscv64", "armhf", "generic")
 
 
 class Context:
@@ -40,6 +43,8 @@ class Context:
         self.deadline = None  # procs.Deadline of --seconds, from the first check on
         self.cached = None  # gate_cache: {"from", "date"} of a verdict reused
         self.runner, self.foreign, self.emulated = [], "", ""
+        self.runners = {"": ([], "")}  # CPU model -> (runner, emulator): runner_for
+        self.probe_flags = []  # scripts/arch-probe's for this arch (riscv64: --plugins)
         self.B = "build"  # the harness's build: the host's until setup_arch says the arch
         self.speed_plot = None
         self.table, self.main_set = [], set()
@@ -52,6 +57,21 @@ class Context:
         self.entries = [{"op": o, "symbol": s, "family": OPS[o][1], "contract": default_contract(opts, o)}
                         for o, s in opts["entries"]]
         self.contract = self.entries[0]["contract"]
+
+    def runner_for(self, model):
+        """(runner, emulator) for the CPU model ("": the arch's default):
+        the qemu scripts/arch-probe --cpu finds with it (armhf's VFPv3-D16
+        model is a newer qemu's than Debian 12's), asked once a model. A
+        model no qemu here has ends the run: could not judge, exit 2."""
+        if model not in self.runners:
+            rc, out = submission.capture(["scripts/arch-probe"] + self.probe_flags + ["--cpu", model, self.arch],
+                                         timeout=120)
+            if rc != 0:
+                die(f"--arch {self.arch}: no CPU model {model} here, so the routine cannot be judged under it: "
+                    f"{out.strip()} (--cpu picks the models to run)")
+            runner = out.split()
+            self.runners[model] = (runner, runner[0] if runner else "")
+        return self.runners[model]
 
     def select(self, entry):
         """Makes `entry` the one the checks look at."""
@@ -87,12 +107,12 @@ class Context:
         return check in self.skip
 
     def huge_applies(self):
-        """i386 has the overlapping memmove of 2 GiB and more alone (one
-        mapping); a further value set of the glibc model leaves it to the
+        """A 32-bit arch (ILP32) has the overlapping memmove of 2 GiB and more
+        alone (one mapping); a further value set of the glibc model leaves it to the
         first (huge_elsewhere says so)."""
         if getattr(self, "huge_elsewhere", ""):
             return False
-        return self.family not in ("page", "usercopy") and (self.arch != "i386" or self.op == "memmove")
+        return self.family not in ("page", "usercopy") and (self.arch not in ILP32 or self.op == "memmove")
 
     def huge_na_reason(self):
         if getattr(self, "huge_elsewhere", ""):
@@ -101,7 +121,8 @@ class Context:
             return "page routines take one page"
         if self.family == "usercopy":
             return "the user copies run in the sandbox, up to 16 MiB (docs/usercopy.md)"
-        return "lengths of 4 GiB and more need a 64-bit size_t (i386 has only memmove's 2 GiB+ overlapping move)"
+        return ("lengths of 4 GiB and more need a 64-bit size_t (i386 and armhf have only memmove's "
+                "2 GiB+ overlapping move)")
 
     def huge_off(self):
         return self.skipped("huge") or not self.huge_applies()
@@ -119,6 +140,8 @@ class Context:
             return ("x19-x29, d8-d15, sp, nothing written above sp, FPCR, the entry flags on a sample"
                     + (", x18 (kernel)" if kernel else "")
                     + (", no FP/SIMD state (kernel)" if kernel and "fpu" not in self.requires else ""))
+        if arch == "armhf":
+            return "r4-r11, d8-d15, sp, nothing written above sp, FPSCR's control bits, an interworking return"
         if arch == "riscv64":
             return ("s0-s11, fs0-fs11, sp, nothing written above sp, gp, tp, frm, the caller's fflags, "
                     "vstart (with V)"
@@ -174,22 +197,23 @@ def setup_arch(ctx, opts):
     if not arch:
         arch = ctx.host
         first = "/" + opts["files"][0]
-        for a in ("x86_64", "i386", "aarch64", "riscv64", "generic"):
+        for a in ARCHES:
             if f"/impls/{a}/" in first or f"/tests/bad/{a}/" in first:
                 arch = a
-    if arch not in ("x86_64", "i386", "aarch64", "riscv64", "generic"):
-        die(f"unknown arch '{arch}' (valid: x86_64, i386, aarch64, riscv64, generic)")
+    if arch not in ARCHES:
+        die(f"unknown arch '{arch}' (valid: {', '.join(ARCHES)})")
     ctx.arch = arch
     check_convention(opts, ctx.host if arch == "generic" else arch)
     if arch not in (ctx.host, "generic"):
         ctx.foreign = arch
         # riscv64's misaligned watch is a qemu plugin: a qemu that loads it.
-        plugins = ["--plugins"] if arch == "riscv64" else []
-        rc, out = submission.capture(["scripts/arch-probe"] + plugins + [arch], timeout=120)
+        ctx.probe_flags = ["--plugins"] if arch == "riscv64" else []
+        rc, out = submission.capture(["scripts/arch-probe"] + ctx.probe_flags + [arch], timeout=120)
         if rc != 0:
             die(f"--arch {arch}: this machine ({ctx.host}) cannot run it: {out.strip()}")
         ctx.runner = out.split()
         ctx.emulated = ctx.runner[0] if ctx.runner else ""
+        ctx.runners = {"": (ctx.runner, ctx.emulated)}
     ctx.B = "build" + (f"/{ctx.foreign}" if ctx.foreign else "")
     ctx.make_arch = [f"ARCH={ctx.foreign}"] if ctx.foreign else []
 

@@ -123,6 +123,10 @@ FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.ALL if f not in F
 # "misaligned_fast" says the routine is for a riscv64 CPU whose misaligned
 # loads and stores are fast (the misaligned check: misaligned.py).
 DECLARATIONS = ("fpu", "misaligned_fast")
+# The arches with a 32-bit size_t: of the 4 GiB+ check, memmove's 2 GiB+
+# overlapping move in one mapping is all they hold.
+ILP32 = ("i386", "armhf")
+
 OPS = {"memcpy": ("MEMCPY", "memcpy"), "mempcpy": ("MEMPCPY", "memcpy"), "memmove": ("MEMMOVE", "memmove"), "memset": ("MEMSET", "memset"),
        "copy_page": ("COPY_PAGE", "page"), "clear_page": ("CLEAR_PAGE", "page"),
        "copy_from_user": ("COPY_FROM_USER", "usercopy"), "copy_to_user": ("COPY_TO_USER", "usercopy"),

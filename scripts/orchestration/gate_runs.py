@@ -98,7 +98,7 @@ def chosen_models(ctx, models):
     if models == [""]:
         where = "natively" if not ctx.emulated else "under qemu's one model"
         die(f"--cpu {wanted[0]}: {ctx.arch} code runs {where} here; --cpu picks among the qemu models "
-            f"of {' and '.join(cpu_models.MODELS)} code")
+            f"of {', '.join(list(cpu_models.MODELS)[:-1])} and {list(cpu_models.MODELS)[-1]} code")
     for name in wanted:
         if name not in models:
             die(f"--cpu {name}: not a model this routine runs under (valid: {', '.join(models)})")
@@ -117,7 +117,9 @@ def enter_run(ctx, model, externs, runs, base_env, top_results):
     folder."""
     ctx.label = label_of(model, externs, runs)
     ctx.cpu_model = model
-    ctx.env = dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model) if model else dict(base_env)
+    ctx.runner, ctx.emulated = ctx.runner_for(model)
+    ctx.env = (dict(base_env, QEMU_CPU=model, MEMGATE_CPU_MODEL=model, MEMGATE_RUNNER=" ".join(ctx.runner))
+               if model else dict(base_env))
     if len(runs) > 1:
         safe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", ctx.label).strip("-") or "run"
         ctx.R = os.path.join(top_results, f"run-{runs.index((model, externs)) + 1}-{safe}")
@@ -230,6 +232,7 @@ def run_all(ctx, runs, opts):
             warnings += warned
             per_entry[index] = (results, findings, warnings, seconds + time.monotonic() - t)
     ctx.env, ctx.profile, ctx.primary = base_env, profile, True
+    ctx.runner, ctx.emulated = ctx.runner_for("")
     ctx.huge_elsewhere = ""
     ctx.label, ctx.cpu_model = "", ""
     for entry in ctx.entries:

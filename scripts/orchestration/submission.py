@@ -14,8 +14,8 @@ import sys
 from . import procs
 
 # System-call instructions, as objdump (GNU or LLVM) prints them: on x86
-# syscall, sysenter and int $0x80; on aarch64 svc (and the hypervisor and
-# secure-monitor calls next to it); on riscv64 ecall.
+# syscall, sysenter and int $0x80; on aarch64 and armhf svc (and the
+# hypervisor and secure-monitor calls next to it); on riscv64 ecall.
 SYSCALL_RE = re.compile(r"\t\s*(syscall|sysenter|int\s+\$0x80|svc|hvc|smc|ecall)\b")
 # A symbol the linker provides, not a function or datum of anyone's.
 LINKER_SYMBOLS = ("_GLOBAL_OFFSET_TABLE_",)

@@ -5,7 +5,7 @@
 # self-test one diagnosed case, the 2 GiB+ memmove its one-buffer case,
 # interworking its Thumb return, and the models without NEON or without
 # d16-d31 their SKIPs and SIGILL. The ISA audit's armhf tests are in
-# isa.sh. Not yet here: the gate (--arch armhf), the zoo (docs/arches.md,
+# isa.sh, the gate's in gate_arch.sh. Not yet here: the zoo (docs/arches.md,
 # "armhf").
 # Sourced by tests/run (uses expect, expect_all, pass, fail, skip, $tier,
 # $TMP).

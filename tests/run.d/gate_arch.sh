@@ -44,7 +44,7 @@ else
 		"^gate: --cpu cortex-a57: not a model this routine runs under \(valid: max, a64fx\)$" \
 		scripts/gate --arch=aarch64 --cpu=cortex-a57 --requires=sve --op memcpy tests/gate/isa/sve_copy.S
 	usage_error "gate: --cpu for code that runs natively is one line" \
-		"^gate: --cpu max: x86_64 code runs natively here; --cpu picks among the qemu models of aarch64 and riscv64 code$" \
+		"^gate: --cpu max: x86_64 code runs natively here; --cpu picks among the qemu models of aarch64, riscv64 and armhf code$" \
 		scripts/gate --arch=x86_64 --cpu=max --op memcpy tests/gate/bytecopy.c
 	usage_error "gate: an aarch64 svc instruction is refused at build time" \
 		"^gate: tests/gate/svc_aarch64.S makes system calls: svc at svc_aarch64\+0x8$" \
@@ -173,4 +173,51 @@ else
 	usage_error "gate: an aarch64 fact is refused for a riscv64 routine" \
 		"^gate: --requires sve: aarch64 CPU facts, and this routine is for riscv64$" \
 		scripts/gate --arch=riscv64 --op memcpy --requires sve --profile=smoke tests/gate/bytecopy.c
+fi
+
+# armhf (issue 41's done-when): the gate rejects a routine that clobbers
+# d8, one that takes the length as signed (CVE-2020-6096) and one that
+# returns to its caller in the wrong state, and accepts their twins, each
+# under the Cortex-A15 and the VFPv3-D16 model (a newer qemu's: the
+# replay of a finding there runs under it).
+if ! arch_usable armhf "gate --arch=armhf" ga_why; then
+	:
+else
+	ah_gate=(--arch=armhf --profile=smoke --no-bench)
+	expect_all "gate: an armhf routine that clobbers d8 is rejected under both models" 1 \
+		"^  cpu cortex-a15: REJECTED" "^  cpu cortex-a9,neon=off,vfp-d32=off: REJECTED" \
+		"^1\. \[abi\] abi-violation: d8 clobbered \(0xd8d8d8d8d8d8d8d8 -> 0x[0-9a-f]{16}\) \(cpu cortex-a15\)" -- \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --symbol=mg_armhf_bad_memcpy_clobbers_d8 \
+		--report="$TMP/gah-d8.json" tests/bad/armhf/bad_memcpy_clobbers_d8.S
+	expect "gate: its replay under the VFPv3-D16 model runs under the qemu that has it" 1 \
+		"REPRODUCED: mg_armhf_bad_memcpy_clobbers_d8 fails this case \(abi-violation\)" \
+		bash -c "eval \"\$(jq -r '.findings[] | select(.cpu_model == \"cortex-a9,neon=off,vfp-d32=off\") | .repro' $TMP/gah-d8.json | head -1)\""
+	expect_all "gate: its twin, which saves d8, is accepted" 0 \
+		"^abi +PASS .* r4-r11, d8-d15, sp, nothing written above sp, FPSCR's control bits, an interworking return" \
+		"^ACCEPTED .*: mg_armhf_memcpy_saves_d8 passed" -- \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --symbol=mg_armhf_memcpy_saves_d8 tests/bad/armhf/memcpy_saves_d8.S
+	expect_all "gate: an armhf memmove that takes its length as signed fails the 2 GiB+ move" 1 \
+		"^huge +FAIL .*an overlapping move of 2\^31\+65 \(dst = src \+-1\) in one mapping: all a 32-bit size_t holds" \
+		"^1\. \[huge\] wrong-result: .* for a length of 2147483713 \(cpu cortex-a15\)" -- \
+		scripts/gate "${ah_gate[@]}" --skip=fuzz,regressions --op memmove --symbol=mg_armhf_bad_memmove_signed_len tests/bad/armhf/bad_memmove_signed_len.S
+	sed 's/mg_armhf_memmove_byte/my_move/g' impls/armhf/memmove_byte.S >"$TMP/my_move.S"
+	expect_all "gate: a memmove that takes it unsigned passes it" 0 \
+		"^huge +PASS .*an overlapping move of 2\^31\+65" "^ACCEPTED .*: my_move passed" -- \
+		scripts/gate "${ah_gate[@]}" --skip=fuzz,regressions --op memmove "$TMP/my_move.S"
+	expect_all "gate: a Thumb routine that returns with mov pc, lr is rejected: no interworking" 1 \
+		"^1\. \[sweep\] crash: SIGILL \(the routine returned to its ARM caller in Thumb state: a return must interwork, bx lr or pop \{\.\.\., pc\}, and Thumb.s mov pc, lr does not; AAPCS 5\.6\)" -- \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --symbol=mg_armhf_bad_memcpy_thumb_mov_pc \
+		tests/bad/armhf/bad_memcpy_thumb_mov_pc.S
+	expect "gate: a Thumb routine that returns with bx lr is accepted" 0 "^ACCEPTED .*: mg_armhf_memcpy_thumb passed" \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --symbol=mg_armhf_memcpy_thumb impls/armhf/memcpy_thumb.S
+	expect_all "gate: d16 without --requires vfpd32 is the ISA audit's finding; the VFPv3-D16 model does not run it" 1 \
+		"^1\. \[isa\] undeclared-feature: vfpd32: vmov\.32 d16\[0\], r3 at mg_armhf_bad_memcpy_undeclared_d16\+0x10" \
+		"^sweep +N/A .*cpu cortex-a9,neon=off,vfp-d32=off +n/a \(.*qemu-arm -cpu cortex-a9,neon=off,vfp-d32=off cannot run vfpd32\)" -- \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --symbol=mg_armhf_bad_memcpy_undeclared_d16 \
+		tests/bad/armhf/bad_memcpy_undeclared_d16.S
+	expect "gate: an armhf NEON routine (--requires neon) is accepted" 0 "^ACCEPTED .*: mg_armhf_memcpy_neon passed" \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --requires neon --symbol=mg_armhf_memcpy_neon \
+		--report="$TMP/gah-neon.json" impls/armhf/memcpy_neon.S
+	expect "gate: it runs under the Cortex-A15 alone (the baseline has no NEON)" 0 '^armhf \["cpu cortex-a15"\]$' \
+		jq -r '"\(.arch) \([.checks[].run | select(.)] | unique | tojson)"' "$TMP/gah-neon.json"
 fi
