@@ -87,6 +87,13 @@ X86_NAME_FEATURES = (
 AARCH64_NAME_FEATURES = (("sve", ("sve",)), ("a64fx", ("sve", "zva256")))
 # The same for one operation's variants only: falkor's memcpy uses no DC ZVA.
 AARCH64_OP_NAME_FEATURES = (("memset", "falkor", ("zva64",)),)
+# glibc 2.36's armhf memcpy selector (sysdeps/arm/armv7/multiarch/
+# ifunc-memcpy.h) picks __memcpy_neon on HWCAP_ARM_NEON, else __memcpy_vfp
+# where the VFP has it (every armhf CPU), else __memcpy_arm: NEON brings
+# d16-d31, which the ISA audit finds __memcpy_neon using.
+ARMHF_NAME_FEATURES = (("neon", ("neon",)),)
+NAME_FEATURES = {"x86_64": X86_NAME_FEATURES, "i386": X86_NAME_FEATURES, "aarch64": AARCH64_NAME_FEATURES,
+                 "armhf": ARMHF_NAME_FEATURES}
 
 # The kernel features the alternatives test, as the gate's --requires names
 # them (None: a kernel judgement of speed, not a CPU instruction set).
@@ -102,7 +109,7 @@ KERNEL_BITS = {"X86_FEATURE_REP_GOOD": 1 << 0, "X86_FEATURE_ERMS": 1 << 1, "X86_
                "INTEL_MOVSL_MASK": 1 << 5, "ARM64_HAS_NO_HW_PREFETCH": 1 << 8,
                "ARM64_HAS_MOPS": 1 << 9}
 
-ARCHES = ("x86_64", "i386", "aarch64", "riscv64")
+ARCHES = ("x86_64", "i386", "aarch64", "riscv64", "armhf")
 
 
 Usage = cli.Usage
@@ -193,8 +200,7 @@ def entries_of(symbols, primary=()):
 
 def features_of(symbols, arch):
     """The CPU features glibc's variant names say they assume."""
-    table = X86_NAME_FEATURES if arch in ("x86_64", "i386") else AARCH64_NAME_FEATURES if arch == "aarch64" \
-        else ()
+    table = NAME_FEATURES.get(arch, ())
     found = set()
     for name in symbols:
         words = set(name.strip("_").split("_"))
@@ -250,8 +256,23 @@ def safe(text):
     return re.sub(r"[^A-Za-z0-9_.+-]+", "-", text).strip("-")
 
 
-def archive_units(library, package, arch, archive, nm_text, notes):
-    """One unit per member of a libc.a that defines a routine."""
+# An ifunc a routine calls, and what its selector can choose: glibc 2.36's
+# armhf memmove tail-calls memcpy for every move that is safe forward
+# (dst <= src, or no overlap), and mempcpy calls it (sysdeps/arm/memmove.S,
+# mempcpy.c); the memcpy selector picks __memcpy_neon, _vfp or _arm
+# (sysdeps/arm/armv7/multiarch/ifunc-memcpy.h). Each choice is a routine
+# of its own: the caller linked to it by a stub of one branch (STUB), the
+# link the ifunc makes at run time.
+IFUNC_CHOICES = {("armhf", "memcpy"): ("__memcpy_neon", "__memcpy_vfp", "__memcpy_arm")}
+STUB = {"armhf": ("/* scripts/zoo: {name} as glibc's ifunc resolves it on a CPU its selector\n"
+                  " * gives {target}. */\n\t.syntax unified\n\t.arm\n\t.text\n\t.globl\t{name}\n"
+                  "\t.type\t{name}, %function\n{name}:\n\tb\t{target}\n\t.size\t{name}, . - {name}\n")}
+
+
+def archive_units(library, package, arch, archive, nm_text, notes, stub_dir=None):
+    """One unit per member of a libc.a that defines a routine; a member
+    that calls an ifunc, one per choice of IFUNC_CHOICES (its stub written
+    into `stub_dir`), or a note where there is none."""
     version = package_version(package)
     defined, undefined = parse_nm(nm_text)
     units = []
@@ -262,14 +283,39 @@ def archive_units(library, package, arch, archive, nm_text, notes):
         members = closure(member, defined, undefined)
         inside = {name for m in members for _, name, _ in defined.get(m, [])}
         calls = sorted(n for m in members for n in undefined.get(m, ()) if routine_op(n) and n not in inside)
-        if calls:
-            notes.append(f"{library} {arch} libc.a({member}): calls {', '.join(calls)}, which the archive has "
-                         "only as an ifunc chosen at run time: a wrapper, not a routine of its own")
-            continue
         stem = os.path.splitext(member)[0]
+        if calls:
+            units += wrapper_units(library, version, arch, archive, member, calls, defined, undefined, notes,
+                                   stub_dir)
+            continue
         units.append(Unit(f"{library}-{arch}-{safe(stem)}", f"{library} {version} libc.a({member})", arch,
                           [f"{archive}({m})" for m in members], entries,
                           requires=features_of([s for _, s in entries], arch)))
+    return units
+
+
+def wrapper_units(library, version, arch, archive, member, calls, defined, undefined, notes, stub_dir):
+    """The units of a member that calls an ifunc: one per choice, the
+    member with the chosen routine's members and a stub naming it."""
+    choices = IFUNC_CHOICES.get((arch, calls[0])) if len(calls) == 1 else None
+    code = {name: m for m, syms in defined.items() for kind, name, _ in syms if kind in ("T", "W")}
+    if not choices or stub_dir is None or any(c not in code for c in choices):
+        notes.append(f"{library} {arch} libc.a({member}): calls {', '.join(calls)}, which the archive has "
+                     "only as an ifunc chosen at run time: a wrapper, not a routine of its own")
+        return []
+    units, stem = [], os.path.splitext(member)[0]
+    entries = entries_of(defined[member])
+    for target in choices:
+        stub = os.path.join(stub_dir, f"{calls[0]}-is-{target.strip('_')}.S")
+        os.makedirs(stub_dir, exist_ok=True)
+        records.write_text(stub, STUB[arch].format(name=calls[0], target=target))
+        members = list(dict.fromkeys(closure(member, defined, undefined)
+                                     + closure(code[target], defined, undefined)))
+        units.append(Unit(f"{library}-{arch}-{safe(stem)}+{safe(target.strip('_'))}",
+                          f"{library} {version} libc.a({member}), {calls[0]} as {target} "
+                          f"(libc.a({code[target]}))", arch,
+                          [f"{archive}({m})" for m in members] + [stub], entries,
+                          requires=features_of([s for _, s in entries] + [target], arch)))
     return units
 
 
@@ -279,6 +325,7 @@ ARCHIVES = (
     ("glibc", "libc6-dev-i386", "i386", ("/usr/lib32/libc.a",)),
     ("glibc", "libc6-dev-arm64-cross", "aarch64", ("/usr/aarch64-linux-gnu/lib/libc.a",)),
     ("glibc", "libc6-dev-riscv64-cross", "riscv64", ("/usr/riscv64-linux-gnu/lib/libc.a",)),
+    ("glibc", "libc6-dev-armhf-cross", "armhf", ("/usr/arm-linux-gnueabihf/lib/libc.a",)),
     ("musl", "musl-dev", "x86_64", ("/usr/lib/x86_64-linux-musl/libc.a", "/usr/lib/musl/lib/libc.a")),
 )
 
@@ -292,7 +339,12 @@ def discover_archives(sources, arches, notes):
         if not archive:
             notes.append(f"{library} {arch}: {package} is not installed (scripts/install-deps --zoo)")
             continue
-        units += archive_units(library, package, arch, archive, run_text(["nm", "-A", archive]), notes)
+        found = archive_units(library, package, arch, archive, run_text(["nm", "-A", archive]), notes,
+                              stub_dir=os.path.join(KERNEL_CACHE, "stubs", f"{library}-{arch}"))
+        # The stubs assembled too, for --audit-only (zoo_isa.objects_of).
+        for stub in sorted({p for u in found for p in u.inputs if p.endswith(".S")}):
+            run_text(compiler_for(arch)[0] + ["-c", stub, "-o", stub[:-2] + ".o"])
+        units += found
     return units
 
 
@@ -354,6 +406,9 @@ def cpus_of(features):
 def compiler_for(arch):
     if arch in ("aarch64", "riscv64"):
         return ["clang", f"--target={arch}-linux-gnu"], f"{arch}-linux-gnu-objdump"
+    if arch == "armhf":
+        # The Makefile's armhf flags; llvm-objdump reads ARM and Thumb.
+        return ["clang", "--target=arm-linux-gnueabihf", "-march=armv7-a", "-mfpu=vfpv3-d16"], "llvm-objdump"
     return (["gcc", "-m32"] if arch == "i386" else ["gcc"]), "objdump"
 
 

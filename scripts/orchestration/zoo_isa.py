@@ -15,14 +15,15 @@ from . import elf_code, isa_audit, isa_features, procs, records, store_order_aud
 
 def objects_of(unit, scratch):
     """The unit's objects: the kernel's assembled ones, or its archive
-    members extracted."""
+    members extracted (and a stub's object, assembled beside it by the
+    discovery: zoo.wrapper_units)."""
     if getattr(unit, "objects", None):
         return list(unit.objects)
     out = []
     for i, path in enumerate(unit.inputs):
         member = submission.split_member(path)
         if not member:
-            out.append(path)
+            out.append(path[:-2] + ".o" if path.endswith(".S") else path)
             continue
         obj = os.path.join(scratch, f"{unit.name}-{i}.o")
         with open(obj, "wb") as f:

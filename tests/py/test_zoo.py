@@ -56,6 +56,17 @@ NM_WRAPPER = """\
 /a/libc.a:mempcpy.o:                 U memcpy
 """
 
+# glibc 2.36's armhf memmove: a tail call of memcpy, an ifunc of three.
+NM_ARMHF = """\
+/h/libc.a:memcpy.o:00000001 i memcpy
+/h/libc.a:memmove.o:00000000 T memmove
+/h/libc.a:memmove.o:         U memcpy
+/h/libc.a:memcpy_neon.o:00000000 T __memcpy_neon
+/h/libc.a:memcpy_vfp.o:00000000 T __memcpy_vfp
+/h/libc.a:memcpy_arm.o:00000000 T __aeabi_memcpy
+/h/libc.a:memcpy_arm.o:00000000 T __memcpy_arm
+"""
+
 
 class Discovery(unittest.TestCase):
     def test_members_and_entries(self):
@@ -104,6 +115,27 @@ class Discovery(unittest.TestCase):
         self.assertEqual(len(notes), 1)
         self.assertIn("mempcpy.o): calls memcpy", notes[0])
 
+    def test_a_wrapper_of_an_ifunc_the_zoo_knows_is_a_unit_per_choice(self):
+        notes = []
+        d = tmpdir(self)
+        units = zoo.archive_units("glibc", "libc6-dev-armhf-cross", "armhf", "/h/libc.a", NM_ARMHF, notes,
+                                  stub_dir=d)
+        moves = {u.name: u for u in units if u.entries == [("memmove", "memmove")]}
+        self.assertEqual(sorted(moves), ["glibc-armhf-memmove+memcpy_arm", "glibc-armhf-memmove+memcpy_neon",
+                                         "glibc-armhf-memmove+memcpy_vfp"])
+        neon = moves["glibc-armhf-memmove+memcpy_neon"]
+        stub = os.path.join(d, "memcpy-is-memcpy_neon.S")
+        self.assertEqual(neon.inputs, ["/h/libc.a(memmove.o)", "/h/libc.a(memcpy_neon.o)", stub])
+        self.assertEqual(neon.requires, ["neon"])
+        self.assertEqual(moves["glibc-armhf-memmove+memcpy_vfp"].requires, [])
+        # The stub is one branch to the choice, under the ifunc's name.
+        self.assertIn("memcpy:\n\tb\t__memcpy_neon\n", open(stub).read())
+        self.assertEqual(notes, [])
+        # Without a place for its stubs, it is the note it was.
+        units = zoo.archive_units("glibc", "libc6-dev-armhf-cross", "armhf", "/h/libc.a", NM_ARMHF, notes)
+        self.assertNotIn("memmove", [op for u in units for op, _ in u.entries])
+        self.assertIn("memmove.o): calls memcpy", notes[0])
+
     def test_features_of_names(self):
         self.assertEqual(zoo.features_of(["__memmove_avx_unaligned_erms_rtm"], "x86_64"), ["avx", "rtm"])
         self.assertEqual(zoo.features_of(["__memset_avx2_unaligned"], "x86_64"), ["avx2"])
@@ -113,6 +145,8 @@ class Discovery(unittest.TestCase):
         self.assertEqual(zoo.features_of(["__memset_falkor"], "aarch64"), ["zva64"])
         self.assertEqual(zoo.features_of(["__memcpy_falkor"], "aarch64"), [])
         self.assertEqual(zoo.features_of(["__memset_generic", "__memset_emag"], "aarch64"), [])
+        self.assertEqual(zoo.features_of(["__memcpy_neon"], "armhf"), ["neon"])
+        self.assertEqual(zoo.features_of(["__memcpy_vfp", "__memcpy_arm"], "armhf"), [])
         self.assertEqual(zoo.features_of(["__memcpy_erms", "memcpy"], "x86_64"), [])
 
     def test_routine_names(self):

@@ -159,6 +159,25 @@ else
 	skip "zoo --audit-only: riscv64" "libc6-dev-riscv64-cross or linux-source is not installed (scripts/install-deps --zoo)"
 fi
 
+# armhf's glibc (issue 41): the three memcpy variants its ifunc chooses
+# from, and memmove and mempcpy, which call memcpy, once per choice (a
+# stub of one branch stands for the ifunc's link); __memcpy_neon needs
+# neon (d16-d31 and NEON), the rest nothing past VFPv3-D16.
+if [ -f /usr/arm-linux-gnueabihf/lib/libc.a ]; then
+	expect_all "zoo --audit-only: glibc's armhf routines, memmove and mempcpy once per memcpy" 0 \
+		'^glibc-armhf-memcpy_neon: covered; minimal --requires neon, declared neon$' \
+		'^glibc-armhf-memmove\+memcpy_neon: covered; minimal --requires neon, declared neon$' \
+		'^glibc-armhf-memmove\+memcpy_vfp: covered; minimal --requires none, declared none$' \
+		'^zoo --audit-only: 10 units: 10 covered, 0 undeclared, 0 could-not-judge; ' -- \
+		scripts/zoo --audit-only --sources glibc --arch armhf --out "$TMP/zoo-audit-ah"
+	expect_all "zoo: glibc's armhf memmove, its memcpy __memcpy_arm, gated through the stub" 0 \
+		'^glibc .*libc.a\(memmove.o\), memcpy as __memcpy_arm \(libc.a\(memcpy_arm.o\)\) +memmove=memmove +armhf +ACCEPTED' -- \
+		scripts/zoo --gate-arg --profile=smoke --gate-arg --skip=fuzz --seconds 1 --only '^glibc-armhf-memmove\+memcpy_arm$' \
+		--out "$TMP/zoo-ah"
+else
+	skip "zoo: armhf" "libc6-dev-armhf-cross is not installed (scripts/install-deps)"
+fi
+
 # A few routines through the real gate, quickly: a glibc object (whose
 # _chk entry calls __chk_fail, which the gate links to its stub) and a
 # kernel alternative when linux-source is here; the matrix, the wall time
