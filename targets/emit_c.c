@@ -649,6 +649,15 @@ static void emit_fpenv(struct emit *e, const struct op_text *t)
 		"\tif (has_v())\n"
 		"\t\t__asm__ volatile(\"csrw 0x00f, %%0\" : : \"r\"(saved_vcsr) : \"memory\");\n}\n\n",
 		w[2] << 1 | w[3], w[0], w[1]);
+#elif defined(__arm__)
+	fprintf(e->f,
+		"static unsigned int saved_fpscr;\n\n"
+		"static void enter_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"vmrs %%0, fpscr\" : \"=r\"(saved_fpscr));\n"
+		"\t__asm__ volatile(\"vmsr fpscr, %%0\" : : \"r\"(0x%08xu) : \"memory\");\n}\n\n"
+		"static void leave_fpenv(void)\n{\n"
+		"\t__asm__ volatile(\"vmsr fpscr, %%0\" : : \"r\"(saved_fpscr) : \"memory\");\n}\n\n",
+		(unsigned)w[0]);
 #endif
 	fprintf(e->f,
 		"static %scall_variant(unsigned char *dst, const unsigned char *src)\n{\n"

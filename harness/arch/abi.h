@@ -111,7 +111,8 @@ int mg_abi_fpenv_steppable(unsigned fpenv);
 /* The registers a program loads to enter `fpenv` itself (the standalone
  * reproducer: targets/emit_c.c), in the arch's order: x86 MXCSR
  * (MG_ABI_NO_MXCSR on an i386 CPU without SSE), the x87 control word and
- * status word; aarch64 FPCR and FPSR; riscv64 frm, fflags, vxrm, vxsat.
+ * status word; aarch64 FPCR and FPSR; riscv64 frm, fflags, vxrm, vxsat;
+ * armhf FPSCR.
  * Returns how many it wrote. */
 unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS]);
 #endif

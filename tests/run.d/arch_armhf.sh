@@ -43,9 +43,9 @@ if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
 		$ah_mg verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off --findings="$TMP/ah-findings"
 	ah_bad=bad_memcpy_clobbers_r4,bad_memcpy_clobbers_d8,memcpy_saves_d8,memcpy_clobbers_q0
 	ah_bad=$ah_bad,bad_memcpy_changes_fpscr,memcpy_restores_fpscr,bad_memcpy_moves_sp,bad_memcpy_writes_above_sp
-	ah_bad=$ah_bad,bad_memcpy_thumb_mov_pc
+	ah_bad=$ah_bad,bad_memcpy_thumb_mov_pc,bad_memcpy_fpscr_qc,memcpy_fpscr_qc
 	expect "armhf: every AAPCS self-test fails as declared, its twins pass" 0 \
-		"^9 variants: 3 passed, 6 failed as expected, 0 skipped, 0 unexpected$" \
+		"^11 variants: 4 passed, 7 failed as expected, 0 skipped, 0 unexpected$" \
 		$ah_mg verify --set=selftest --variant="$ah_bad" --sweep-seconds=2 --huge=off --timeout-ms=200 \
 		--findings="$TMP/ah-findings-bad"
 	# make verify's other models: the seeds, and the self-tests there.
@@ -58,7 +58,7 @@ if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
 			"^7 variants: 6 passed, 0 failed as expected, 1 skipped, 0 unexpected$" \
 			$ah_d16 verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off --findings="$TMP/ah-findings-d16"
 		expect "armhf: under VFPv3-D16 the self-tests fail as declared, d16 undeclared too" 0 \
-			"^10 variants: 2 passed, 7 failed as expected, 1 skipped, 0 unexpected$" \
+			"^12 variants: 2 passed, 7 failed as expected, 3 skipped, 0 unexpected$" \
 			$ah_d16 verify --set=selftest --variant="$ah_bad,bad_memcpy_undeclared_d16" --sweep-seconds=2 \
 			--huge=off --timeout-ms=200 --findings="$TMP/ah-findings-d16-bad"
 	fi
@@ -92,6 +92,12 @@ if [ -n "$ah_mg" ]; then
 	expect "armhf: one that returns with mov pc, lr is named: no interworking" 1 \
 		"^verdict: crash: SIGILL \(the routine returned to its ARM caller in Thumb state: a return must interwork, bx lr or pop \{\.\.\., pc\}, and Thumb.s mov pc, lr does not; AAPCS 5\.6\) at pc " \
 		$ah_mg run --variant=bad_memcpy_thumb_mov_pc --len=40
+	# The floating-point environment at entry (C17): FPSCR's flags may be set.
+	expect "armhf: a routine that reads FPSCR.QC without clearing it depends on the caller's flags" 1 \
+		"^verdict: abi-violation: depends on the floating-point environment at entry, which is the caller.s \(with flags-set \(FPSCR 0x0800009f\) it fails, wrong-result: .*; with the default it passes\)$" \
+		$ah_mg run --variant=bad_memcpy_fpscr_qc --len=40 --fpenv=flags-set
+	expect "armhf: its twin clears QC first and passes there" 0 "^verdict: ok$" \
+		$ah_mg run --variant=memcpy_fpscr_qc --len=40 --fpenv=fz-flags-set
 	expect "armhf: the stack offset at entry is a multiple of 8 (AAPCS)" 0 "^verdict: ok$" \
 		$ah_mg run --variant=memcpy_ldm --len=100 --stack-offset=8
 	# The fault decoder reads the instruction (qemu-arm gives no FSR).

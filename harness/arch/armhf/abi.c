@@ -15,6 +15,31 @@ static const uint64_t vcanaries[MG_ABI_VSAVED_COUNT] = MG_ABI_VSAVED_CANARIES;
 
 static uint32_t caller_fpscr;
 
+/* The parts of FPSCR a case sets at entry (C17). */
+#define FPSCR_CUMULATIVE  0x0800009fu /* QC, IDC, IXC, UFC, OFC, DZC, IOC */
+#define FPSCR_RMODE_SHIFT 22
+#define FPSCR_RP	  (1u << FPSCR_RMODE_SHIFT)
+#define FPSCR_RM	  (2u << FPSCR_RMODE_SHIFT)
+#define FPSCR_RZ	  (3u << FPSCR_RMODE_SHIFT)
+#define FPSCR_FZ	  (1u << 24)
+#define FPSCR_OF_CASE	  (FPSCR_RZ | FPSCR_FZ)
+
+/* The environments (MG_ABI_FPENV_NAMES, in its order): the control bits
+ * of FPSCR_OF_CASE, and the flags at entry. */
+struct fpenv {
+	const char *name;
+	uint32_t control, flags;
+};
+static const struct fpenv fpenvs[MG_ABI_FPENV_COUNT] = {
+	{"default", 0, 0},
+	{"flags-set", 0, FPSCR_CUMULATIVE},	     /* every cumulative flag set */
+	{"fz", FPSCR_FZ, 0},			     /* flush to zero */
+	{"round-up", FPSCR_RP, 0},		     /* toward +inf */
+	{"round-down", FPSCR_RM, FPSCR_CUMULATIVE},  /* toward -inf, the flags set */
+	{"round-zero", FPSCR_RZ, 0},		     /* toward zero */
+	{"fz-flags-set", FPSCR_FZ, FPSCR_CUMULATIVE}, /* flush to zero, the flags set */
+};
+
 void mg_abi_threads_changed(void)
 {
 	/* The thread pointer (TPIDRURO) is each thread's own. */
@@ -34,6 +59,45 @@ void mg_abi_prepare(struct mg_abi_record *rec, unsigned rules, unsigned stack_of
 	rec->stack_offset = stack_offset;
 	rec->fpscr_caller = caller_fpscr;
 	rec->fpscr_before = caller_fpscr;
+}
+
+const char *mg_abi_fpenv_name(unsigned fpenv)
+{
+	return fpenv < MG_ABI_FPENV_COUNT ? fpenvs[fpenv].name : NULL;
+}
+
+/* FPSCR at entry in environment `fpenv`. */
+static uint32_t fpenv_fpscr(unsigned fpenv)
+{
+	if (fpenv >= MG_ABI_FPENV_COUNT)
+		fpenv = 0;
+	return (caller_fpscr & ~FPSCR_OF_CASE) | fpenvs[fpenv].control | fpenvs[fpenv].flags;
+}
+
+void mg_abi_fpenv_describe(unsigned fpenv, char *out, size_t size)
+{
+	snprintf(out, size, "FPSCR 0x%08x", (unsigned)fpenv_fpscr(fpenv));
+}
+
+int mg_abi_fpenv_steppable(unsigned fpenv)
+{
+	(void)fpenv;
+	return 1; /* FPSCR is in the signal frame's VFP record, and comes back */
+}
+
+unsigned mg_abi_fpenv_words(unsigned fpenv, uint64_t words[MG_ABI_FPENV_WORDS])
+{
+	words[0] = fpenv_fpscr(fpenv);
+	return 1;
+}
+
+/* The trampoline loads fpscr_before at entry and compares its control
+ * bits after the call: the case's are what the call must leave. */
+void mg_abi_set_fpenv(struct mg_abi_record *rec, unsigned fpenv)
+{
+	if (fpenv == 0 || fpenv >= MG_ABI_FPENV_COUNT)
+		return;
+	rec->fpscr_before = fpenv_fpscr(fpenv);
 }
 
 static int clobbered(struct mg_verdict *out, const char *rule, const char *name, uint64_t canary,

@@ -33,6 +33,17 @@
  * (IOE..IXE, IDE), Len and Stride, RMode, FZ, DN, AHP. */
 #define MG_ABI_FPSCR_CONTROL 0x07f79f00u
 
+/* The floating-point environments a case may enter with (docs/contract.md,
+ * H4, C17; the case's fpenv, abi.h): what a caller may have set through a
+ * support function (fesetround, fesetenv, feraiseexcept): FPSCR's
+ * cumulative flags (IOC..IXC, IDC, and NEON's QC), which a call need not
+ * preserve and may find set, its rounding mode and FZ; the rest is the
+ * caller's. 0 is the caller's own (the flags clear). The names are
+ * aarch64's, whose FPCR and FPSR split the same bits. */
+#define MG_ABI_FPENV_COUNT 7
+#define MG_ABI_FPENV_NAMES                                                                         \
+	"default, flags-set, fz, round-up, round-down, round-zero, fz-flags-set"
+
 /* The canaries: each register's own number, so a diagnosis names itself. */
 #define MG_ABI_CANARY_R4     0x04040404
 #define MG_ABI_CANARY_R5     0x05050505
