@@ -44,8 +44,9 @@ if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
 	ah_bad=bad_memcpy_clobbers_r4,bad_memcpy_clobbers_d8,memcpy_saves_d8,memcpy_clobbers_q0
 	ah_bad=$ah_bad,bad_memcpy_changes_fpscr,memcpy_restores_fpscr,bad_memcpy_moves_sp,bad_memcpy_writes_above_sp
 	ah_bad=$ah_bad,bad_memcpy_thumb_mov_pc,bad_memcpy_fpscr_qc,memcpy_fpscr_qc
+	ah_bad=$ah_bad,bad_memcpy_ldrd_unaligned,memcpy_ldr_unaligned
 	expect "armhf: every AAPCS self-test fails as declared, its twins pass" 0 \
-		"^11 variants: 4 passed, 7 failed as expected, 0 skipped, 0 unexpected$" \
+		"^13 variants: 5 passed, 8 failed as expected, 0 skipped, 0 unexpected$" \
 		$ah_mg verify --set=selftest --variant="$ah_bad" --sweep-seconds=2 --huge=off --timeout-ms=200 \
 		--findings="$TMP/ah-findings-bad"
 	# make verify's other models: the seeds, and the self-tests there.
@@ -58,7 +59,7 @@ if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
 			"^7 variants: 6 passed, 0 failed as expected, 1 skipped, 0 unexpected$" \
 			$ah_d16 verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off --findings="$TMP/ah-findings-d16"
 		expect "armhf: under VFPv3-D16 the self-tests fail as declared, d16 undeclared too" 0 \
-			"^12 variants: 2 passed, 7 failed as expected, 3 skipped, 0 unexpected$" \
+			"^14 variants: 3 passed, 8 failed as expected, 3 skipped, 0 unexpected$" \
 			$ah_d16 verify --set=selftest --variant="$ah_bad,bad_memcpy_undeclared_d16" --sweep-seconds=2 \
 			--huge=off --timeout-ms=200 --findings="$TMP/ah-findings-d16-bad"
 	fi
@@ -98,6 +99,12 @@ if [ -n "$ah_mg" ]; then
 		$ah_mg run --variant=bad_memcpy_fpscr_qc --len=40 --fpenv=flags-set
 	expect "armhf: its twin clears QC first and passes there" 0 "^verdict: ok$" \
 		$ah_mg run --variant=memcpy_fpscr_qc --len=40 --fpenv=fz-flags-set
+	# Alignment (H10): LDRD needs a word-aligned address, LDR does not.
+	expect "armhf: an unaligned ldrd is an alignment fault, named" 1 \
+		"^verdict: crash: SIGBUS \(an alignment fault: LDM/STM, LDRD/STRD, .* need a word-aligned address on every ARMv7 CPU, LDR/STR do not; .*\) at pc mg_armhf_bad_memcpy_ldrd_unaligned\+0x10," \
+		$ah_mg run --variant=bad_memcpy_ldrd_unaligned --len=40 --src-align=1
+	expect "armhf: the same blocks with ldr pass at any address" 0 "^verdict: ok$" \
+		$ah_mg run --variant=memcpy_ldr_unaligned --len=40 --src-align=1 --dst-align=3
 	expect "armhf: the stack offset at entry is a multiple of 8 (AAPCS)" 0 "^verdict: ok$" \
 		$ah_mg run --variant=memcpy_ldm --len=100 --stack-offset=8
 	# The fault decoder reads the instruction (qemu-arm gives no FSR).

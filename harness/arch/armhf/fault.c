@@ -317,4 +317,9 @@ void mg_fault_decode_context(const void *ucontext, struct mg_fault *f)
 	fsr = frame_fsr(mc, f->addr);
 	if (f->access == MG_ACCESS_UNKNOWN && fsr)
 		f->access = access_of((fsr & FSR_WNR) && !(fsr & FSR_CM));
+	if (f->signo == SIGBUS && f->code == BUS_ADRALN)
+		f->reading = " (an alignment fault: LDM/STM, LDRD/STRD, VLDR/VSTR, VLDM/VSTM and "
+			     "LDREX/STREX need a word-aligned address on every ARMv7 CPU, LDR/STR "
+			     "do not; Linux fixes up user code's LDM and LDRD in software, a trap "
+			     "each, never VFP's; ARM ARM A3.2.1)";
 }
