@@ -357,7 +357,12 @@ KERNEL_FILES = {"x86_64": ("arch/x86/lib", ("memcpy_64.S", "memmove_64.S", "mems
                                                "clear_user.S")),
                 # uaccess.S's user copies wait for riscv64's exception table
                 # (harness/arch/none/extable.c stands in: none emulated yet).
-                "riscv64": ("arch/riscv/lib", ("memcpy.S", "memmove.S", "memset.S"))}
+                "riscv64": ("arch/riscv/lib", ("memcpy.S", "memmove.S", "memset.S")),
+                # memcpy.S includes copy_template.S (extracted with the
+                # folder's every .S); memmove.S branches to memcpy.S's
+                # __memcpy for a move that is safe forward (kernel_units
+                # gives it memcpy.S too). clear_page is C on arm (arch/arm/mm).
+                "armhf": ("arch/arm/lib", ("memcpy.S", "memmove.S", "memset.S", "copy_page.S"))}
 # A routine's own start: SYM_FUNC_START and kin, or the older ENTRY and
 # WEAK that 6.1's riscv memcpy.S and memset.S still use.
 FUNC_START = re.compile(r"^(?:SYM_(?:TYPED_)?FUNC_START(?:_WEAK)?|ENTRY|WEAK)\((\w+)\)", re.M)
@@ -371,7 +376,7 @@ def kernel_tarball():
 
 
 def extract_kernel(tarball, out):
-    """The arch/{x86,arm64}/lib sources of the tarball, under out/ (once:
+    """The arch/*/lib sources of the tarball, under out/ (once:
     a stamp names the tarball and its size)."""
     top = re.sub(r"\.tar\.\w+$", "", os.path.basename(tarball))
     tree = os.path.join(out, top)
@@ -433,6 +438,13 @@ def kernel_units(tree, version, work, notes):
     units = []
     incdir = os.path.join(work, "include")
     for arch, (folder, files) in KERNEL_FILES.items():
+        # Which file of the row starts which routine: a file that jumps to
+        # another's (arm's memmove.S to memcpy.S's __memcpy) is gated with it.
+        starts = {}
+        for g in files:
+            if os.path.exists(os.path.join(tree, folder, g)):
+                for name in FUNC_START.findall(kernel_shim.read(os.path.join(tree, folder, g))):
+                    starts.setdefault(name, g)
         for f in files:
             path = os.path.join(tree, folder, f)
             if not os.path.exists(path):
@@ -452,19 +464,31 @@ def kernel_units(tree, version, work, notes):
                 if digest in seen:
                     continue
                 seen[digest] = cpu
-                defined, _ = parse_nm(run_text(["nm", "-A", obj]))
+                defined, undefined = parse_nm(run_text(["nm", "-A", obj]))
                 entries = entries_of([s for syms in defined.values() for s in syms], primary)
                 if not entries:
                     continue
+                inputs, objects = [path], [obj]
+                todo = sorted(n for names in undefined.values() for n in names)
+                while todo:
+                    g = starts.get(todo.pop(0))
+                    if not g or os.path.join(tree, folder, g) in inputs:
+                        continue
+                    inputs.append(os.path.join(tree, folder, g))
+                    kernel_shim.stub_includes([inputs[-1]], incdir)
+                    objects.append(os.path.join(work, "obj", arch, f"{g}-{mask}.o"))
+                    assemble(arch, inputs[-1], incdir, mask, objects[-1])
+                    todo += sorted(n for names in parse_nm(run_text(["nm", "-A", objects[-1]]))[1].values()
+                                   for n in names)
                 label = "+".join(re.sub(r"^(X86_FEATURE_|ARM64_)", "", x).lower() for x in cpu) or "none"
                 label = label if len(cpus_of(features)) > 1 else ""
                 stem = safe(os.path.splitext(f)[0])
                 alt = f"-{safe(label)}" if len(cpus_of(features)) > 1 else ""
-                units.append(Unit(f"linux-{arch}-{stem}{alt}", f"linux {version} {folder}/{f}", arch, [path],
+                units.append(Unit(f"linux-{arch}-{stem}{alt}", f"linux {version} {folder}/{f}", arch, inputs,
                                   entries, requires=[KERNEL_FEATURES[x] for x in cpu if KERNEL_FEATURES[x]],
                                   flags=["-I", incdir, "-D", f"ZOO_CPU={mask}", "--cflags", f"-include {SHIM}"],
                                   alternative=label))
-                units[-1].objects = [obj]  # what --audit-only reads
+                units[-1].objects = objects  # what --audit-only reads
     return units
 
 

@@ -38,7 +38,9 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 		$'^linux-i386-__copy_from_user_ll_nocache_nozero-xmm2\ti386\tcopy_from_user=__copy_from_user_ll_nocache_nozero\tsse2\t' \
 		$'^linux-i386-clear_user-none\ti386\tclear_user=clear_user\t-\t.*\targs=eax,edx ret=eax clobbers=ecx$' \
 		$'^linux-riscv64-memset\triscv64\tmemset=__memset\t-\t.*arch/riscv/lib/memset\.S\tc$' \
-		$'^linux-riscv64-memcpy\triscv64\tmemcpy=__memcpy\t-\t' -- \
+		$'^linux-riscv64-memcpy\triscv64\tmemcpy=__memcpy\t-\t' \
+		$'^linux-armhf-memmove\tarmhf\tmemmove=__memmove\t-\t.*arch/arm/lib/memmove\.S\tc$' \
+		$'^linux-armhf-copy_page\tarmhf\tcopy_page=copy_page\t-\t' -- \
 		scripts/zoo --list --sources kernel --out "$zoo_out"
 	# The control of the clear_user rows' convention (issue 25): under the
 	# C convention the count is passed in rsi, while clear_user_original
@@ -176,6 +178,36 @@ if [ -f /usr/arm-linux-gnueabihf/lib/libc.a ]; then
 		--out "$TMP/zoo-ah"
 else
 	skip "zoo: armhf" "libc6-dev-armhf-cross is not installed (scripts/install-deps)"
+fi
+
+# armhf's kernel routines: linux 6.1's arch/arm/lib through the shim's
+# __arm__ section (ARM state, unwind directives in, their personality
+# routines the shim's), ARMv7-A integer code needing nothing past it.
+# memmove.S is gated with memcpy.S, whose __memcpy it branches to for a
+# move that is safe forward; both take the length as signed (`subs r2,
+# r2, #4; blt`), so the 2 GiB+ overlapping move, the one huge case a
+# 32-bit address space holds, copies only its last bytes (docs/zoo.md,
+# "armhf kernel rows").
+if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
+	expect_all "zoo --audit-only: linux's arch/arm/lib routines are ARMv7-A integer code, every one read" 0 \
+		'^linux-armhf-memcpy: covered; minimal --requires none, declared none$' \
+		'^linux-armhf-memmove: covered; minimal --requires none, declared none$' \
+		'^linux-armhf-memset: covered; minimal --requires none, declared none$' \
+		'^linux-armhf-copy_page: covered; minimal --requires none, declared none$' \
+		'^zoo --audit-only: 4 units: 4 covered, 0 undeclared, 0 could-not-judge; ' -- \
+		scripts/zoo --audit-only --sources kernel --arch armhf --out "$TMP/zoo-audit-ahk"
+	if arch_usable armhf "zoo: armhf's kernel memmove.S" zoo_why; then
+		expect_all "zoo: linux's armhf memmove, gated with memcpy.S, fails only the 2 GiB+ move" 1 \
+			'^linux .*arch/arm/lib/memmove\.S +memmove=__memmove +armhf +REJECTED' \
+			'^zoo: 1 routines: 0 accepted, 0 warnings, 1 rejected, 0 skipped, 0 error' -- \
+			scripts/zoo --gate-arg --profile=smoke --gate-arg --skip=fuzz --seconds 1 \
+			--only '^linux-armhf-memmove$' --out "$TMP/zoo-ahk"
+		expect "zoo: ... every finding of it the huge check's" 0 '^huge$' \
+			python3 -c 'import json, sys; print(*sorted({f["check"] for f in json.load(open(sys.argv[1]))["findings"]}))' \
+			"$(ls "$TMP"/zoo-ahk/runs/*/linux-armhf-memmove/report.json | head -n1)"
+	fi
+else
+	skip "zoo --audit-only: armhf's kernel routines" "linux-source is not installed (scripts/install-deps --zoo)"
 fi
 
 # A few routines through the real gate, quickly: a glibc object (whose

@@ -1,9 +1,10 @@
 /* zoo/kernel/shim.h: stands in for the Linux kernel's linkage, export and
- * alternative macros, so that the arch/x86/lib and arch/arm64/lib routines
- * of a kernel tree (6.1 to the 6.19-era trees) assemble as they are,
- * outside the kernel. `scripts/gate --kernel` and scripts/zoo give it with
- * -include; the kernel's own #include lines find empty files that they make
- * from the sources' own #include lines (scripts/orchestration/kernel_shim.py).
+ * alternative macros, so that the arch/x86/lib, arch/arm64/lib,
+ * arch/riscv/lib and arch/arm/lib routines of a kernel tree (6.1 to the
+ * 6.19-era trees) assemble as they are, outside the kernel.
+ * `scripts/gate --kernel` and scripts/zoo give it with -include; the
+ * kernel's own #include lines find empty files that they make from the
+ * sources' own #include lines (scripts/orchestration/kernel_shim.py).
  *
  * The kernel patches its alternatives at boot, from the CPU's features.
  * ZOO_CPU stands for that CPU: a mask of the ZOO_HAS_ bits below. Every
@@ -73,7 +74,8 @@
 /* Pages (include/asm-generic/page.h, include/uapi/linux/const.h). */
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1 << PAGE_SHIFT)
-/* The cache line, for alignment (arch/arm64/include/asm/cache.h). */
+/* The cache line, for alignment (arch/arm64/include/asm/cache.h; arm's
+ * ARMv7 line, CONFIG_ARM_L1_CACHE_SHIFT, is the same). */
 #define L1_CACHE_SHIFT 6
 #define L1_CACHE_BYTES (1 << L1_CACHE_SHIFT)
 #define _AC(x, y) x
@@ -152,6 +154,72 @@
 #define SZREG 8
 #define REG_L ld
 #define REG_S sd
+#endif
+
+#if defined(__arm__)
+/* 32-bit Arm (arch/arm/lib of 6.1), as an ARMv7-A little-endian kernel in
+ * ARM state builds it: no CONFIG_THUMB2_KERNEL, no CONFIG_CPU_SW_DOMAIN_PAN.
+ * The kernel's asm/unified.h asks for the unified syntax (ldrbne, stmiage)
+ * of its files; the shim asks for it and for ARM state here. */
+	.syntax unified
+	.arm
+/* asm/linkage.h: the kernel aligns nothing at an ENTRY or WEAK (its
+ * __ALIGN is .align 0), and 6.1's __memset32 falls through into the
+ * __memset64 below it: padding between them would be code it runs. */
+#undef ALIGN
+#define ALIGN .align 0
+/* ENDPROC: a function's type and size (asm/linkage.h). */
+#define ENDPROC(name) .type name, %function; END(name)
+/* asm/unified.h in ARM state: ARM() keeps its code, THUMB() drops its
+ * own, and W() (a Thumb-2 wide encoding) is the instruction as written. */
+#define ARM(code...) code
+#define THUMB(code...)
+#define W(instr) instr
+/* asm/unwind.h with CONFIG_ARM_UNWIND (UNWINDER_ARM, the default of an
+ * AEABI kernel): the EHABI unwind directives stay in, and with them the
+ * frame register the copies save and set (fpreg, r11 in ARM state). */
+#define UNWIND(code...) code
+	fpreg .req r11
+/* The unwind index of a .fnstart/.fnend names the EABI personality routine
+ * its entries use (__aeabi_unwind_cpp_pr0, or pr1 for a longer list of
+ * opcodes): a marker for the link (R_ARM_NONE), never called. The kernel,
+ * whose own unwinder reads the index, defines them as empty functions
+ * (arch/arm/kernel/unwind.c); here so, weak (every file of a gate run
+ * gets them) and in a section of their own, away from the routines. */
+	.pushsection .text.zoo_unwind_personality, "ax", %progbits
+	.weak __aeabi_unwind_cpp_pr0, __aeabi_unwind_cpp_pr1, __aeabi_unwind_cpp_pr2
+	.type __aeabi_unwind_cpp_pr0, %function
+	.type __aeabi_unwind_cpp_pr1, %function
+	.type __aeabi_unwind_cpp_pr2, %function
+__aeabi_unwind_cpp_pr0:
+__aeabi_unwind_cpp_pr1:
+__aeabi_unwind_cpp_pr2:
+	bx lr
+	.popsection
+/* asm/assembler.h: PLD() keeps its preloads from ARMv5 on; CALGN() (the
+ * cache-line alignment of Feroceon cores only) drops its code, so memset.S
+ * builds its plain loop (`#if ! CALGN(1)+0`). Little-endian: the partial
+ * words of a misaligned copy are pulled down (lsr) and pushed up (lsl). */
+#define PLD(code...) code
+#define CALGN(code...)
+#define lspull lsr
+#define lspush lsl
+/* ret, reteq, retne, ...: a return through a register; ARMv6 on returns
+ * through lr with bx (interworking), through another register with a move
+ * to pc. */
+.irp zoo_c,,eq,ne,cs,cc,mi,pl,vs,vc,hi,ls,ge,lt,gt,le,hs,lo
+.macro ret\zoo_c, reg
+.ifeqs "\reg", "lr"
+	bx\zoo_c \reg
+.else
+	mov\zoo_c pc, \reg
+.endif
+.endm
+.endr
+/* asm-offsets.h's PAGE_SZ is PAGE_SIZE (4 KiB pages on arm); the L1 cache
+ * line of an ARMv7 build is the 64 bytes above (CONFIG_ARM_L1_CACHE_SHIFT
+ * 6), which copy_page.S's COPY_COUNT divides the page by. */
+#define PAGE_SZ PAGE_SIZE
 #endif
 
 #if defined(__aarch64__)
