@@ -140,12 +140,14 @@ TEST_STANDALONE := $(BUILD)/test-standalone
 # The same for a user copy's program (targets/standalone_user.c), put
 # together from both files' sections as emit_c.c puts it together.
 TEST_STANDALONE_USER := $(BUILD)/test-standalone-user
-# riscv64 under qemu-user: the plugin that reports misaligned loads and
+# riscv64 and armhf under qemu-user: the plugin that reports misaligned loads and
 # stores (targets/qemu_misaligned.c), a host object qemu loads, built with
 # the host's compiler whatever ARCH is.
 HOST_CC ?= cc
-ifeq ($(ARCH)-$(filter riscv64,$(HOST_ARCH)),riscv64-)
+ifneq ($(filter riscv64 armhf,$(ARCH)),)
+ifneq ($(ARCH),$(HOST_ARCH))
 QEMU_MISALIGNED := $(BUILD)/qemu-misaligned.so
+endif
 endif
 all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECODE) $(RANDOM) \
 	$(TEST_JSON) $(TEST_STANDALONE) $(TEST_STANDALONE_USER) $(QEMU_MISALIGNED)

@@ -99,6 +99,12 @@ when it requires v, under V at VLEN 128, 256, 512 and 1024. Each
 misaligned load or store it makes (qemu's plugin watches the sweep) is a
 finding under the kernel contract and a warning under the user contract;
 --requires misaligned_fast says it is for a CPU where they are fast.
+armhf code is built for VFPv3-D16 and what --requires names (neon,
+vfpd32), and runs under a Cortex-A15 and, when it requires neither, the
+VFPv3-D16 model; --requires no_unaligned says it is for an Arm target
+without unaligned access (SCTLR.A set, -mno-unaligned-access): qemu's
+plugin then watches the sweep, and each unaligned load or store is a
+finding.
 
 Exit status: 0 accepted, 1 rejected (findings), 2 bad usage, a build error
 or build-time rule, or "could not judge: REASON"; 130, 143, 129 stopped by
@@ -110,7 +116,7 @@ VALUE_OPTIONS = ("--op", "--symbol", "--arch", "--src-align", "--dst-align", "--
 FLAG_OPTIONS = ("--no-bench", "--quick", "--no-cache", "--kernel")
 # --requires names, and their bits in enum mg_feature (harness/variant.h):
 # x86 at 0-7 and 16-27, aarch64's at 8-13, armhf's at 14-15, riscv64's at
-# 28-31 (armhf has no gate yet: issue 41).
+# 28-31.
 FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512bw": 4, "erms": 5, "fsrm": 6,
                 "zva64": 8, "zva256": 9, "zva512": 10, "sve": 11, "mops": 12, "sme": 13, "neon": 14, "vfpd32": 15,
                 "sse3": 16, "ssse3": 17, "sse4_1": 18, "sse4_2": 19, "avx512vl": 20, "avx512dq": 21,
@@ -121,8 +127,9 @@ FEATURE_BITS = {"sse": 7, "sse2": 0, "avx": 1, "avx2": 2, "avx512f": 3, "avx512b
 FEATURES = tuple(FEATURE_BITS) + tuple(f for f in isa_features.ALL if f not in FEATURE_BITS)
 # "fpu" is no CPU feature but the kernel contract's declaration;
 # "misaligned_fast" says the routine is for a riscv64 CPU whose misaligned
-# loads and stores are fast (the misaligned check: misaligned.py).
-DECLARATIONS = ("fpu", "misaligned_fast")
+# loads and stores are fast, "no_unaligned" that it is for an Arm target
+# without unaligned access (the misaligned check: misaligned.py).
+DECLARATIONS = ("fpu", "misaligned_fast", "no_unaligned")
 # The arches with a 32-bit size_t: of the 4 GiB+ check, memmove's 2 GiB+
 # overlapping move in one mapping is all they hold.
 ILP32 = ("i386", "armhf")

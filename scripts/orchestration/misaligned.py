@@ -1,12 +1,17 @@
-"""The gate's `misaligned` check (riscv64 under qemu-user): every load or
-store of the routine that is not aligned to its width, as qemu's plugin
-build/riscv64/qemu-misaligned.so (targets/qemu_misaligned.c) saw them
+"""The gate's `misaligned` check (riscv64 and armhf under qemu-user): every
+load or store of the routine that is not aligned to its width, as qemu's
+plugin build/ARCH/qemu-misaligned.so (targets/qemu_misaligned.c) saw them
 during the sweep. On RISC-V hardware such an access may trap, be emulated
 by the kernel or firmware at a cost of hundreds of cycles, or run fast:
 kernel and firmware code must not make one (a finding), user code that
 does pays for it on most boards (a warning), and `--requires
 misaligned_fast` says the routine is for a CPU where they are fast
-(neither). docs/arches.md, "Misaligned accesses", says what it can miss.
+(neither). ARMv7 performs unaligned LDR/STR itself (those that need
+alignment fault under qemu too: contract.md H10): on armhf the watch is
+for a routine declared for a target without unaligned access, `--requires
+no_unaligned` (SCTLR.A set, -mno-unaligned-access: picolibc's armv7-a
+memcpy shipped unaligned ldr for one), where each is a finding.
+docs/arches.md, "Misaligned accesses", says what it can miss.
 
 A unit of the registry's watch stage (check_view says the interface):
 the gate runs memgate verify with what start() adds to its environment,
@@ -19,19 +24,20 @@ import shlex
 import struct
 import subprocess
 
-from . import elf_code
+from . import cpu_models, elf_code
 from .check_result import Check, cannot, na
 
 PLUGIN = "qemu-misaligned.so"
 DECLARATION = "misaligned_fast"
+ARMHF_DECLARATION = "no_unaligned"
 LOG = "misaligned.jsonl"
 MAX_SYMBOLS = 1024  # as targets/qemu_misaligned.c takes them
 PT_LOAD, PF_X = 1, 1
 
 # The SARIF rule text (short, full, help) of its class (report.ABOUT).
 ABOUT = {
-    "misaligned-access": ("A load or store not aligned to its width, in kernel code",
-                          "On riscv64 the gate watched the sweep with qemu's plugin and saw the routine load or store at an address that is not a multiple of the access's width (an element's, for a vector access). On RISC-V hardware such an access may trap, or be emulated by the kernel or firmware at a cost of hundreds of cycles; kernel and firmware code must not make one. Under the user contract it is a warning; --requires misaligned_fast allows it.",
+    "misaligned-access": ("A load or store not aligned to its width, in kernel code or for a target without unaligned access",
+                          "On riscv64 the gate watched the sweep with qemu's plugin and saw the routine load or store at an address that is not a multiple of the access's width (an element's, for a vector access). On RISC-V hardware such an access may trap, or be emulated by the kernel or firmware at a cost of hundreds of cycles; kernel and firmware code must not make one. Under the user contract it is a warning; --requires misaligned_fast allows it. On armhf the routine declared --requires no_unaligned (a target without unaligned access, where such an access faults): every one is a finding.",
                           "The message gives the width, load or store, the address and the instruction as symbol+offset; the replay runs the same sweep under the plugin and prints what it saw. See docs/arches.md, \"Misaligned accesses\"."),
 }
 
@@ -39,10 +45,16 @@ ABOUT = {
 def not_applicable(view):
     """Why the check does not apply to this run, or ""."""
     arch = view.foreign or view.host
-    if arch != "riscv64":
-        return f"riscv64's check: {arch} hardware performs misaligned loads and stores itself"
+    if arch == "armhf" and ARMHF_DECLARATION not in view.requires:
+        return ("ARMv7 performs unaligned LDR/STR itself, and qemu faults on those that need alignment "
+                f"(H10); --requires {ARMHF_DECLARATION} watches for a target without unaligned access")
+    if arch not in ("riscv64", "armhf"):
+        return f"riscv64's and armhf's check: {arch} hardware performs misaligned loads and stores itself"
     if not view.emulated:
-        return "riscv64 runs natively here: the check is qemu-user's plugin"
+        return f"{arch} runs natively here: the check is qemu-user's plugin"
+    first = cpu_models.MODELS[arch][0][0]
+    if arch == "armhf" and view.cpu_model not in ("", first):
+        return f"watched under {first}: where an access is aligned does not depend on the CPU model"
     return ""
 
 
@@ -66,16 +78,17 @@ def plugin_value(view, out, symbols):
 
 
 def applies(view):
-    """riscv64's row only: another arch's report carries no row that can
-    never apply there (as x86's has no below-sp)."""
-    return (view.foreign or view.host) == "riscv64"
+    """riscv64's and armhf's row only: another arch's report carries no
+    row that can never apply there (as x86's has no below-sp)."""
+    return (view.foreign or view.host) in ("riscv64", "armhf")
 
 
 def refuses(requires, arch):
-    """Why the plan is refused before anything builds: the declaration is
-    riscv64's, and the routine another arch's; or ""."""
-    if DECLARATION in requires and arch != "riscv64":
-        return f"--requires {DECLARATION}: riscv64's declaration, and this routine is for {arch}"
+    """Why the plan is refused before anything builds: a declaration is
+    riscv64's or armhf's, and the routine another arch's; or ""."""
+    for declaration, owner in ((DECLARATION, "riscv64"), (ARMHF_DECLARATION, "armhf")):
+        if declaration in requires and arch != owner:
+            return f"--requires {declaration}: {owner}'s declaration, and this routine is for {arch}"
     return ""
 
 
@@ -115,11 +128,12 @@ def loads_plugins(qemu):
 
 def watched_symbols(view):
     """(the functions the plugin is to watch, "") or (..., why it cannot)."""
+    arch = view.foreign or view.host
     if not os.path.isfile(plugin_path(view)):
-        return [], f"no {plugin_path(view)} (make ARCH=riscv64 builds it)"
+        return [], f"no {plugin_path(view)} (make ARCH={arch} builds it)"
     if not loads_plugins(view.emulated):
         return [], (f"{view.emulated} loads no plugins (a static build): the watch needs a qemu-user that does, "
-                    "as Debian 12's (QEMU_RISCV64 names it)")
+                    f"as Debian 12's (QEMU_{'ARM' if arch == 'armhf' else 'RISCV64'} names it)")
     try:
         symbols = code_symbols(view)
     except elf_code.BadObject as e:
@@ -190,7 +204,18 @@ class Locator:
 
 
 def first_code_segment(raw):
-    """p_vaddr of the first executable PT_LOAD of a 64-bit ELF program."""
+    """p_vaddr of the first executable PT_LOAD of a 32- or 64-bit
+    little-endian ELF program."""
+    if raw[4] == 1:  # ELFCLASS32: Elf32_Phdr is type, offset, vaddr, ..., flags at 24
+        phoff, = struct.unpack_from("<I", raw, 28)
+        size, count = struct.unpack_from("<HH", raw, 42)
+        for i in range(count):
+            at = phoff + i * size
+            kind, vaddr, flags = struct.unpack_from("<I", raw, at)[0], *struct.unpack_from("<I", raw, at + 8), \
+                struct.unpack_from("<I", raw, at + 24)[0]
+            if kind == PT_LOAD and flags & PF_X:
+                return vaddr
+        raise ValueError("no executable segment")
     phoff, = struct.unpack_from("<Q", raw, 32)
     size, count = struct.unpack_from("<HH", raw, 54)
     for i in range(count):
@@ -218,7 +243,8 @@ def verdict(view, seen, sweep, repro, symbols):
     """(Check, findings, warnings) of what the plugin saw (`seen`, each
     record with its `at`) in the functions `symbols`, after `sweep`."""
     declared = DECLARATION in view.requires
-    kernel = view.contract == "kernel"
+    strict = (view.foreign or view.host) == "armhf"  # declared no_unaligned, or n/a
+    kernel = view.contract == "kernel" or strict
     count = f"{len(seen)} instruction{'s' if len(seen) != 1 else ''}"
     if not seen:
         if sweep.status == "fail":
@@ -229,7 +255,9 @@ def verdict(view, seen, sweep, repro, symbols):
     if declared:
         return Check("misaligned", "pass", sweep.cases, 0, f"{count} made misaligned accesses, which "
                      f"--requires {DECLARATION} allows (first: {describe(seen[0])})"), [], []
-    why = ("kernel and firmware code must not make them: they may trap, or be emulated at a cost of hundreds "
+    why = (f"the routine is for a target without unaligned access (--requires {ARMHF_DECLARATION}: SCTLR.A set, "
+           "or built with -mno-unaligned-access), where it is an alignment fault" if strict else
+           "kernel and firmware code must not make them: they may trap, or be emulated at a cost of hundreds "
            "of cycles" if kernel else
            "on most RISC-V boards each traps and is emulated, hundreds of cycles (--requires "
            f"{DECLARATION} says the routine is for a CPU where they are fast)")

@@ -98,6 +98,32 @@ class Watch(unittest.TestCase):
         self.assertEqual(misaligned.refuses(["misaligned_fast"], "riscv64"), "")
         self.assertEqual(misaligned.refuses(["avx2"], "x86_64"), "")
 
+    def test_no_unaligned_is_armhfs_declaration(self):
+        self.assertEqual(misaligned.refuses(["no_unaligned"], "riscv64"),
+                         "--requires no_unaligned: armhf's declaration, and this routine is for riscv64")
+        self.assertEqual(misaligned.refuses(["no_unaligned"], "armhf"), "")
+
+    def test_armhf_is_watched_only_for_a_target_without_unaligned_access(self):
+        v = view(riscv(tmpdir(self)))
+        armhf = dataclasses.replace(v, foreign="armhf", cpu_model="cortex-a15")
+        self.assertIn("ARMv7 performs unaligned LDR/STR itself", misaligned.not_applicable(armhf))
+        declared = dataclasses.replace(armhf, requires=("no_unaligned",))
+        self.assertEqual(misaligned.not_applicable(declared), "")
+        other = dataclasses.replace(declared, cpu_model="cortex-a9,neon=off,vfp-d32=off")
+        self.assertIn("watched under cortex-a15", misaligned.not_applicable(other))
+
+    def test_first_code_segment_of_a_32_bit_program(self):
+        import struct
+        raw = bytearray(52 + 2 * 32)
+        raw[4] = 1  # ELFCLASS32
+        struct.pack_into("<I", raw, 28, 52)  # e_phoff
+        struct.pack_into("<HH", raw, 42, 32, 2)  # e_phentsize, e_phnum
+        struct.pack_into("<IIII", raw, 52, 1, 0, 0x10000, 0)  # PT_LOAD, R
+        struct.pack_into("<I", raw, 52 + 24, 4)
+        struct.pack_into("<IIII", raw, 84, 1, 0, 0x1d030, 0)  # PT_LOAD, R E
+        struct.pack_into("<I", raw, 84 + 24, 5)
+        self.assertEqual(misaligned.first_code_segment(bytes(raw)), 0x1d030)
+
     def test_the_plan_asks_the_watch(self):
         ctx = context(tmpdir(self), requires=["misaligned_fast"])
         with self.assertRaisesRegex(Usage, "riscv64's declaration, and this routine is for x86_64"):

@@ -220,4 +220,18 @@ else
 		--report="$TMP/gah-neon.json" impls/armhf/memcpy_neon.S
 	expect "gate: it runs under the Cortex-A15 alone (the baseline has no NEON)" 0 '^armhf \["cpu cortex-a15"\]$' \
 		jq -r '"\(.arch) \([.checks[].run | select(.)] | unique | tojson)"' "$TMP/gah-neon.json"
+	# A target without unaligned access (H10; docs/arches.md): words at any
+	# alignment are right on Debian's armhf and wrong there.
+	expect_all "gate: armhf words at any alignment, for a target without unaligned access, are rejected" 1 \
+		"^misaligned +FAIL .*cpu cortex-a15 .* made misaligned accesses" \
+		"^1\. \[misaligned\] misaligned-access: misaligned access: a 4-byte (load|store) .* by mg_gate_mg_armhf_memcpy_ldr_unaligned\+0x1[0-9a-f]: the routine is for a target without unaligned access \(--requires no_unaligned" -- \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --requires no_unaligned \
+		--symbol=mg_armhf_memcpy_ldr_unaligned tests/bad/armhf/memcpy_ldr_unaligned.S
+	expect_all "gate: words only where both pointers are aligned pass there" 0 \
+		"^misaligned +PASS .*no misaligned load or store in the sweep" "^ACCEPTED .*: mg_armhf_memcpy_ldm passed" -- \
+		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --requires no_unaligned \
+		--symbol=mg_armhf_memcpy_ldm impls/armhf/memcpy_ldm.S
+	usage_error "gate: armhf's no_unaligned is refused for an x86-64 routine" \
+		"^gate: --requires no_unaligned: armhf's declaration, and this routine is for x86_64$" \
+		scripts/gate --arch=x86_64 --op memcpy --requires no_unaligned --profile=smoke tests/gate/bytecopy.c
 fi
