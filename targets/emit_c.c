@@ -305,7 +305,7 @@ static const char *own_source(const struct mg_variant *v, char *buf, size_t size
 /* The build's flags for this variant: a riscv64 routine that declares V
  * or a bit-manipulation extension is assembled for what it declares (as
  * the Makefile's RVV_ASFLAGS for it), and runs only where the CPU has
- * it. */
+ * it; an armhf one that declares NEON or VFPD32 likewise. */
 static const char *arch_flags(const struct mg_variant *v)
 {
 #if defined(__riscv)
@@ -317,6 +317,14 @@ static const char *arch_flags(const struct mg_variant *v)
 		 v->features & MG_FEAT_ZBA ? "_zba" : "", v->features & MG_FEAT_ZBB ? "_zbb" : "",
 		 v->features & MG_FEAT_ZBS ? "_zbs" : "", MG_EMIT_FLAGS);
 	return flags;
+#elif defined(__arm__)
+	/* armhf: built for VFPv3-D16 unless it declares NEON or d16-d31 (as
+	 * the gate builds it: the last -mfpu wins). */
+	if (v->features & MG_FEAT_NEON)
+		return MG_EMIT_FLAGS " -mfpu=neon";
+	if (v->features & MG_FEAT_VFPD32)
+		return MG_EMIT_FLAGS " -mfpu=vfpv3";
+	return MG_EMIT_FLAGS;
 #else
 	(void)v;
 	return MG_EMIT_FLAGS;

@@ -54,6 +54,10 @@ if [ "$tier" = all ] && [ -n "$ah_mg" ]; then
 		"^7 variants: 7 passed, 0 failed as expected, 0 skipped, 0 unexpected$" \
 		$ah_run -cpu cortex-a9 build/armhf/memgate verify --variant="$ah_seeds" --sweep-seconds=2 --huge=off \
 		--findings="$TMP/ah-findings-a9"
+	expect "armhf: every AAPCS self-test fails as declared there too, its twins pass" 0 \
+		"^13 variants: 5 passed, 8 failed as expected, 0 skipped, 0 unexpected$" \
+		$ah_run -cpu cortex-a9 build/armhf/memgate verify --set=selftest --variant="$ah_bad" --sweep-seconds=2 \
+		--huge=off --timeout-ms=200 --findings="$TMP/ah-findings-a9-bad"
 	if [ -n "$ah_d16" ]; then
 		expect "armhf: under VFPv3-D16 the seeds pass, NEON's n/a" 0 \
 			"^7 variants: 6 passed, 0 failed as expected, 1 skipped, 0 unexpected$" \
