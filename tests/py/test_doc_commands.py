@@ -1,7 +1,7 @@
 """Every command the README and docs/ show (in a fenced or an indented
 block) names what exists: the script, the memgate command, every --option
 among those its --help names, the make target and the test groups of
-GROUP=. What the README's quick start prints is run as printed by
+GROUP=; and every gate command is one the gate's option checks take. What the README's quick start prints is run as printed by
 tests/run.d/quickstart.sh; this keeps the rest from drifting (issue 44)."""
 import glob
 import os
@@ -20,6 +20,8 @@ COMMAND = re.compile(r"^(?:\$ )?(?:~/memgate/|\./)?(scripts/[\w-]+|memgate\s+[a-
 # What runs no --help of its own (a probe and an installer that would set
 # the machine up).
 NO_HELP = ("scripts/arch-probe", "scripts/install-deps")
+# The tree's file a command's own file (my_memmove.c) stands as.
+STAND_IN = "tests/gate/bytecopy.c"
 
 
 def code_lines(path):
@@ -86,6 +88,42 @@ def options_of(program):
     return HELP[program]
 
 
+def in_tree(path):
+    """A file a command names, from the tree's top (the docs' commands run
+    there or name ~/memgate/), else the stand-in for the reader's own."""
+    path = re.sub(r"^~/memgate/", "", path)
+    here = os.path.join(ROOT, path)
+    return here if os.path.exists(here) else os.path.join(ROOT, STAND_IN)
+
+
+def gate_refusals(shown):
+    """The gate commands of `shown` ((where, program, argv)...) that the
+    gate's option parser and checks refuse, each "where: why". A file the
+    docs name that is not in the tree (the reader's own) stands as a tree
+    file."""
+    import contextlib
+    import io
+    from orchestration import cli, gate_options
+    refused = []
+    for where, program, argv in shown:
+        if program not in ("scripts/gate", "memgate gate") or argv is None:
+            continue
+        args = argv[1:] if program == "scripts/gate" else argv[2:]
+        if not args or not args[0].startswith("-") or any(a.startswith("[") for a in args):
+            continue  # the gate's output ("memgate gate: NAME (...)"), or its synopsis
+        args = [in_tree(a) if not a.startswith("-") and a.endswith((".c", ".S", ".s", ".o", ")")) else a
+                for a in args]
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                gate_options.validate(gate_options.parse(args))
+        except cli.Usage as e:
+            refused.append(f"{where}: {e}")
+        except SystemExit as e:
+            if e.code:
+                refused.append(f"{where}: exit {e.code}")
+    return refused
+
+
 # What a memgate make command is made of: targets and VAR=VALUE.
 MAKE_WORD = re.compile(r"^([a-z][\w-]*|[A-Z][A-Z0-9_]*=.*)$")
 
@@ -129,6 +167,12 @@ class Shown(unittest.TestCase):
                     unknown.append(f"{where}: {program} {option}")
         self.assertEqual(unknown, [])
 
+    def test_each_gate_command_is_one_the_gate_takes(self):
+        # Its options and their values as the gate parses and validates
+        # them before it builds anything: a value the gate refuses (an
+        # example's --seconds once) fails here.
+        self.assertEqual(gate_refusals(self.every()), [])
+
     def test_each_make_target_and_group_exists(self):
         targets = make_targets()
         groups = {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "tests", "run.d", "*.sh"))}
@@ -145,6 +189,12 @@ class Shown(unittest.TestCase):
 
 
 class Extraction(unittest.TestCase):
+    def test_a_gate_command_the_gate_refuses_is_named(self):
+        shown = [("a.md:1", "scripts/gate", ["scripts/gate", "--op", "memcpy", "--profile=nope", "mine.c"]),
+                 ("a.md:2", "scripts/gate", ["scripts/gate", "--op", "memcpy", "--quick", "mine.c"]),
+                 ("a.md:3", "memgate gate", ["memgate", "gate", "my_ldp", "(memcpy,", "aarch64)"])]
+        self.assertEqual(gate_refusals(shown), ["a.md:1: --profile must be smoke, quick or full, not 'nope'"])
+
     def test_the_options_are_read_from_the_help(self):
         self.assertIn("--emit-c", options_of("scripts/repro"))
         self.assertNotIn("--emit-rust", options_of("scripts/repro"))

@@ -213,3 +213,7 @@ printf '#include <string.h>\nvoid *my_word(void *d, const void *s, unsigned long
 usage_error "gate: memcpy(&w, p, 8) is refused with what to write instead" \
 	"references symbols it does not define: memcpy .*__builtin_memcpy\(&w, p, 8\) for an unaligned word" \
 	scripts/gate --op memcpy "$TMP/my_word.c"
+# ... and what it says to write is accepted.
+printf 'void *my_word_builtin(void *dst, const void *src, unsigned long n)\n{\n\tunsigned char *d = dst;\n\tconst unsigned char *s = src;\n\tunsigned long w;\n\n\tfor (; n >= 8; n -= 8, d += 8, s += 8) {\n\t\t__builtin_memcpy(&w, s, 8);\n\t\t__builtin_memcpy(d, &w, 8);\n\t}\n\twhile (n--)\n\t\t*d++ = *s++;\n\treturn dst;\n}\n' >"$TMP/my_word_builtin.c"
+expect "gate: the unaligned word through __builtin_memcpy is accepted" 0 "^ACCEPTED.*: my_word_builtin passed" \
+	scripts/gate --op memcpy --profile=smoke --skip=huge,fuzz,valgrind,regressions --no-bench "$TMP/my_word_builtin.c"

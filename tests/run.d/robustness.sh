@@ -231,3 +231,8 @@ else
 fi
 expect "scripts/verify --help prints memgate verify's options, setting nothing up" 0 \
 	"^usage: memgate verify \[OPTIONS\]" scripts/verify --help
+# From another directory too: no results directory made, nothing built
+# (issue 44: it set up ./memgate-results and copied the build there).
+mkdir -p "$TMP/verify-help"
+expect "scripts/verify --help from elsewhere makes no results directory" 0 "^usage: memgate verify .*; none made$" \
+	bash -c "cd '$TMP/verify-help' && out=\$('$PWD/scripts/verify' --help | head -1) && [ ! -e memgate-results ] && echo \"\$out; none made\""
