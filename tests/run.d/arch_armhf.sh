@@ -103,6 +103,12 @@ if [ -n "$ah_mg" ]; then
 		$ah_mg run --variant=bad_memcpy_fpscr_qc --len=40 --fpenv=flags-set
 	expect "armhf: its twin clears QC first and passes there" 0 "^verdict: ok$" \
 		$ah_mg run --variant=memcpy_fpscr_qc --len=40 --fpenv=fz-flags-set
+	# Pointers across 0x80000000 (H7, as i386's I8; CVE-2017-18269).
+	expect "armhf: a memmove that compares its pointers as signed fails across 0x80000000" 1 \
+		"^verdict: wrong-result: " \
+		$ah_mg run --variant=bad_memmove_signed_pointers --len=3 --src-align=63 --overlap=1 --spot=span-2gib:1
+	expect "armhf: the seed memmove passes there" 0 "^verdict: ok$" \
+		$ah_mg run --variant=memmove_byte --len=3 --src-align=63 --overlap=1 --spot=span-2gib:1
 	# Alignment (H10): LDRD needs a word-aligned address, LDR does not.
 	expect "armhf: an unaligned ldrd is an alignment fault, named" 1 \
 		"^verdict: crash: SIGBUS \(an alignment fault: LDM/STM, LDRD/STRD, .* need a word-aligned address on every ARMv7 CPU, LDR/STR do not; .*\) at pc mg_armhf_bad_memcpy_ldrd_unaligned\+0x10," \
