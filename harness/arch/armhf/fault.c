@@ -318,8 +318,6 @@ void mg_fault_decode_context(const void *ucontext, struct mg_fault *f)
 	if (f->access == MG_ACCESS_UNKNOWN && fsr)
 		f->access = access_of((fsr & FSR_WNR) && !(fsr & FSR_CM));
 	if (f->signo == SIGBUS && f->code == BUS_ADRALN)
-		f->reading = " (an alignment fault: LDM/STM, LDRD/STRD, VLDR/VSTR, VLDM/VSTM and "
-			     "LDREX/STREX need a word-aligned address on every ARMv7 CPU, LDR/STR "
-			     "do not; Linux fixes up user code's LDM and LDRD in software, a trap "
-			     "each, never VFP's; ARM ARM A3.2.1)";
+		f->reading = " (alignment fault: LDM, LDRD, VLDR, LDREX and kin need word "
+			     "alignment, a VLDn with an alignment hint its size; ARM ARM A3.2.1)";
 }
