@@ -86,6 +86,10 @@ def plan_runs(ctx):
         if not models:
             return None
     models = chosen_models(ctx, models)
+    # The qemu of each model, before anything builds: a model no qemu here
+    # has is one line then, not after the first model's checks.
+    for model in models if ctx.emulated else ():
+        ctx.runner_for(model)
     return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
 
 
