@@ -23,8 +23,8 @@ there of SIGILL, a finding.
 armhf (docs/arches.md, "armhf"): a Cortex-A15 (NEON, VFPv4, d0-d31,
 the divide instructions; qemu's cortex-a7 and max read the same to user
 code) and Debian's baseline, VFPv3-D16 without NEON, as a Cortex-A9 with
-both off (the vfp-d32 option is qemu 8's and later: scripts/arch-probe
---cpu finds the qemu that has it). The baseline runs every routine that
+both off (Debian 12's qemu 7.2 has no vfp-d32 option, the backport's
+10.0 has: scripts/arch-probe --cpu finds the qemu that has it). The baseline runs every routine that
 requires neither neon nor vfpd32; one that uses them undeclared dies
 there of SIGILL, a finding. (make verify also runs a Cortex-A9 with NEON,
 for the tree's variants: no VFPv4 and no divide, which a routine cannot
