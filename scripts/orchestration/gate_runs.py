@@ -86,10 +86,6 @@ def plan_runs(ctx):
         if not models:
             return None
     models = chosen_models(ctx, models)
-    # The qemu of each model, before anything builds: a model no qemu here
-    # has is one line then, not after the first model's checks.
-    for model in models if ctx.emulated else ():
-        ctx.runner_for(model)
     return [(model, externs) for externs in ctx.opts["extern_sets"] for model in models]
 
 
@@ -164,6 +160,11 @@ def run_all(ctx, runs, opts):
     [(entry, results, findings, warnings, seconds)], one per entry."""
     per_entry = [([], [], [], 0.0) for _ in ctx.entries]
     base_env = dict(ctx.env)
+    # The qemu of each model, before anything builds (and after the verdict
+    # cache, which needs none): a model no qemu here has is one line then,
+    # not a stop after the first model's checks.
+    for model in dict.fromkeys(m for m, _ in runs) if ctx.emulated else ():
+        ctx.runner_for(model)
     built, profile = None, ctx.profile
     for model, externs in runs:
         rebuild = built != externs

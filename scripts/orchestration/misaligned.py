@@ -210,9 +210,7 @@ def first_code_segment(raw):
         phoff, = struct.unpack_from("<I", raw, 28)
         size, count = struct.unpack_from("<HH", raw, 42)
         for i in range(count):
-            at = phoff + i * size
-            kind, vaddr, flags = struct.unpack_from("<I", raw, at)[0], *struct.unpack_from("<I", raw, at + 8), \
-                struct.unpack_from("<I", raw, at + 24)[0]
+            kind, _, vaddr, _, _, _, flags = struct.unpack_from("<7I", raw, phoff + i * size)
             if kind == PT_LOAD and flags & PF_X:
                 return vaddr
         raise ValueError("no executable segment")

@@ -232,10 +232,11 @@ else
 		scripts/gate "${ah_gate[@]}" --skip=huge,fuzz,regressions --op memcpy --requires no_unaligned \
 		--symbol=mg_armhf_memcpy_ldm impls/armhf/memcpy_ldm.S
 	# Without the qemu that has the VFPv3-D16 model: one line before
-	# anything builds, could not judge (exit 2), and how to leave it out.
+	# anything builds, could not judge (exit 2), and how to leave it out
+	# (a verdict cached from a run that had it would stand: --no-cache).
 	usage_error "gate: a model no qemu here has is one line, before the build" \
 		"^gate: --arch armhf: no CPU model cortex-a9,neon=off,vfp-d32=off here, so the routine cannot be judged under it: no qemu-arm here has .* \(--cpu picks the models to run\)$" \
-		env MEMGATE_QEMU_DIR=/nonexistent scripts/gate --arch=armhf --op memcpy --profile=smoke \
+		env MEMGATE_QEMU_DIR=/nonexistent scripts/gate --arch=armhf --op memcpy --profile=smoke --no-cache \
 		--symbol=mg_armhf_memcpy_byte impls/armhf/memcpy_byte.S
 	usage_error "gate: armhf's no_unaligned is refused for an x86-64 routine" \
 		"^gate: --requires no_unaligned: armhf's declaration, and this routine is for x86_64$" \
