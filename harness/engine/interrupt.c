@@ -2,6 +2,7 @@
 #include "call.h"
 #include "fault.h"
 #include "memcheck_mode.h"
+#include "outcome.h"
 #include "step.h"
 #include "table.h"
 

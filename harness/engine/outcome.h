@@ -10,6 +10,7 @@
 #include "verdict.h"
 #include "call.h"
 #include "noreturn.h"
+#include "timeout.h"
 
 struct mg_outcome {
 	const struct mg_case *c;
@@ -33,22 +34,6 @@ enum mg_platform_rule {
 	MG_PLATFORM_FREE,     /* for none */
 };
 extern enum mg_platform_rule mg_platform_rule;
-
-/* More threads than cores take turns: on a loaded machine a call in the
- * threads situation may wait a few time slices of every other runnable
- * thread. Its watchdog gives it the plain limit once per thread of the
- * case, and this much more (under a load of 11 on 2 cores, 200 ms timed
- * out correct routines' workers). A hang is still stopped, a little later. */
-#define MG_TURNS_EXTRA_MS 2000u
-
-/* A case's per-call limit, plain or among threads (mg_situation_timeout_ms
- * has a stepped call's). */
-static inline unsigned mg_case_timeout_ms(const struct mg_case *c)
-{
-	if (c->threads > 1)
-		return mg_timeout_for(c->len) * c->threads + MG_TURNS_EXTRA_MS;
-	return mg_timeout_for(c->len);
-}
 
 /* Reading the AVX upper state costs about as much as a short case, so it is
  * read on every call of a variant that declares vector features, and on one

@@ -1,6 +1,7 @@
 /* The table of situations (situations.def), and what the engine asks of
  * it. */
 #include "situation.h"
+#include "timeout.h"
 
 #include <stdio.h>
 

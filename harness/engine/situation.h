@@ -10,12 +10,15 @@
 #define MG_SITUATION_H
 
 #include "case.h"
-#include "outcome.h"
 #include "sandbox.h"
 #include "verdict.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* The hooks take a call's outcome (outcome.h) by pointer only, so that the
+ * table of situations does not depend on the guarded call. */
+struct mg_outcome;
 
 /* Where a situation's rule sits among the judge's (docs/design.md,
  * Verdicts). */

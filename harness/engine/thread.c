@@ -6,6 +6,7 @@
 #include "call.h"
 #include "cpu.h"
 #include "fault.h"
+#include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
 #include "table.h"
