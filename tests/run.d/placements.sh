@@ -1,4 +1,4 @@
-# Placements (README "Placements"): each self-test wrong only at a spot is
+# Placements (docs/placements.md): each self-test wrong only at a spot is
 # caught with its class by verify (and by the gate, in tests/run.d/gate.sh),
 # passes where guard-page placement puts its buffers, and a correct routine
 # passes at the spot.
