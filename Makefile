@@ -82,7 +82,16 @@ ARCH_INCLUDES := -Iharness/arch -Iharness/arch/$(ISA)
 INCLUDES := $(addprefix -Iharness/,$(LAYERS)) $(ARCH_INCLUDES) -Ireference -Itests/bad -Itargets
 HARNESS_CFLAGS := $(BASE_CFLAGS) -pthread $(INCLUDES)
 PLAIN_CFLAGS := $(BASE_CFLAGS) $(NO_LIBCALLS)
-DEPFLAGS = -MMD -MP
+# Two memgate commands may build in one tree at once (a gate beside make
+# verify, two gates started together): each recipe writes its file under a
+# name of its own (PART) and renames it onto its target (KEEP), so that no
+# compiler or linker ever reads a file another one is still writing. The
+# dependency file too (KEEP_DEP): its part is not named *.d, so that
+# DEP_FILES never includes one half written.
+PART = $@.part$$$$
+KEEP = mv -f $@.part$$$$ $@
+DEPFLAGS = -MMD -MP -MT $@ -MF $(@:.o=.d).part$$$$
+KEEP_DEP = mv -f $(@:.o=.d).part$$$$ $(@:.o=.d) && $(KEEP)
 
 # Per-arch harness parts, by directory: every .c of harness/arch/ISA/ (CPU
 # detection, fault decoding, the ABI rules) and the ABI trampoline of ARCH
@@ -154,7 +163,7 @@ all: $(MEMGATE) $(TEST_REFERENCE) $(TEST_REFERENCE_BROKEN) $(REPLAY) $(TEST_DECO
 
 $(BUILD)/qemu-misaligned.so: targets/qemu_misaligned.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -std=c11 -O2 -g -D_GNU_SOURCE $(WARN) -shared -fPIC -pthread -o $@ $<
+	$(HOST_CC) -std=c11 -O2 -g -D_GNU_SOURCE $(WARN) -shared -fPIC -pthread -o $(PART) $< && $(KEEP)
 
 # --emit-c writes targets/standalone.c's sections: emit_c.c includes them as
 # strings, which scripts/c-sections cuts out of it.
@@ -172,7 +181,7 @@ $(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN) -DMG_EMIT_CC='"$(CC)"' \
 	-DMG_EMIT_FLAGS='"$(NO_LIBCALLS)"' -DMG_RUNNER='"$(RUN)"'
 
 $(TEST_STANDALONE): targets/standalone.c tests/standalone_case.h
-	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $@ $<
+	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $(PART) $< && $(KEEP)
 
 $(GEN)/standalone_user_sample.c: targets/standalone.c targets/standalone_user.c scripts/c-sections
 	@mkdir -p $(dir $@)
@@ -183,10 +192,10 @@ $(GEN)/standalone_user_sample.c: targets/standalone.c targets/standalone_user.c 
 $(TEST_STANDALONE_USER): $(GEN)/standalone_user_sample.c tests/standalone_user_case.h \
 		$(EXTABLE_SRC) harness/engine/extable.h
 	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -Iharness/engine $(ARCH_INCLUDES) \
-		-o $@ $< $(EXTABLE_SRC)
+		-o $(PART) $< $(EXTABLE_SRC) && $(KEEP)
 
 $(RANDOM): $(OBJ)/targets/random.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 
 # Replay lines printed by a foreign build start with what runs it, and its
 # findings' repro commands name the arch.
@@ -205,46 +214,46 @@ $(OBJ)/harness/report/finding.o: HARNESS_CFLAGS += -DMG_FOREIGN_ARCH='"$(ARCH)"'
 endif
 
 $(TEST_DECODE): $(OBJ)/tests/test_decode.o $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 
 $(TEST_JSON): $(OBJ)/tests/test_json.o $(OBJ)/harness/engine/json.o
-	$(CC) -o $@ $^
+	$(CC) -o $(PART) $^ && $(KEEP)
 
 $(REPLAY): $(call objs,targets/replay.c targets/emit_c.c targets/emit_convention.c) $(ENGINE_OBJ) $(REF_OBJ) $(IMPL_OBJ) \
 		$(BAD_OBJ)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 
 $(MEMGATE): $(HARNESS_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 
 $(TEST_REFERENCE): $(OBJ)/tests/test_reference.o $(REF_OBJ)
-	$(CC) -o $@ $^
+	$(CC) -o $(PART) $^ && $(KEEP)
 
 $(TEST_REFERENCE_BROKEN): $(OBJ)/tests/test_reference.o $(OBJ)/tests/ref_memcpy_as_memmove.o \
 		$(filter-out %/ref_memmove.o,$(REF_OBJ))
-	$(CC) -o $@ $^
+	$(CC) -o $(PART) $^ && $(KEEP)
 
 # The broken oracle: the forward byte loop of ref_memcpy, standing in for
 # ref_memmove, which is wrong when dst overlaps the source from above.
 $(OBJ)/tests/ref_memcpy_as_memmove.o: reference/ref_memcpy.c
 	@mkdir -p $(dir $@)
-	$(CC) $(PLAIN_CFLAGS) -Ireference -Dref_memcpy=ref_memmove -c -o $@ $<
+	$(CC) $(PLAIN_CFLAGS) -Ireference -Dref_memcpy=ref_memmove -c -o $(PART) $< && $(KEEP)
 
 $(OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $(PART) $< && $(KEEP_DEP)
 
 $(OBJ)/targets/%.o: targets/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $(PART) $< && $(KEEP_DEP)
 
 $(OBJ)/tests/test_%.o: tests/test_%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(HARNESS_CFLAGS) $(DEPFLAGS) -c -o $(PART) $< && $(KEEP_DEP)
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(PLAIN_CFLAGS) -Ireference $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(PLAIN_CFLAGS) -Ireference $(DEPFLAGS) -c -o $(PART) $< && $(KEEP_DEP)
 
 # Assembly includes the ABI record's layout (harness/arch/abi.h). On
 # riscv64 it may use the vector extension: a routine that does declares
@@ -261,7 +270,7 @@ $(OBJ)/impls/riscv64/memcpy_zb.o: RVV_ASFLAGS := -march=rv64gcv_zba_zbb
 endif
 $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(RVV_ASFLAGS) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(RVV_ASFLAGS) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $(PART) $< && $(KEEP_DEP)
 
 # Fuzz targets, one per operation family, in three builds of the same
 # sources (build/fuzz/FLAVOR/fuzz_FAMILY):
@@ -327,27 +336,27 @@ $$($(1)_OBJ)/harness/%.o: harness/%.c
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CC_$(1)) $$($(1)_BASE) -pthread $(INCLUDES) $(FUZZ_SAN_$(1)) \
 		$$(if $$(filter %/decode.o,$$@),$$(FUZZ_COV_$(1)),$$(FUZZ_HARNESS_COV_$(1))) \
-		$(DEPFLAGS) -c -o $$@ $$<
+		$$(DEPFLAGS) -c -o $$(PART) $$< && $$(KEEP_DEP)
 
 $$($(1)_OBJ)/targets/%.o: targets/%.c
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CC_$(1)) $$($(1)_BASE) $(INCLUDES) $(FUZZ_COV_$(1)) $(FUZZ_SAN_$(1)) \
-		$(DEPFLAGS) -c -o $$@ $$<
+		$$(DEPFLAGS) -c -o $$(PART) $$< && $$(KEEP_DEP)
 
 $$($(1)_OBJ)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $$($(1)_BASE) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $(DEPFLAGS) \
-		-c -o $$@ $$<
+	$(FUZZ_CC_$(1)) $$($(1)_BASE) -fno-builtin -Ireference $(FUZZ_COV_$(1)) $$(DEPFLAGS) \
+		-c -o $$(PART) $$< && $$(KEEP_DEP)
 
 $$($(1)_OBJ)/%.o: %.S
 	@mkdir -p $$(dir $$@)
-	$(FUZZ_CC_$(1)) $(ARCH_INCLUDES) $(DEPFLAGS) -c -o $$@ $$<
+	$(FUZZ_CC_$(1)) $(ARCH_INCLUDES) $$(DEPFLAGS) -c -o $$(PART) $$< && $$(KEEP_DEP)
 
 $$($(1)_DIR)/fuzz_empty: $$($(1)_OBJ)/targets/fuzz_empty.o
-	$$($(1)_LD) -o $$@ $$^ $(FUZZ_LINK_$(1))
+	$$($(1)_LD) -o $$(PART) $$^ $(FUZZ_LINK_$(1)) && $$(KEEP)
 
 $$($(1)_DIR)/fuzz_%: $$($(1)_OBJ)/targets/fuzz_%.o $$($(1)_COMMON)
-	$$($(1)_LD) -pthread -o $$@ $$^ $(FUZZ_LINK_$(1))
+	$$($(1)_LD) -pthread -o $$(PART) $$^ $(FUZZ_LINK_$(1)) && $$(KEEP)
 endef
 $(foreach f,$(FUZZ_FLAVORS) oss,$(eval $(call fuzz_flavor,$(f))))
 
@@ -389,26 +398,26 @@ $(GATE)/$(1).o: $(GATE_SOURCES) $(GATE)/sources $(wildcard $(GATE)/cflags) $(wil
 	scripts/gate-compile $$@ $(GATE_SYMBOL) "$$(GATE_CC_$(1))" "$$(GATE_CFLAGS_$(1)) $(GATE_CONTRACT_CFLAGS)" \
 		$(GATE_SOURCES)
 $(GATE)/table-$(1).o: harness/engine/table.c $(GATE)/submitted.def
-	$$(GATE_CC_$(1)) $$(GATE_TABLE_FLAGS_$(1)) $(GATE_DEF) -c -o $$@ $$<
+	$$(GATE_CC_$(1)) $$(GATE_TABLE_FLAGS_$(1)) $(GATE_DEF) -c -o $$(PART) $$< && $$(KEEP)
 endef
 $(foreach f,$(GATE_FLAVORS),$(eval $(call gate_flavor,$(f))))
 
 GATE_PLAIN := $(filter-out %/table.o,$(ENGINE_OBJ)) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ) \
 	$(GATE)/table-plain.o $(GATE)/plain.o
 $(GATE)/memgate: $(call objs,$(CLI_SRC)) $(GATE_PLAIN)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 $(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c targets/emit_convention.c) $(GATE_PLAIN)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 # Seeded random cases on the submitted variant: the gate's fuzz check on an
 # arch where no coverage-guided fuzzer runs.
 $(GATE)/random: $(OBJ)/targets/random.o $(GATE_PLAIN)
-	$(CC) -pthread -o $@ $^
+	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 # One fuzz target per family of the submission's entry points (GATE_FAMILY
 # lists them: several entries may need memcpy's and memmove's).
 define gate_fuzz_target
 $(GATE)/fuzz/%/fuzz_$(1): $(BUILD)/fuzz/%/obj/targets/fuzz_$(1).o $(GATE)/table-%.o $(GATE)/%.o
 	@mkdir -p $$(dir $$@)
-	$$(FUZZ_CC_$$*) -pthread -o $$@ $$(filter-out %/harness/engine/table.o,$$^) $$(FUZZ_LINK_$$*)
+	$$(FUZZ_CC_$$*) -pthread -o $$(PART) $$(filter-out %/harness/engine/table.o,$$^) $$(FUZZ_LINK_$$*) && $$(KEEP)
 $(GATE)/fuzz/libfuzzer/fuzz_$(1): $(libfuzzer_COMMON)
 $(GATE)/fuzz/afl/fuzz_$(1): $(afl_COMMON)
 endef
