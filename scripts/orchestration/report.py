@@ -260,7 +260,7 @@ ABOUT = {
 }
 ABOUT.update(units.ABOUT)
 CWE = {"out-of-bounds-read": "external/cwe/cwe-125", "out-of-bounds-write": "external/cwe/cwe-787"}
-HOW_TO = " Replay it with the command in the alert's message; scripts/repro INPUT describes a saved input. See README.md, section Verdicts."
+HOW_TO = " Replay it with the command in the alert's message; scripts/repro INPUT describes a saved input. Each class is explained in docs/design.md, section Verdicts."
 ORDER = tuple(records.CLASSES) + ("warning",)
 
 
