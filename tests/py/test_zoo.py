@@ -647,6 +647,17 @@ class Found(unittest.TestCase):
         self.assertIsNone(zoo_found.load(where, "k"))
         self.assertEqual(zoo.unit_of(unit).as_dict(), {k: v for k, v in unit.items() if k != "objects"})
 
+    def test_the_key_covers_every_module_discovery_runs(self):
+        # A change to a module zoo.py imports (kernel_shim, zoo_isa, ...)
+        # or one they import must find the units afresh, not reuse a list
+        # the old code made.
+        from orchestration import zoo_found
+        code = zoo_found.code_files()
+        for module in ("zoo.py", "zoo_found.py", "kernel_shim.py", "zoo_isa.py", "isa_features.py",
+                       "gate_options.py", "cpu_models.py"):
+            self.assertIn(module, code)
+        self.assertTrue(all(os.path.exists(os.path.join(zoo_found.HERE, m)) for m in code))
+
 
 if __name__ == "__main__":
     unittest.main()
