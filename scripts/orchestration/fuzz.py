@@ -311,8 +311,16 @@ class Context:
         return {"MEMGATE_BUILD": self.bin_root} if self.bin_root != "build" else {}
 
     def repro_text(self, target, path):
+        """The repro command for the input at `path` (absolute or from
+        where the run works), as the user runs it from where they started
+        the run: in the results directory, scripts/repro is that
+        directory's, so the line changes into it first (as the gate's)."""
         env = "".join(f"{k}={shlex.quote(v)} " for k, v in self.repro_env().items())
-        return env + shlex.join(self.repro_argv(target, path))
+        path = os.path.abspath(path)
+        here = os.getcwd()
+        if path.startswith(here + os.sep):
+            path = os.path.relpath(path, here)
+        return workspace.CURRENT.command(env + shlex.join(self.repro_argv(target, path)))
 
 
 class Lock:

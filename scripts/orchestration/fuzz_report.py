@@ -69,7 +69,7 @@ class Report:
             lines.append(f"  replay:    {shlex.join(record['replay'])}")
         for name, text in finding.extra_lines:
             lines.append(f"  {name + ':':<10} {text}")
-        lines.append(f"  repro:     {self.ctx.repro_text(record['target'], record['input'])}")
+        lines.append(f"  repro:     {self.ctx.repro_text(record['target'], finding.record['input'])}")
         lines.append(f"  found as:  {record['found_as']} ({finding.note})")
         return "\n".join(lines)
 
@@ -118,7 +118,7 @@ class Report:
             out.append(f"  signature: {record['signature']}")
             out.append(f"  diagnosis: {record['class']}: {record.get('detail')}")
             out.append(f"  input:     {record['input']} ({finding.note})")
-            out.append(f"  repro:     {ctx.repro_text(target, record['input'])}")
+            out.append(f"  repro:     {ctx.repro_text(target, finding.record['input'])}")
             for name, text in finding.extra_lines:
                 out.append(f"  {name + ':':<10} {text}")
             out.append("")

@@ -87,3 +87,18 @@ qs_twin=$(grep -o 'Its correct twin, `[^`]*`' README.md | sed 's/.*`\(.*\)`/\1/'
 expect "README's quick start: the correct twin ($qs_twin) is ACCEPTED" 0 \
 	"^ACCEPTED: word_memmove passed every check" \
 	qs_run "cp ~/memgate/$qs_twin . && ~/memgate/scripts/gate --op memmove ${qs_twin##*/}"
+
+# Every path memgate prints is valid where it is printed (issue 44): the
+# replay line the repro prints, run from the user's directory, not only
+# from the results directory repro ran in.
+qs_replay=$(qs_run "$qs_repro" 2>&1 | sed -n 's/^replay: *//p' | head -n 1)
+expect "from the user's directory: the replay line repro prints runs as printed" 1 \
+	"^verdict: wrong-result: dst\[3\] got 0x6c want 0xe8 " qs_run "$qs_replay"
+# scripts/fuzz from there: its repro line, and that one's replay line.
+qs_run "~/memgate/scripts/fuzz --variant=bad_memcpy_tail_overwrite --runs=2000" >"$TMP/qs-fuzz.out" 2>&1
+qs_fuzz_repro=$(sed -n 's/^  repro: *//p' "$TMP/qs-fuzz.out" | head -n 1)
+expect "from the user's directory: scripts/fuzz's repro line runs as printed" 1 \
+	"^REPRODUCED: bad_memcpy_tail_overwrite fails this case \(out-of-bounds-write\)$" qs_run "$qs_fuzz_repro"
+qs_fuzz_replay=$(qs_run "$qs_fuzz_repro" 2>&1 | sed -n 's/^replay: *//p' | head -n 1)
+expect "from the user's directory: the replay line of fuzz's repro runs as printed" 1 \
+	"^verdict: out-of-bounds-write: dst" qs_run "$qs_fuzz_replay"
