@@ -18,8 +18,10 @@
 #include "emit_convention.h"
 #include "abi.h"
 #include "call.h"
+#include "case.h"
 #include "check.h"
 #include "convention.h"
+#include "cpu.h"
 #include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -34,17 +36,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The compiler, the flags that keep a C variant's byte loops as loops, and
- * the runner (qemu-user, or none) of this build's arch, for the build and
- * run lines (Makefile). */
+/* The compiler and the flags that keep a C variant's byte loops as loops
+ * of this build's arch, for the build line (Makefile); the run line's
+ * runner is the replay lines' (emit_runner). */
 #ifndef MG_EMIT_CC
 #define MG_EMIT_CC "cc"
 #endif
 #ifndef MG_EMIT_FLAGS
 #define MG_EMIT_FLAGS "-fno-builtin"
-#endif
-#ifndef MG_RUNNER
-#define MG_RUNNER ""
 #endif
 
 /* Buffers up to this size are written out as arrays; longer ones are
@@ -331,16 +330,38 @@ static const char *arch_flags(const struct mg_variant *v)
 #endif
 }
 
+/* The run line's runner: this build's (qemu-user, or none), the one the
+ * case's CPU model needs (MEMGATE_RUNNER, as scripts/repro sets it for a
+ * model only a newer qemu has), and that model (MEMGATE_CPU_MODEL): a
+ * riscv64 routine wrong at VLEN 256 alone passes under qemu's default. */
+static void emit_runner(FILE *f)
+{
+	const char *runner = mg_replay_runner();
+
+	if (!*runner)
+		return;
+	fputs(runner, f);
+	if (mg_cpu_model())
+		fprintf(f, " -cpu %s", mg_cpu_model());
+	fputc(' ', f);
+}
+
+/* The build and run lines. The routine's files are $MEMGATE_EMIT_SOURCES
+ * (scripts/repro: the variant's files, or the objects of a gate build's,
+ * which the commands in $MEMGATE_EMIT_PREPARE compile from the user's own
+ * files as the gate compiled them, before the program's compile). */
 static void emit_command(struct emit *e)
 {
 	const char *sources = getenv("MEMGATE_EMIT_SOURCES");
+	const char *prepare = getenv("MEMGATE_EMIT_PREPARE");
 	size_t n = strlen(e->path);
 	char own[512];
-
 	char emulation[160] = "";
 
 	if (!sources || !*sources)
 		sources = own_source(e->c->variant, own, sizeof own);
+	if (!prepare)
+		prepare = "";
 	if (n > 2 && strcmp(e->path + n - 2, ".c") == 0)
 		n -= 2;
 	if (e->user)
@@ -350,14 +371,21 @@ static void emit_command(struct emit *e)
 	fprintf(e->f,
 		" * Build and run, in memgate's tree (the flags keep a C variant's loops as\n"
 		" * loops, as memgate builds it; an assembly variant includes\n"
-		" * harness/arch/asmdefs.h%s):\n *\n"
-		" *\t%s -O2 -g %s -Iharness/arch -o %.*s %s%s %s\n"
-		" *\t%s%s%s%.*s\n *\n"
+		" * harness/arch/asmdefs.h%s)%s:\n *\n"
+		" *\t%s%s -O2 -g %s -Iharness/arch -o %.*s %s%s %s\n"
+		" *\t",
+		e->user ? "; a user copy's\n * program builds memgate's exception-table emulation in" : "",
+		*prepare ? ".\n * The routine's own files are compiled first, as the gate compiled them,\n"
+			   " * and its symbols renamed as the gate renamed them (mg_gate_NAME)"
+			 : "",
+		prepare, MG_EMIT_CC, arch_flags(e->c->variant), (int)n, e->path, e->path, emulation,
+		sources);
+	emit_runner(e->f);
+	fprintf(e->f,
+		"%s%.*s\n *\n"
 		" * It prints the case, one verdict line (and the bytes around a wrong one),\n"
 		" * and exits 1 if the bug shows, 0 if not.\n *\n",
-		e->user ? "; a user copy's\n * program builds memgate's exception-table emulation in" : "",
-		MG_EMIT_CC, arch_flags(e->c->variant), (int)n, e->path, e->path, emulation, sources, MG_RUNNER,
-		*MG_RUNNER ? " " : "", strchr(e->path, '/') ? "" : "./", (int)n, e->path);
+		strchr(e->path, '/') ? "" : "./", (int)n, e->path);
 }
 
 /* "src+17 (1 byte past its end)" */

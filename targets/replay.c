@@ -224,18 +224,23 @@ static void not_judged(const char *path, const struct mg_case *c, const char *wh
 	}
 }
 
-/* Whether `c` with its stack offset (stack) or its floating-point
- * environment (!stack) put back to the default gets verdict v, word for
- * word; if so, *c is that case. */
-static bool same_verdict_without(struct mg_case *c, const struct mg_verdict *v, bool stack)
+/* What of a case's state at entry the program can be written without. */
+enum entry_part { ENTRY_STACK, ENTRY_FPENV, ENTRY_TAG };
+
+/* Whether `c` with that part put back to the default (the stack offset 0,
+ * the default floating-point environment, untagged pointers) gets verdict
+ * v, word for word; if so, *c is that case. */
+static bool same_verdict_without(struct mg_case *c, const struct mg_verdict *v,
+				 enum entry_part part)
 {
 	struct mg_case plain = *c;
 	struct mg_verdict again;
 
-	if (stack)
-		plain.stack_offset = 0;
-	else
-		plain.fpenv = 0;
+	switch (part) {
+	case ENTRY_STACK: plain.stack_offset = 0; break;
+	case ENTRY_FPENV: plain.fpenv = 0; break;
+	case ENTRY_TAG: plain.tag = 0; break;
+	}
 	judge(&plain, &again);
 	if (again.cls != v->cls || strcmp(again.detail, v->detail) != 0)
 		return false;
@@ -244,24 +249,28 @@ static bool same_verdict_without(struct mg_case *c, const struct mg_verdict *v, 
 }
 
 /* --emit-c: the standalone program calls the routine as main() would: the
- * stack as main()'s call has it, the default floating-point environment.
- * A case found at another alignment of the stack pointer at entry
- * (--stack-offset) or in another floating-point environment (--fpenv),
- * which most of the sweep's cases are, is written without each that the
- * same verdict, word for word, shows it is not about. What the verdict
- * does need is written with the call at that offset and in that
- * environment (emit_c.c: at_stack_offset, enter_fpenv). For a case it
- * does not reproduce, mg_emit_c says why. */
+ * stack as main()'s call has it, the default floating-point environment,
+ * untagged pointers. A case found at another alignment of the stack
+ * pointer at entry (--stack-offset), in another floating-point
+ * environment (--fpenv) or with tagged pointers (--tag: aarch64's sweep
+ * tags most of its cases), is written without each that the same verdict,
+ * word for word, shows it is not about. What the verdict does need is
+ * written with the call at that offset and in that environment (emit_c.c:
+ * at_stack_offset, enter_fpenv); a verdict that needs the tags is refused
+ * (mg_emit_c says why, and names the replay command). */
 static void emit_standalone(const struct mg_case *c, const struct mg_verdict *v)
 {
 	struct mg_case plain = *c;
 
-	if (plain.stack_offset && same_verdict_without(&plain, v, true))
+	if (plain.stack_offset && same_verdict_without(&plain, v, ENTRY_STACK))
 		fprintf(stderr, "emit-c: the same verdict at --stack-offset=0: the program calls at "
 				"the alignment a C call has\n");
-	if (plain.fpenv && same_verdict_without(&plain, v, false))
+	if (plain.fpenv && same_verdict_without(&plain, v, ENTRY_FPENV))
 		fprintf(stderr, "emit-c: the same verdict in --fpenv=default: the program calls in "
 				"the default floating-point environment\n");
+	if (plain.tag && same_verdict_without(&plain, v, ENTRY_TAG))
+		fprintf(stderr, "emit-c: the same verdict without --tag: the program calls with "
+				"untagged pointers\n");
 	mg_emit_c(opt->emit_c, &plain, v);
 }
 

@@ -139,7 +139,7 @@ def copy_sources(ctx, given):
     evidence is complete and the reports name it by a path in the tree."""
     src_dir = os.path.join(ctx.W, "src")
     os.makedirs(src_dir)
-    ctx.sources, ctx.files, ctx.source_dirs = [], [], []
+    ctx.sources, ctx.files, ctx.source_dirs, ctx.given = [], [], [], []
     for index, path in enumerate(given):
         build_copy = os.path.join(src_dir, submission.safe_name(index, path))
         member = submission.split_member(path)
@@ -154,6 +154,9 @@ def copy_sources(ctx, given):
             if where not in ctx.source_dirs:
                 ctx.source_dirs.append(where)
         ctx.sources.append(build_copy)
+        # The user's own file, which a standalone reproducer is built from
+        # (orchestration.emit_build); an archive's member has none.
+        ctx.given.append("" if member else os.path.abspath(path))
         rel = os.path.relpath(os.path.abspath(path))
         if rel.startswith("..") or member:
             os.makedirs(os.path.join(ctx.root_R, "sources"), exist_ok=True)
@@ -212,7 +215,8 @@ def write_build_files(ctx):
         lines.append(f"MG_SUBMITTED({ctx.arch}, {e['name']}, mg_gate_{e['symbol']}, {OPS[e['op']][0]}, {ret}, "
                      f"{contract_macro(ctx, e)}, {features}, {conv}, {about})\n")
     families = sorted({e["family"] for e in ctx.entries})
-    files = {"sources": "\n".join(ctx.sources) + "\n", "symbol": ",".join(e["symbol"] for e in ctx.entries) + "\n",
+    files = {"sources": "\n".join(ctx.sources) + "\n", "given": "".join(g + "\n" for g in ctx.given),
+             "symbol": ",".join(e["symbol"] for e in ctx.entries) + "\n",
              "family": " ".join(families) + "\n", "submitted.def": "".join(lines)}
     # The submitter's tree flags go to scripts/gate-compile (`cflags`); the
     # contract's flags to the Makefile (`contract-cflags`): each once.

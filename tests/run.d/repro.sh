@@ -155,6 +155,39 @@ fe_arch aarch64 bad_memcpy_frinti_blocks "FPCR round-up" "^verdict: out-of-bound
 # A routine that declares V: its program is built for V.
 fe_arch riscv64 bad_memcpy_assumes_vxrm "vxrm rdn, built for V" "^verdict: wrong-result: dst\[0\] " \
 	's/: "=&r"(saved_vcsr) : "r"(0x[0-9a-f]*ul)/: "=\&r"(saved_vcsr) : "r"(0x0ul)/'
+# Under a CPU model (QEMU_CPU and MEMGATE_CPU_MODEL, as the gate's repro
+# lines set them), the program's run line names it, and the qemu that has
+# it: a routine wrong at VLEN 256 alone passes under qemu's default.
+if arch_usable riscv64 "repro --emit-c under a riscv64 CPU model" rv_run; then
+	rv256=rv64,v=true,vlen=256,vext_spec=v1.0
+	dir=$REPRO/riscv64/memset/bad_memset_vlen128
+	mkdir -p "$dir"
+	$rv_run build/riscv64/memgate encode --variant=bad_memset_vlen128 --len=16 --value=0x1ab \
+		--output="$dir/v256.in" >/dev/null
+	QEMU_CPU=$rv256 MEMGATE_CPU_MODEL=$rv256 emit_and_reproduce "riscv64 at VLEN 256" 1 "$REPRO/rv256.c" \
+		"$dir/v256.in" --arch=riscv64
+	expect "its run line names the model's qemu and the model" 0 \
+		"^ \*[[:blank:]]$(scripts/arch-probe --cpu "$rv256" riscv64) -cpu $rv256 $REPRO/rv256$" cat "$REPRO/rv256.c"
+fi
+# aarch64's sweep tags most of its cases' pointers (--tag), which a plain
+# call does not: the program is written untagged where the same verdict,
+# word for word, shows the tags are not what it is about, and refused
+# where they are.
+if arch_usable aarch64 "repro --emit-c of a tagged aarch64 case" a64_run; then
+	dir=$REPRO/aarch64/usercopy/bad_copy_from_user_count_off_by_one
+	mkdir -p "$dir"
+	$a64_run build/aarch64/memgate encode --variant=bad_copy_from_user_count_off_by_one --len=17 \
+		--fault-at=5 --tag=188 --output="$dir/tag.in" >/dev/null
+	emit_and_reproduce "an aarch64 user copy's wrong count, found with tagged pointers" 1 "$REPRO/a64-tag.c" \
+		"$dir/tag.in" --arch=aarch64
+	dir=$REPRO/aarch64/memmove/bad_memmove_untags_src
+	mkdir -p "$dir"
+	$a64_run build/aarch64/memgate encode --variant=bad_memmove_untags_src --len=16 --overlap=3 --tag=188 \
+		--output="$dir/tag.in" >/dev/null
+	expect "repro --emit-c: a finding that needs its tagged pointers is refused, the replay command named" 2 \
+		"^repro: --emit-c: this case runs with tagged pointers \(--tag\), which a standalone program does not create: use the replay command$" \
+		scripts/repro --arch=aarch64 --emit-c "$REPRO/a64-untags.c" "$dir/tag.in"
+fi
 # A situation the program does not create is refused, never emitted as a
 # program that would silently not reproduce the case.
 $MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt=step >/dev/null
@@ -211,4 +244,127 @@ if command -v valgrind >/dev/null; then
 		scripts/repro --valgrind --target=memcpy --variant=memcpy_libc "$TMP/aligned17.in"
 else
 	echo "SKIP repro --valgrind: valgrind is not installed"
+fi
+
+full_tier_only || return 0
+
+# The standalone reproducer of a gate finding on a kernel file, on every
+# arch (issue 44), as a user meets it: the file gated from a directory of
+# their own (its memgate-results set up once, for every arch), the first
+# finding's repro line run as printed with --emit-c added, then the build
+# and run lines it prints, run as printed. The program is built from the
+# user's own file, compiled as the gate compiled it (through the shim,
+# with the tree's -D, for the arch and its contract), and shows the
+# finding's verdict word for word. Each gate sweeps the quick profile until
+# its first finding, under one CPU model.
+echo "== the standalone reproducer of a kernel file's finding, per arch"
+kr_user=$TMP/kernel-user
+mkdir -p "$kr_user"
+# kr_in_user COMMAND: runs the shell command in the user's directory, as
+# their shell would: none of the test run's settings of where results go.
+kr_in_user() {
+	(cd "$kr_user" && env -u MEMGATE_OUT -u MEMGATE_GATE_RESULTS bash -c "$1")
+}
+# ere TEXT: TEXT as an extended regex that matches it alone.
+ere() {
+	sed 's/[][\.*^$(){}?+|/]/\\&/g' <<<"$1"
+}
+# kernel_repro NAME WHAT FINDING BUILD RUN -- GATE-ARGS...: gates with
+# GATE-ARGS (the file last); the first finding matches FINDING (a regex,
+# after its number and check); --emit-c NAME.c's build line matches BUILD
+# and its run line RUN; both work where printed, and the program exits 1
+# with the finding's verdict.
+kernel_repro() {
+	local name=$1 what=$2 finding=$3 build_re=$4 run_re=$5 out=$TMP/kr-$1 rc repro verdict build run
+	shift 6
+	kr_in_user "$PWD/scripts/gate --quick --skip=huge,fuzz,valgrind,regressions --no-bench $(printf '%q ' "$@")" \
+		>"$out.gate" 2>&1
+	rc=$?
+	expect "$what: the gate rejects it" 1 "^1\. \[sweep\] $finding" sh -c "cat '$out.gate'; exit $rc"
+	repro=$(sed -n 's/^   repro: //p' "$out.gate" | head -n 1)
+	verdict=$(sed -En 's/^1\. \[sweep\] (.*)$/\1/p' "$out.gate" | sed -E 's/ \(cpu [^)]*\)$//')
+	[ -n "$repro" ] && [ -n "$verdict" ] || return 0
+	kr_in_user "${repro%)} --emit-c $name.c)" >"$out.emit" 2>&1
+	rc=$?
+	expect "$what: its repro line with --emit-c, run where printed, writes the program" 1 \
+		"^emitted:  .*/$name\.c, a standalone program; build and run it with$" sh -c "cat '$out.emit'; exit $rc"
+	build=$(grep -A2 '^emitted: ' "$out.emit" | sed -n 2p)
+	run=$(grep -A2 '^emitted: ' "$out.emit" | sed -n 3p)
+	expect "$what: the build line compiles the user's own file as the gate did" 0 "$build_re" echo "$build"
+	expect "$what: the run line runs it as memgate ran it" 0 "$run_re" echo "$run"
+	expect "$what: the program builds with the build line, where it is printed" 0 '' kr_in_user "$build"
+	expect "$what: run with the run line, the program shows the finding's verdict" 1 "^verdict: $(ere "$verdict")$" \
+		kr_in_user "$run"
+}
+kg=$PWD/tests/gate/kernel
+shim="-include $(ere "$PWD/zoo/kernel/shim.h") "
+wrong_page='wrong-result: dst\[[0-9]+\] got 0x[0-9a-f]{2} want 0x[0-9a-f]{2} \([0-9]+ of 4096 bytes wrong\)'
+wrong_count='wrong-count: returned [0-9]+ of n = [0-9]+, so [0-9]+ bytes? copied, but the user buffer faults from byte [0-9]+: at most [0-9]+ could be'
+# own NAME FILE CC-RE OBJCOPY [FLAG-RE [LINK-RE]]: the build line's shape:
+# the user's FILE compiled through the shim (and with FLAG-RE) by CC-RE
+# into NAME.0.o, renamed by OBJCOPY, linked into the program (with
+# LINK-RE: a user copy's exception-table emulation) by CC-RE.
+own() {
+	echo "^  \(cd .*/memgate-results && $3 .*${shim}.*${5:-} -c -o $1\.0\.o $(ere "$2") && $4 --redefine-syms=build/gate/.*/renames $1\.0\.o && $3 .*-O2 .* -o $1 $1\.c .*${6:-}.*$1\.0\.o"
+}
+
+if arch_usable x86_64 "kernel files' reproducers on x86_64" kr_run; then
+	kernel_repro kx86page "x86_64 copy_page, a kernel file" "$wrong_page" \
+		"$(own kx86page "$kg/copy_page_short_x86_64.S" cc objcopy)" '^  \(cd .*/memgate-results && \./kx86page\)$' -- \
+		--kernel --op copy_page "$kg/copy_page_short_x86_64.S"
+	kernel_repro kx86uc "x86_64 copy_from_user, a kernel file with its exception table" "$wrong_count" \
+		"$(own kx86uc "$kg/copy_from_user_short_x86_64.S" cc objcopy '' "harness/arch/x86/extable\.c")" \
+		'^  \(cd .*/memgate-results && \./kx86uc\)$' -- \
+		--kernel --op copy_from_user "$kg/copy_from_user_short_x86_64.S"
+	kernel_repro kx86conv "x86_64 copy_from_user in a register convention of its own" "$wrong_count" \
+		"$(own kx86conv "$PWD/tests/gate/conv/movs_style.S" cc objcopy -DCOUNT_SHORT)" '^  \(cd .*/memgate-results && \./kx86conv\)$' -- \
+		--kernel --op copy_from_user --convention 'args=rdi,rsi,rcx ret=rcx clobbers=rax' -DCOUNT_SHORT \
+		"$PWD/tests/gate/conv/movs_style.S"
+fi
+if arch_usable i386 "kernel files' reproducers on i386" kr_run; then
+	i386_run="^  \(cd .*/memgate-results && ${kr_run:+$(ere "$kr_run") }\./"
+	kernel_repro k32page "i386 copy_page, a kernel file" "$wrong_page" \
+		"$(own k32page "$kg/copy_page_short_i386.S" 'cc -m32' objcopy)" "${i386_run}k32page\)$" -- \
+		--arch i386 --kernel --op copy_page "$kg/copy_page_short_i386.S"
+	kernel_repro k32uc "i386 copy_from_user, a kernel file with its exception table" "$wrong_count" \
+		"$(own k32uc "$kg/copy_from_user_short_i386.S" 'cc -m32' objcopy '' "harness/arch/x86/extable\.c")" \
+		"${i386_run}k32uc\)$" -- --arch i386 --kernel --op copy_from_user "$kg/copy_from_user_short_i386.S"
+	kernel_repro k32conv "i386 copy_from_user in the kernel's -mregparm=3 convention" "$wrong_count" \
+		"$(own k32conv "$PWD/tests/gate/conv/regparm_style.S" 'cc -m32' objcopy -DCOUNT_SHORT)" "${i386_run}k32conv\)$" -- \
+		--arch i386 --kernel --op copy_from_user --convention 'args=eax,edx,ecx ret=eax' -DCOUNT_SHORT \
+		"$PWD/tests/gate/conv/regparm_style.S"
+fi
+if arch_usable aarch64 "kernel files' reproducers on aarch64" kr_run; then
+	a64_cc='clang --target=aarch64-linux-gnu'
+	kernel_repro ka64page "aarch64 copy_page, a kernel file" "$wrong_page" \
+		"$(own ka64page "$kg/copy_page_short_aarch64.S" "$a64_cc" aarch64-linux-gnu-objcopy)" \
+		"^  \(cd .*/memgate-results && $(ere "$kr_run") -cpu max \./ka64page\)$" -- \
+		--arch aarch64 --cpu max --kernel --op copy_page "$kg/copy_page_short_aarch64.S"
+	kernel_repro ka64uc "aarch64 copy_from_user, a kernel file with its exception table" "$wrong_count" \
+		"$(own ka64uc "$kg/copy_from_user_short_aarch64.S" "$a64_cc" aarch64-linux-gnu-objcopy '' \
+			"harness/arch/aarch64/extable\.c")" \
+		"^  \(cd .*/memgate-results && $(ere "$kr_run") -cpu max \./ka64uc\)$" -- \
+		--arch aarch64 --cpu max --kernel --op copy_from_user "$kg/copy_from_user_short_aarch64.S"
+fi
+rv128=rv64,v=true,vlen=128,vext_spec=v1.0
+if arch_usable riscv64 "kernel files' reproducers on riscv64" kr_run; then
+	kernel_repro krvpage "riscv64 clear_page, a kernel file" "$wrong_page" \
+		"$(own krvpage "$kg/clear_page_short_riscv64.S" 'clang --target=riscv64-linux-gnu' riscv64-linux-gnu-objcopy)" \
+		"^  \(cd .*/memgate-results && $(ere "$(scripts/arch-probe --cpu "$rv128" riscv64)") -cpu $(ere "$rv128") \./krvpage\)$" -- \
+		--arch riscv64 --cpu "$rv128" --kernel --op clear_page "$kg/clear_page_short_riscv64.S"
+fi
+if arch_usable armhf "kernel files' reproducers on armhf" kr_run; then
+	arm_cc='clang --target=arm-linux-gnueabihf'
+	kernel_repro karmpage "armhf copy_page, a kernel file of arch/arm/lib" "$wrong_page" \
+		"$(own karmpage "$kg/copy_page_short_armhf.S" "$arm_cc" arm-linux-gnueabihf-objcopy)" \
+		"^  \(cd .*/memgate-results && $(ere "$(scripts/arch-probe --cpu cortex-a15 armhf)") -cpu cortex-a15 \./karmpage\)$" -- \
+		--arch armhf --cpu cortex-a15 --kernel --op copy_page "$kg/copy_page_short_armhf.S"
+	# An ordinary C routine under another arch: the cross compiler, the
+	# arch's floating-point unit, qemu and its model.
+	cp tests/gate/word_memmove_dist3.c "$kr_user/"
+	kernel_repro karmc "armhf memmove in C" \
+		'wrong-result: dst\[3\] got 0x[0-9a-f]{2} want 0x[0-9a-f]{2} \(1 of 4 bytes wrong\)' \
+		"^  \(cd .*/memgate-results && $arm_cc .*-mfpu=vfpv3-d16 .* -c -o karmc\.0\.o $(ere "$kr_user")/word_memmove_dist3\.c && arm-linux-gnueabihf-objcopy .* && $arm_cc .* -o karmc karmc\.c karmc\.0\.o" \
+		"^  \(cd .*/memgate-results && $(ere "$(scripts/arch-probe --cpu cortex-a15 armhf)") -cpu cortex-a15 \./karmc\)$" -- \
+		--arch armhf --cpu cortex-a15 --op memmove word_memmove_dist3.c
 fi

@@ -4,7 +4,9 @@
  * scratch register: the convention of copy_user_generic's inline assembly,
  *	--convention 'args=rdi,rsi,rcx ret=rcx clobbers=rax'
  * Built with -DCLOBBER_R8 it counts its quadwords in r8 instead, a register
- * that convention does not let it change (tests/run.d/conventions.sh).
+ * that convention does not let it change (tests/run.d/conventions.sh);
+ * with -DCOUNT_SHORT it returns one byte fewer than it did not copy, a
+ * wrong-count that its standalone reproducer shows (tests/run.d/repro.sh).
  * Written for memgate's tests. */
 #include <linux/linkage.h>
 #include <asm/asm.h>
@@ -39,6 +41,11 @@ SYM_FUNC_START(movs_style)
 	decq	%rcx
 	jnz	2b
 .Ldone:
+#ifdef COUNT_SHORT
+	jrcxz	4f
+	decq	%rcx			/* BUG: one byte short of the count */
+4:
+#endif
 	RET
 
 	_ASM_EXTABLE_UA(0b, .Lbytes)

@@ -6,7 +6,9 @@
  *	--convention 'args=eax,edx,ecx ret=eax'
  * It holds each byte in bl, and saves ebx around the loop; built with
  * -DCLOBBER_EBX it does not, and ebx is a register that convention does
- * not let it change (tests/run.d/conventions.sh).
+ * not let it change (tests/run.d/conventions.sh); with -DCOUNT_SHORT it
+ * returns one byte fewer than it did not copy, a wrong-count that its
+ * standalone reproducer shows (tests/run.d/repro.sh).
  * Written for memgate's tests. */
 #include <linux/linkage.h>
 #include <asm/asm.h>
@@ -26,6 +28,11 @@ SYM_FUNC_START(regparm_style)
 	jnz	.Lbyte
 .Ldone:
 	movl	%ecx, %eax	/* the bytes not copied */
+#ifdef COUNT_SHORT
+	jecxz	2f
+	decl	%eax		/* BUG: one byte short of the count */
+2:
+#endif
 #ifndef CLOBBER_EBX
 	popl	%ebx
 #endif
