@@ -63,6 +63,7 @@ struct emit {
 	unsigned char *prot; /* a user copy's PROT_NONE pages (NULL: none) */
 	size_t prot_len;
 	int user;	     /* a user copy (standalone_user.c's program) */
+	int flags;	     /* the call enters with every arithmetic flag set */
 	unsigned char *base; /* the start of the sandbox's reservation */
 	int pool_used;	     /* the pool generator has been written */
 };
@@ -173,7 +174,12 @@ static const char *const stack_args[MG_OP_COUNT] = {
  * the program's return address with it), and returns what fn returned. A C call promises
  * only the ABI's 16 bytes (4 on i386's kernel side), so a routine wrong
  * at one offset mod 64 needs this to show it. Empty where memgate varies
- * no stack offset. */
+ * no stack offset.
+ *
+ * flags_set, right before its call_insn, enters the call with every
+ * arithmetic flag set, as memgate's sampled calls do (the trampolines'
+ * MG_ABI_SET_FLAGS), where the routine's failure depends on them; empty
+ * where memgate sets none. */
 #if defined(__x86_64__)
 #define STACK_RULE "(rsp + 8) mod 64"
 static const char stack_call[] =
@@ -190,6 +196,10 @@ static const char stack_call[] =
 	"\t\"mov %rbp, %rsp\\n\"\n"
 	"\t\"pop %rbp\\n\"\n"
 	"\t\"ret\\n\"\n";
+static const char call_insn[] = "\t\"call *%rax\\n\"\n";
+static const char flags_set[] = "\t\"pushfq\\n\"\n"
+				"\t\"orq $0x8d5, (%rsp)\\n\" /* CF, PF, AF, ZF, SF, OF */\n"
+				"\t\"popfq\\n\"\n";
 #elif defined(__i386__)
 #define STACK_RULE "(esp + 4) mod 64"
 static const char stack_call[] =
@@ -206,6 +216,10 @@ static const char stack_call[] =
 	"\t\"mov %ebp, %esp\\n\"\n"
 	"\t\"pop %ebp\\n\"\n"
 	"\t\"ret\\n\"\n";
+static const char call_insn[] = "\t\"call *8(%ebp)\\n\"\n";
+static const char flags_set[] = "\t\"pushfl\\n\"\n"
+				"\t\"orl $0x8d5, (%esp)\\n\" /* CF, PF, AF, ZF, SF, OF */\n"
+				"\t\"popfl\\n\"\n";
 #elif defined(__aarch64__)
 #define STACK_RULE "sp mod 64"
 static const char stack_call[] =
@@ -222,6 +236,9 @@ static const char stack_call[] =
 	"\t\"mov sp, x29\\n\"\n"
 	"\t\"ldp x29, x30, [sp], #16\\n\"\n"
 	"\t\"ret\\n\"\n";
+static const char call_insn[] = "\t\"blr x9\\n\"\n";
+static const char flags_set[] = "\t\"mov x10, #0xf0000000\\n\"\n"
+				"\t\"msr nzcv, x10\\n\" /* N, Z, C, V */\n";
 #elif defined(__riscv) && __riscv_xlen == 64
 #define STACK_RULE "sp mod 64"
 static const char stack_call[] =
@@ -242,6 +259,7 @@ static const char stack_call[] =
 	"\t\"ld ra, 8(sp)\\n\"\n"
 	"\t\"addi sp, sp, 16\\n\"\n"
 	"\t\"ret\\n\"\n";
+static const char call_insn[] = "", flags_set[] = "";
 #elif defined(__arm__)
 #define STACK_RULE "sp mod 64"
 static const char stack_call[] =
@@ -258,9 +276,10 @@ static const char stack_call[] =
 	"\t\"blx ip\\n\"\n"
 	"\t\"mov sp, r11\\n\"\n"
 	"\t\"pop {r4, r5, r11, pc}\\n\"\n";
+static const char call_insn[] = "", flags_set[] = "";
 #else
 #define STACK_RULE ""
-static const char stack_call[] = "";
+static const char stack_call[] = "", call_insn[] = "", flags_set[] = "";
 #endif
 
 /* ---- small emitters ---- */
@@ -705,7 +724,23 @@ static void emit_fpenv(struct emit *e, const struct op_text *t)
 		t->returns, t->returns);
 }
 
-/* The call at the case's stack offset, through at_stack_offset. */
+/* at_stack_offset's instructions, with the flags set before its call when
+ * the case needs them. */
+static void emit_stack_text(struct emit *e)
+{
+	const char *at = e->flags && *call_insn ? strstr(stack_call, call_insn) : NULL;
+
+	if (!at) {
+		fputs(stack_call, e->f);
+		return;
+	}
+	fwrite(stack_call, 1, (size_t)(at - stack_call), e->f);
+	fputs(flags_set, e->f);
+	fputs(at, e->f);
+}
+
+/* The call at the case's stack offset, through at_stack_offset (and with
+ * the arithmetic flags set, where the case needs them). */
 static void emit_stack_call(struct emit *e, const struct op_text *t, const char *sym)
 {
 	size_t type_len = strlen(t->returns);
@@ -718,16 +753,24 @@ static void emit_stack_call(struct emit *e, const struct op_text *t, const char 
 		" * case had it: %s = STACK_OFFSET, where a C call promises\n"
 		" * only the ABI's alignment. at_stack_offset(fn, a, b, c, offset) calls\n"
 		" * fn(a, b, c) on a stack it realigns below its own frame, and returns\n"
-		" * what fn returned. */\n"
+		" * what fn returned.%s */\n"
 		"#define STACK_OFFSET %u\n"
 		"uintptr_t at_stack_offset(uintptr_t fn, uintptr_t a, uintptr_t b, uintptr_t c, "
 		"uintptr_t offset);\n"
 		"__asm__(\".pushsection .text\\n\"\n"
 		"\t\".globl at_stack_offset\\n\"\n"
-		"\t\"at_stack_offset:\\n\"\n%s"
+		"\t\"at_stack_offset:\\n\"\n",
+		STACK_RULE,
+		e->flags ? "\n * The call enters with every arithmetic flag set, as memgate's\n"
+			   " * did: the routine's failure depends on them, which the ABI\n"
+			   " * leaves undefined at entry."
+			 : "",
+		e->c->stack_offset);
+	emit_stack_text(e);
+	fprintf(e->f,
 		"\t\".popsection\\n\");\n\n"
 		"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n",
-		STACK_RULE, e->c->stack_offset, stack_call, t->returns, call_name(e));
+		t->returns, call_name(e));
 	if (t->has_src == 0)
 		fputs("\t(void)src;\n", e->f);
 	if (returns)
@@ -754,7 +797,7 @@ static void emit_op(struct emit *e)
 			"static const void *entry_address(void)\n{\n"
 			"\treturn (const void *)(uintptr_t)%s;\n}\n\n",
 			t->proto, sym, t->proto_end, sym, sym);
-		if (e->c->stack_offset)
+		if (e->c->stack_offset || e->flags)
 			emit_stack_call(e, t, sym);
 		else
 			fprintf(e->f,
@@ -812,6 +855,15 @@ static const char *not_reproduced(const struct mg_case *c)
 	return NULL;
 }
 
+/* Whether memgate's verdict is that the routine depends on the arithmetic
+ * flags at entry (check.c's entry-flags): the program then enters the call
+ * with them set, as memgate's sampled call did, and shows the failure. */
+static int needs_entry_flags(const struct mg_verdict *v)
+{
+	return v->cls == MG_ABI_VIOLATION && (v->has & MG_HAS_RULE) &&
+	       strcmp(v->rule, "entry-flags") == 0;
+}
+
 void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdict *v)
 {
 	const char *missing = not_reproduced(c);
@@ -826,6 +878,13 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 		fail("this case runs with %s, which a standalone program does not create: "
 		     "use the replay command",
 		     missing);
+	/* Set in at_stack_offset, which a routine with a convention of its
+	 * own (called from inline assembly) is not called through. */
+	e.flags = needs_entry_flags(v);
+	if (e.flags && (!*flags_set || mg_variant_convention(c->variant)))
+		fail("this finding depends on the arithmetic flags at entry, which a standalone "
+		     "program sets only for a routine called in the C convention: use the replay "
+		     "command");
 	e.sb = mg_sandbox_get();
 	e.user = mg_op_is_user(c->variant->op);
 	find_reservation(&e);

@@ -98,10 +98,11 @@ if ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
 			'^verdict: +write-past-count: dst\[0\] changed 0x[0-9a-f]{2} -> 0x[0-9a-f]{2}, past the 0 bytes the count says were copied \(returned 64 of n = 64\)' \
 			$zoo_why "${zoo_w:-missing}/memgate" run --variant=__copy_user_ll --len=64 --src-align=0 --dst-align=57 \
 			--place=after --seed=0xcdee7d221a84b858 --fault-at=7
-		# Its standalone reproducer: the gate's object of the kernel file
-		# (built with -mregparm=3, which the program's own files must not
-		# get), called in its convention, the fault resumed through its
-		# exception table. The finding's repro line, as the report has it.
+		# Its standalone reproducer: the kernel file compiled as the gate
+		# compiled it (with -mregparm=3, which the program's own files must
+		# not get) and renamed as it renamed it, called in its convention,
+		# the fault resumed through its exception table. The finding's
+		# repro line, as the report has it.
 		zoo_repro=$(python3 -c 'import json, sys
 doc = json.load(open(sys.argv[1]))
 for e in doc.get("entries") or [doc]:
