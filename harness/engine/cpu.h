@@ -16,6 +16,15 @@ void mg_cpu_reset_state(void);
 
 #include <stddef.h>
 
+/* Per-arch, under memcheck only: after a call that may have loaded bytes
+ * memgate marked undefined (memcheck.c, nearest_written), loads zeros from
+ * memory into the vector registers. At --vex-iropt-level=0, which memgate's
+ * memcheck mode needs, memcheck does not take the compilers' zeroing idiom
+ * (pxor x, x) for a constant: the harness's own zeroed structs, and the C
+ * library's, would inherit the routine's undefined bytes and be reported
+ * as memgate's errors. A load from defined memory ends that. */
+void mg_cpu_define_vectors(void);
+
 /* Per-arch, first thing in a signal handler, before any thread-local
  * access: puts right what the handler must not take over from the routine
  * it stopped. x86's direction flag, which Linux clears for a handler and

@@ -155,3 +155,21 @@ void mg_cpu_describe_thread_pointer(unsigned foreign, char *out, size_t size)
 {
 	snprintf(out, size, "the thread pointer was not the thread's (0x%x)", foreign);
 }
+
+void mg_cpu_define_vectors(void)
+{
+	static const unsigned char zero[16] __attribute__((aligned(16)));
+
+#define LOAD_Q(a, b, c, d)                                                                     \
+	__asm__ volatile("ldr q" #a ", %0\n\tldr q" #b ", %0\n\tldr q" #c ", %0\n\tldr q" #d ", %0" \
+			 : : "m"(zero) : "v" #a, "v" #b, "v" #c, "v" #d)
+	LOAD_Q(0, 1, 2, 3);
+	LOAD_Q(4, 5, 6, 7);
+	LOAD_Q(8, 9, 10, 11);
+	LOAD_Q(12, 13, 14, 15);
+	LOAD_Q(16, 17, 18, 19);
+	LOAD_Q(20, 21, 22, 23);
+	LOAD_Q(24, 25, 26, 27);
+	LOAD_Q(28, 29, 30, 31);
+#undef LOAD_Q
+}

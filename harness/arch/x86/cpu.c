@@ -138,3 +138,42 @@ void mg_cpu_reset_state(void)
 #endif
 	__asm__ volatile("ldmxcsr %0" : : "m"(mxcsr_default));
 }
+
+#if defined(__x86_64__)
+#define VECTOR_CLOBBER(n) : "xmm" #n
+#else
+/* The i386 harness is built without SSE: the compiler keeps nothing there
+ * (the C library may, hence the loads). */
+#define VECTOR_CLOBBER(n)
+#endif
+
+void mg_cpu_define_vectors(void)
+{
+	/* 32 bytes a register: with AVX a VEX load clears the upper half too. */
+	static const unsigned char zero[32] __attribute__((aligned(32)));
+
+#if defined(__i386__)
+	if (!mg_abi_has_sse)
+		return;
+#endif
+	if (mg_cpu_features() & MG_FEAT_AVX) {
+#define LOAD_YMM(n) __asm__ volatile("vmovdqa %0, %%ymm" #n : : "m"(zero) VECTOR_CLOBBER(n))
+		LOAD_YMM(0); LOAD_YMM(1); LOAD_YMM(2); LOAD_YMM(3);
+		LOAD_YMM(4); LOAD_YMM(5); LOAD_YMM(6); LOAD_YMM(7);
+#if defined(__x86_64__)
+		LOAD_YMM(8); LOAD_YMM(9); LOAD_YMM(10); LOAD_YMM(11);
+		LOAD_YMM(12); LOAD_YMM(13); LOAD_YMM(14); LOAD_YMM(15);
+#endif
+#undef LOAD_YMM
+		return;
+	}
+#define LOAD_XMM(n) __asm__ volatile("movdqa %0, %%xmm" #n : : "m"(zero) VECTOR_CLOBBER(n))
+	LOAD_XMM(0); LOAD_XMM(1); LOAD_XMM(2); LOAD_XMM(3);
+	LOAD_XMM(4); LOAD_XMM(5); LOAD_XMM(6); LOAD_XMM(7);
+#if defined(__x86_64__)
+	LOAD_XMM(8); LOAD_XMM(9); LOAD_XMM(10); LOAD_XMM(11);
+	LOAD_XMM(12); LOAD_XMM(13); LOAD_XMM(14); LOAD_XMM(15);
+#endif
+#undef LOAD_XMM
+}
+#undef VECTOR_CLOBBER
