@@ -754,9 +754,12 @@ static const char *huge_column(const struct mg_tally *t)
 	}
 }
 
+/* The op column fits the longest op name, copy_from_user. */
+#define OP_COLUMN "%-14s"
+
 static void print_header(void)
 {
-	printf("%-34s %-10s %-7s %-32s %10s %8s %-6s %s\n", "variant", "op", "arch", "status",
+	printf("%-34s " OP_COLUMN " %-7s %-32s %10s %8s %-6s %s\n", "variant", "op", "arch", "status",
 	       "cases", "time", "4GiB+", "first finding");
 }
 
@@ -769,11 +772,11 @@ static void print_row(const struct mg_variant *v, const char *status, const stru
 		snprintf(finding, sizeof finding, "%s: %.70s",
 			 mg_class_name(first->findings[0].cls), first->findings[0].detail);
 	if (!r) {
-		printf("%-34s %-10s %-7s %-32s %10s %8s %-6s %s\n", v->name, mg_op_name(v->op),
+		printf("%-34s " OP_COLUMN " %-7s %-32s %10s %8s %-6s %s\n", v->name, mg_op_name(v->op),
 		       v->arch, status, "-", "-", "-", finding);
 		return;
 	}
-	printf("%-34s %-10s %-7s %-32s %10llu %7.1fs %-6s %s\n", v->name, mg_op_name(v->op),
+	printf("%-34s " OP_COLUMN " %-7s %-32s %10llu %7.1fs %-6s %s\n", v->name, mg_op_name(v->op),
 	       v->arch, status, r->sweep.cases + r->huge.cases, r->sweep.seconds + r->huge.seconds,
 	       huge_column(&r->huge), finding);
 }
