@@ -97,12 +97,21 @@ def gate(argv, run=None):
     if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, docs):
         # The next gate of the same inputs asks the cache without building.
         gate_prebuilt.record(ctx, code, compiled)
-    if status == 0 and not any(w.get("repro") for outcome in outcomes for w in outcome[3]):
-        # No finding or warning names these builds in a repro command:
-        # they go, so that accepted runs do not pile up a build each.
-        for w in ctx.builds:
-            shutil.rmtree(w, ignore_errors=True)
+    for w in unnamed_builds(ctx.builds, status, outcomes):
+        shutil.rmtree(w, ignore_errors=True)
     return status
+
+
+def unnamed_builds(builds, status, outcomes):
+    """The builds of an accepted run that no printed command names (a
+    warning's repro: fragile-tunable, misaligned-access, names the build of
+    its own run): they go, so that accepted runs do not pile up a build
+    each (one per value set of the glibc model), and every line printed
+    still works. A rejected or unjudged run keeps them all."""
+    if status != 0:
+        return []
+    named = gate_cache.builds_named([i for outcome in outcomes for i in outcome[2] + outcome[3]])
+    return [w for w in builds if w not in named]
 
 
 def move(opts):

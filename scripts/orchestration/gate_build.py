@@ -321,8 +321,14 @@ def show_warnings(ctx):
     for line in warned[:5]:
         print(f"gate: the compiler warns (not a verdict): {line}", file=sys.stderr)
     if len(warned) > 5:
-        log = workspace.CURRENT.shown(os.path.join(ctx.W, "build.log"))
-        print(f"gate: ... and {len(warned) - 5} more warnings in {log}", file=sys.stderr)
+        # The results keep the compiler's log: an accepted run's build
+        # directory is removed at its end, and the line must still work.
+        log = os.path.join(ctx.root_R, "build.log")
+        try:
+            shutil.copyfile(os.path.join(ctx.W, "build.log"), log)
+        except OSError:
+            log = os.path.join(ctx.W, "build.log")
+        print(f"gate: ... and {len(warned) - 5} more warnings in {workspace.CURRENT.shown(log)}", file=sys.stderr)
     ctx.compiler_warned = []
 
 

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import struct
@@ -183,8 +184,32 @@ def _write(path, value):
         return False
 
 
+# A build directory a printed command names: MEMGATE_BUILD=DIR, or one of
+# its programs (DIR/memgate run ..., valgrind ... DIR/replay ...).
+BUILD_NAMED = re.compile(r"MEMGATE_BUILD=(\S+)|(\S+)/(?:memgate|replay|random)(?=\s|$)")
+
+
+def builds_named(items):
+    """The build directories the repro commands of `items` (findings and
+    warnings) name, as named (relative to where the gate works)."""
+    out = set()
+    for item in items:
+        text = item.get("repro") if isinstance(item, dict) else None
+        if isinstance(text, str):
+            out.update(a or b for a, b in BUILD_NAMED.findall(text))
+    return out
+
+
+def printed_items(docs):
+    """Every finding and warning of the entries' records (gate.json)."""
+    return [i for d in docs for key in ("findings", "warnings") for i in (d.get(key) or [])]
+
+
 def lookup(key):
-    """The cached verdict of `key`: {"run", "date", "status", "docs"}, or None."""
+    """The cached verdict of `key`: {"run", "date", "status", "docs"}, or
+    None. A verdict whose repro commands name a build that is gone (removed
+    by hand, or by an older memgate) is not reused: the lines it would
+    print could not work, and judging again makes them anew."""
     got = _read(_path("verdict", key))
     if not isinstance(got, dict) or got.get("key") != key or got.get("status") not in (0, 1):
         return None
@@ -192,6 +217,8 @@ def lookup(key):
     if not isinstance(docs, list) or not docs or not all(isinstance(d, dict) for d in docs):
         return None
     if any(d.get("verdict") not in ("accepted", "rejected") for d in docs):
+        return None
+    if any(not os.path.isdir(b) for b in builds_named(printed_items(docs))):
         return None
     return got
 

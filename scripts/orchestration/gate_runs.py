@@ -150,8 +150,12 @@ def boundary_only(results, found, warned, externs):
 
 
 def new_build_dir(ctx):
+    """The build of a further set of --extern values: named, as the
+    first build and the results folder are, after the run's first entry
+    point (every entry is built into each), not after whichever entry the
+    checks looked at last."""
     parent = os.path.dirname(ctx.W)
-    ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.name}-", dir=parent))
+    ctx.W = os.path.relpath(tempfile.mkdtemp(prefix=f"{ctx.entries[0]['name']}-", dir=parent))
 
 
 def run_all(ctx, runs, opts):

@@ -146,15 +146,20 @@ def choose_runs(ctx, runs):
 
 
 def fragile(findings, externs):
-    """The findings of a boundary run as one warning fragile-tunable: the value, what no producer gives, the first diagnosis and its
-    replay."""
+    """The findings of a boundary run as one warning fragile-tunable: the
+    value, what no producer gives, the first diagnosis, and its replay as
+    the warning's `repro` (printed on a line of its own, as a finding's
+    is, made to work from where the gate was started; the gate keeps the
+    build it names)."""
     values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in externs)
     out = []
     for f in findings[:1]:  # the first diagnosis says it; the run's folder keeps every one
-        out.append({"check": f["check"], "name": "fragile-tunable", "values": {n: v for n, v in externs},
-                    "text": f"fails with {values}, a boundary value no modelled producer gives "
-                            f"(the next producer change can): {f['kind']}: {f['detail']}"
-                            + (f"; repro: {f['repro']}" if f.get("repro") else "")})
+        warning = {"check": f["check"], "name": "fragile-tunable", "values": {n: v for n, v in externs},
+                   "text": f"fails with {values}, a boundary value no modelled producer gives "
+                           f"(the next producer change can): {f['kind']}: {f['detail']}"}
+        if f.get("repro"):
+            warning["repro"] = f["repro"]
+        out.append(warning)
     return out
 
 

@@ -125,6 +125,16 @@ def describe_finding(n, f):
     return "\n".join(out)
 
 
+def describe_warning(w):
+    """A warning, and the command that replays it (fragile-tunable,
+    misaligned-access) on a line of its own, as a finding's: made to work
+    from where the gate was started."""
+    out = f"warning [{w['check']}] {w['name']}: {w['text']}"
+    if w.get("repro"):
+        out += f"\n   repro: {workspace.CURRENT.command(w['repro'])}"
+    return out
+
+
 def version():
     rc, out = submission.capture(["git", "describe", "--always", "--dirty"], timeout=30)
     return out.strip() if rc == 0 and out.strip() else "unknown"
@@ -207,7 +217,7 @@ def show(ctx, results, findings, warnings):
     if ctx.speed_plot:
         print(f"speed plot: {workspace.CURRENT.shown(ctx.speed_plot)}")
     for w in warnings:
-        print(f"warning [{w['check']}] {w['name']}: {w['text']}")
+        print(describe_warning(w))
     per_run = run_verdicts(results, findings)
     if len(per_run) > 1:
         print()

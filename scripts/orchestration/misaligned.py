@@ -268,6 +268,6 @@ def verdict(view, seen, sweep, repro, symbols):
     # A finding's repro gets the CPU model from gate_runs, a warning's here.
     repro = f"QEMU_CPU={view.cpu_model} {repro}" if view.cpu_model else repro
     warning = {"check": "misaligned", "name": "misaligned-access", "repro": repro,
-               "text": f"{count} made misaligned accesses, first {describe(seen[0])}: {why}; repro: {repro}"}
+               "text": f"{count} made misaligned accesses, first {describe(seen[0])}: {why}"}
     return Check("misaligned", "pass", sweep.cases, 0, f"{count} made misaligned accesses (a warning: the user "
                  "contract)"), [], [warning]

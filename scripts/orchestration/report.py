@@ -322,6 +322,7 @@ def to_sarif(report):
     uri = "/".join(urllib.parse.quote(seg, safe="") for seg in path.split("/"))
     items = [(f["kind"], "error", f) for f in report["findings"]]
     items += [("warning", "warning", {"check": w["check"], "detail": f"{w['name']}: {w['text']}",
+                                      "repro": w.get("repro", ""),
                                       "signature": f"{report['variant']} warning {w['name']}"})
               for w in report.get("warnings", [])]
     used = [k for k in ORDER if any(kind == k for kind, _, _ in items)]
@@ -437,7 +438,8 @@ def testcase(report, check):
     if status == "pass" and note:
         out.append(note)
     warnings = [w for w in report.get("warnings", []) if w["check"] == check["name"]]
-    out += [f"warning: {w['name']}: {w['text']}" for w in warnings]
+    out += [f"warning: {w['name']}: {w['text']}" + (f"; replay: {w['repro']}" if w.get("repro") else "")
+            for w in warnings]
     if out:
         inner += f"    <system-out>{xml('; '.join(out))}</system-out>\n"
     head = (f"  <testcase{attr('classname', 'memgate.gate.' + report['variant'])}"

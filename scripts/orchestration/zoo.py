@@ -722,8 +722,12 @@ def row(unit, op, symbol, status, seconds, warnings=(), reason="", findings=(), 
 
 
 def warning_text(w):
+    """A warning of the gate's report as zoo.json keeps it: its text, and
+    the command that replays it when it has one (the gate keeps its
+    build)."""
     if isinstance(w, dict):
-        return w.get("text") or w.get("summary") or w.get("class") or json.dumps(w, sort_keys=True)
+        text = w.get("text") or w.get("summary") or w.get("class") or json.dumps(w, sort_keys=True)
+        return text + (f"; repro: {w['repro']}" if w.get("text") and w.get("repro") else "")
     return str(w)
 
 

@@ -217,3 +217,34 @@ usage_error "gate: memcpy(&w, p, 8) is refused with what to write instead" \
 printf 'void *my_word_builtin(void *dst, const void *src, unsigned long n)\n{\n\tunsigned char *d = dst;\n\tconst unsigned char *s = src;\n\tunsigned long w;\n\n\tfor (; n >= 8; n -= 8, d += 8, s += 8) {\n\t\t__builtin_memcpy(&w, s, 8);\n\t\t__builtin_memcpy(d, &w, 8);\n\t}\n\twhile (n--)\n\t\t*d++ = *s++;\n\treturn dst;\n}\n' >"$TMP/my_word_builtin.c"
 expect "gate: the unaligned word through __builtin_memcpy is accepted" 0 "^ACCEPTED.*: my_word_builtin passed" \
 	scripts/gate --op memcpy --profile=smoke --skip=huge,fuzz,valgrind,regressions --no-bench "$TMP/my_word_builtin.c"
+
+echo "== the gate: what it prints works as printed (issue 44)"
+# gp_gate OUT ARGS...: a gate whose output (stdout and stderr) is also kept
+# in OUT, for the lines it printed to be run as printed.
+gp_gate() {
+	local out=$1
+	shift
+	scripts/gate "$@" >"$out" 2>&1
+	local rc=$?
+	cat "$out"
+	return $rc
+}
+if [ "$(uname -m)" = x86_64 ]; then
+	# An accepted run with warnings (glibc 2.36's boundary values 0 and 1):
+	# each fragile-tunable warning prints its repro line, naming the build
+	# of its value set, which the run keeps (the others go), so that the
+	# line, run as printed, reproduces the case.
+	expect_all "gate: an accepted run's fragile-tunable warnings each print a repro line" 0 \
+		"^warning \[sweep\] fragile-tunable: fails with __x86_shared_cache_size=0, a boundary value" \
+		"^   repro: MEMGATE_BUILD=build/gate/mg_x86_64_bad_memset_cache128-[^ ]+ scripts/repro --target=memset " \
+		"^ACCEPTED \(.*fragile-tunable \(x2\)\): mg_x86_64_bad_memset_cache128" -- \
+		gp_gate "$TMP/gp-fragile.out" --profile=smoke --skip=fuzz,valgrind,bench,huge,regressions --op memset \
+		--glibc-version 2.36 --symbol mg_x86_64_bad_memset_cache128 tests/bad/x86_64/bad_memset_cache128.c
+	gp_n=0
+	while IFS= read -r gp_line; do
+		gp_n=$((gp_n + 1))
+		expect "gate: the warning's repro line $gp_n, run as printed, reproduces the case" 1 \
+			"^REPRODUCED: mg_x86_64_bad_memset_cache128 fails this case \(crash\)" bash -c "$gp_line"
+	done < <(sed -n 's/^   repro: //p' "$TMP/gp-fragile.out")
+	[ "$gp_n" -eq 2 ] || fail "gate: two repro lines, one per warning" "$gp_n in $TMP/gp-fragile.out"
+fi

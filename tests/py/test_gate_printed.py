@@ -1,0 +1,132 @@
+"""What the gate prints works as printed, from where it is printed, and
+says what is true (issue 44): a warning's repro line and the build it
+names, the rows a finding stopped, the speed plot line, the runs of a
+further value set, and the small lines a new user reads."""
+import contextlib
+import io
+import os
+import unittest
+from unittest import mock
+
+from common import context, tmpdir
+from orchestration import gate, gate_build, gate_cache, gate_runs, gate_tunables, gate_verdict, report, workspace
+from orchestration.check_result import Check
+
+REPRO = ("MEMGATE_BUILD=build/gate/__memmove_ssse3-bbbbbbbb scripts/repro --target=memmove "
+         "--variant=__memmove_ssse3 findings/gate/r/__memmove_ssse3/run-7-boundary-0/sweep-1.in")
+
+
+class Boundary(list):
+    """A value set of the glibc model, as glibc_x86.plan makes them."""
+    kind, label, full, producers = "boundary", "boundary 0", False, []
+
+
+def fragile_warning():
+    found = [{"check": "sweep", "kind": "out-of-bounds-write", "detail": "dst, 15 bytes before it",
+              "repro": REPRO, "signature": "s"}]
+    return gate_tunables.fragile(found, Boundary([("__x86_shared_cache_size_half", 0)]))[0]
+
+
+class WarningRepro(unittest.TestCase):
+    """Item 1: a warning's replay is a line of its own that works where it
+    is printed, and the build it names is kept."""
+
+    def test_fragile_tunable_keeps_its_replay_as_a_field(self):
+        w = fragile_warning()
+        self.assertEqual(w["repro"], REPRO)
+        self.assertNotIn("repro", w["text"])
+        self.assertTrue(w["text"].startswith("fails with __x86_shared_cache_size_half=0, a boundary value"))
+
+    def test_the_repro_line_is_printed_as_a_findings_is(self):
+        w = fragile_warning()
+        self.assertEqual(gate_verdict.describe_warning(w).splitlines()[1], f"   repro: {REPRO}")
+        self.assertEqual(gate_verdict.describe_warning(dict(w, repro="")).count("\n"), 0)
+
+    def test_from_a_users_directory_it_runs_where_the_gate_worked(self):
+        start = tmpdir(self)
+        moved = workspace.Workspace(start, os.path.join(start, "memgate-results"))
+        with mock.patch.object(workspace, "CURRENT", moved):
+            line = gate_verdict.describe_warning(fragile_warning()).splitlines()[1]
+        self.assertEqual(line, f"   repro: (cd memgate-results && {REPRO})")
+
+    def test_the_reports_carry_it(self):
+        doc = report.derived({"schema": report.SCHEMA, "variant": "v", "op": "memmove", "arch": "x86_64",
+                              "symbol": "v", "files": ["tests/gate/bytecopy.c"], "verdict": "accepted",
+                              "seconds": 1.0, "memgate": "m", "started": "2026-12-07T08:00:00Z",
+                              "checks": [{"name": "sweep", "status": "pass", "cases": 1, "seconds": 0.1,
+                                          "note": ""}], "findings": [], "warnings": [fragile_warning()]})
+        result = report.to_sarif(doc)["runs"][0]["results"][0]
+        self.assertIn(f"Replay: {REPRO}", result["message"]["text"])
+        self.assertEqual(result["properties"]["repro"], REPRO)
+        self.assertIn(f"replay: {REPRO}", report.to_junit(doc))
+
+    def test_an_accepted_run_keeps_the_builds_its_warnings_name(self):
+        builds = [f"build/gate/__memmove_ssse3-{c * 8}" for c in "abcd"]
+        warned = [fragile_warning(), dict(fragile_warning(), repro=REPRO.replace("bbbbbbbb", "cccccccc"))]
+        outcomes = [({}, [], [], warned[:1], 1.0), ({}, [], [], warned[1:], 1.0)]
+        self.assertEqual(gate.unnamed_builds(builds, 0, outcomes), [builds[0], builds[3]])
+        self.assertEqual(gate.unnamed_builds(builds, 0, [({}, [], [], [], 1.0)]), builds)
+        self.assertEqual(gate.unnamed_builds(builds, 1, [({}, [], [], [], 1.0)]), [])
+
+    def test_a_huge_findings_program_names_its_build(self):
+        named = gate_cache.builds_named([{"repro": "build/gate/x-aaaaaaaa/memgate run --variant=x --len=3"},
+                                         {"repro": "valgrind -q build/gate/aarch64/y-bbbbbbbb/replay --in-process"},
+                                         {"repro": "QEMU_CPU=max MEMGATE_BUILD=build/gate/z-cccccccc scripts/repro f"}])
+        self.assertEqual(named, {"build/gate/x-aaaaaaaa", "build/gate/aarch64/y-bbbbbbbb", "build/gate/z-cccccccc"})
+
+    def test_further_builds_are_named_after_the_first_entry(self):
+        tmp = tmpdir(self)
+        ctx = context(tmp)
+        ctx.W = os.path.relpath(os.path.join(tmp, "__memmove_ssse3-aaaaaaaa"))
+        ctx.entries = [{"name": "__memmove_ssse3"}, {"name": "__memcpy_ssse3"}, {"name": "__mempcpy_ssse3"}]
+        ctx.name = "__mempcpy_ssse3"  # the entry the checks looked at last
+        gate_runs.new_build_dir(ctx)
+        self.assertTrue(os.path.basename(ctx.W).startswith("__memmove_ssse3-"), ctx.W)
+
+    def test_the_compilers_log_named_on_stderr_is_kept_in_the_results(self):
+        tmp = tmpdir(self)
+        ctx = context(tmp)
+        ctx.W, ctx.root_R = os.path.join(tmp, "build"), os.path.join(tmp, "results")
+        os.makedirs(ctx.W)
+        os.makedirs(ctx.root_R)
+        with open(os.path.join(ctx.W, "build.log"), "w") as f:
+            f.write("f.c:1:1: warning: x\n" * 7)
+        ctx.compiler_warned = ["f.c:1:1: warning: x"] * 7
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            gate_build.show_warnings(ctx)
+        said = err.getvalue().splitlines()[-1]
+        self.assertTrue(said.endswith(f"2 more warnings in {os.path.join(ctx.root_R, 'build.log')}"), said)
+        self.assertTrue(os.path.isfile(os.path.join(ctx.root_R, "build.log")))
+
+
+    def test_the_zoo_keeps_a_warnings_replay_in_its_rows(self):
+        from orchestration import zoo
+        self.assertEqual(zoo.warning_text(fragile_warning()), fragile_warning()["text"] + f"; repro: {REPRO}")
+        self.assertEqual(zoo.warning_text({"text": "aligned-over-read: src"}), "aligned-over-read: src")
+
+
+class CachedBuilds(unittest.TestCase):
+    """Item 1: a cached verdict whose printed lines name a build that is
+    gone is judged again, not shown with lines that cannot work."""
+
+    def setUp(self):
+        self.tmp = tmpdir(self)
+        old = os.environ.get("MEMGATE_GATE_RESULTS")
+        os.environ["MEMGATE_GATE_RESULTS"] = self.tmp
+        self.addCleanup(lambda: os.environ.__setitem__("MEMGATE_GATE_RESULTS", old) if old is not None
+                        else os.environ.pop("MEMGATE_GATE_RESULTS", None))
+
+    def test_a_verdict_naming_a_removed_build_is_not_reused(self):
+        build = os.path.join(self.tmp, "build-kept")
+        doc = {"verdict": "accepted", "variant": "v", "findings": [],
+               "warnings": [{"check": "sweep", "name": "fragile-tunable", "text": "t",
+                             "repro": f"MEMGATE_BUILD={build} scripts/repro x.in"}]}
+        self.assertTrue(gate_cache.store("k1", 0, "r", "d", [doc]))
+        self.assertIsNone(gate_cache.lookup("k1"))
+        os.makedirs(build)
+        self.assertIsNotNone(gate_cache.lookup("k1"))
+
+
+if __name__ == "__main__":
+    unittest.main()
