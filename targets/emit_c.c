@@ -295,6 +295,14 @@ static void emit_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Whether this arch has memgate's emulation of the kernel's exception
+ * table (harness/arch/ISA/extable.c), which a user copy's program links. */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+#define EXTABLE_EMULATED 1
+#else
+#define EXTABLE_EMULATED 0
+#endif
+
 /* harness/arch/ISA/, where the arch's exception-table emulation is. */
 static const char *isa_of(const char *arch)
 {
@@ -885,8 +893,12 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 		fail("this finding depends on the arithmetic flags at entry, which a standalone "
 		     "program sets only for a routine called in the C convention: use the replay "
 		     "command");
-	e.sb = mg_sandbox_get();
 	e.user = mg_op_is_user(c->variant->op);
+	if (e.user && !EXTABLE_EMULATED)
+		fail("a user copy's program resumes its faults with memgate's emulation of the "
+		     "kernel's exception table, which %s does not have: use the replay command",
+		     c->variant->arch);
+	e.sb = mg_sandbox_get();
 	find_reservation(&e);
 	if (e.user)
 		mg_usercopy_layout(c, &e.at, &e.prot, &e.prot_len);

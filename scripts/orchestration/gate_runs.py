@@ -69,9 +69,30 @@ def run_checks(ctx, primary=True):
     return results, dedupe(findings), warnings
 
 
+# The arches whose kernel exception table the harness emulates
+# (harness/arch/x86/extable.c, aarch64/extable.c; docs/usercopy.md).
+USER_COPY_ARCHES = ("x86_64", "i386", "aarch64")
+
+
+def user_copy_refused(ctx):
+    """Why a user copy cannot be judged for this arch, or "": a fault
+    there would not be resumed through the routine's own table, so a
+    right routine could not pass (fail closed, before anything builds)."""
+    arch = ctx.host if ctx.arch == "generic" else ctx.arch
+    ops = [e["op"] for e in ctx.entries if e["family"] == "usercopy"]
+    if not ops or arch in USER_COPY_ARCHES:
+        return ""
+    return (f"{ops[0]}: the kernel's exception table is emulated for {', '.join(USER_COPY_ARCHES[:-1])} "
+            f"and {USER_COPY_ARCHES[-1]} (docs/usercopy.md), not {arch}: a fault in the user buffer could "
+            "not be resumed as the kernel resumes it, so a user copy cannot be judged there")
+
+
 def plan_runs(ctx):
     """[(cpu model or "", extern values)], one per run of the checks; None
     when the routine needs CPU facts no model here has."""
+    refused = user_copy_refused(ctx)
+    if refused:
+        die(refused)
     foreign = cpu_models.foreign_facts(ctx.requires, ctx.arch)
     if foreign:
         owner = cpu_models.arch_of_fact(foreign[0])

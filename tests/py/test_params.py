@@ -58,6 +58,18 @@ class Models(unittest.TestCase):
         with self.assertRaisesRegex(gate_options.Usage, "x86_64 code runs natively here"):
             gate_runs.chosen_models(ctx, [""])
 
+    def test_a_user_copy_only_where_the_exception_table_is_emulated(self):
+        entry = lambda op: {"op": op, "family": "usercopy" if op.endswith("_user") else "memcpy"}
+        refused = lambda op, arch: gate_runs.user_copy_refused(
+            types.SimpleNamespace(entries=[entry(op)], arch=arch, host="x86_64"))
+        for arch in ("x86_64", "i386", "aarch64", "generic"):
+            self.assertEqual(refused("copy_from_user", arch), "", arch)
+        self.assertEqual(refused("memcpy", "armhf"), "")
+        self.assertEqual(refused("clear_user", "riscv64"),
+                         "clear_user: the kernel's exception table is emulated for x86_64, i386 and aarch64 "
+                         "(docs/usercopy.md), not riscv64: a fault in the user buffer could not be resumed as "
+                         "the kernel resumes it, so a user copy cannot be judged there")
+
     def test_facts_of_another_arch(self):
         self.assertEqual(cpu_models.foreign_facts(["v", "sve", "avx2"], "riscv64"), ["sve"])
         self.assertEqual(cpu_models.foreign_facts(["v"], "aarch64"), ["v"])

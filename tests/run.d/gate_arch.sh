@@ -238,6 +238,12 @@ else
 		"^gate: --arch armhf: no CPU model cortex-a9,neon=off,vfp-d32=off here, so the routine cannot be judged under it: no qemu-arm here has .* \(--cpu picks the models to run\)$" \
 		env MEMGATE_QEMU_DIR=/nonexistent scripts/gate --arch=armhf --op memcpy --profile=smoke --no-cache \
 		--symbol=mg_armhf_memcpy_byte impls/armhf/memcpy_byte.S
+	# No emulation of arm's exception table: a user copy's fault could not
+	# be resumed, so a right one could not pass. Refused before the build.
+	usage_error "gate: a user copy for armhf is one line, exit 2: its exception table is not emulated" \
+		"^gate: copy_from_user: the kernel's exception table is emulated for x86_64, i386 and aarch64 \(docs/usercopy\.md\), not armhf: " \
+		scripts/gate --arch=armhf --op copy_from_user --profile=smoke --no-cache --symbol=mg_armhf_memcpy_byte \
+		impls/armhf/memcpy_byte.S
 	usage_error "gate: armhf's no_unaligned is refused for an x86-64 routine" \
 		"^gate: --requires no_unaligned: armhf's declaration, and this routine is for x86_64$" \
 		scripts/gate --arch=x86_64 --op memcpy --requires no_unaligned --profile=smoke tests/gate/bytecopy.c
