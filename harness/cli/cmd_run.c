@@ -61,6 +61,8 @@ static const char help[] =
 	"                  preserved (auto: only by kernel-style variants)\n"
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
 	"                  docs/records.md (case, finding, error, summary)\n"
+	"  --emit-c=OUT.c  refused, saying why: a huge length has no standalone\n"
+	"                  program, and the others' is scripts/repro --emit-c's\n"
 	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge;\n"
 	"128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP).\n";
 
@@ -89,6 +91,7 @@ enum {
 	O_TAG,
 	O_FAULT_AT,
 	O_CONVENTION,
+	O_EMIT,
 	O_HELP
 };
 
@@ -117,9 +120,15 @@ static const struct option opts[] = {
 	{"vl", required_argument, NULL, O_VL},
 	{"tag", required_argument, NULL, O_TAG},
 	{"fault-at", required_argument, NULL, O_FAULT_AT},
+	{"emit-c", required_argument, NULL, O_EMIT},
 	{"help", no_argument, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
+
+/* memgate run --emit-c: a finding's repro line is memgate run's only where
+ * the case has no input (a length of 2 GiB and more), so a user who adds
+ * --emit-c to it, as to scripts/repro's, is told why there is no program. */
+static const char *emit_c;
 
 /* "NAME:N" (or "NAME", N 0). */
 static void parse_spot(const char *cmd, const char *text, enum mg_spot *spot, size_t *arg)
@@ -232,6 +241,11 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 			fault_at = (size_t)mg_parse_u64(cmd, "fault-at", optarg);
 			break;
 		case O_CONVENTION: convention = optarg; break;
+		case O_EMIT:
+			if (strcmp(cmd, "run") != 0)
+				mg_usage_error(cmd, "unknown option '--emit-c'");
+			emit_c = optarg;
+			break;
 		case O_HELP: return 0;
 		}
 	}
@@ -252,6 +266,21 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 	if (have_fault)
 		mg_case_set_fault(c, fault_at);
 	return 1;
+}
+
+/* Why memgate run writes no standalone program for `c` (exit 2). */
+__attribute__((noreturn)) static void emit_refused(const struct mg_case *c)
+{
+	if (mg_case_is_huge(c))
+		mg_usage_error("run",
+			       "--emit-c: a length over %zu (or --oracle) runs in memgate's huge-length "
+			       "check, which a standalone program does not reproduce: use the replay "
+			       "command (this one without --emit-c)",
+			       (size_t)MG_MAX_LEN);
+	mg_usage_error("run",
+		       "--emit-c: memgate run writes no program; scripts/repro --emit-c OUT.c does, "
+		       "from the case as an input (memgate encode with these options and "
+		       "--output=CASE.in)");
 }
 
 /* The case could not run on this CPU: not a verdict on the routine. */
@@ -322,6 +351,8 @@ int mg_cmd_run(int argc, char **argv)
 	}
 	if (!mg_case_valid(&c, text, sizeof text))
 		mg_usage_error("run", "invalid case for %s: %s", c.variant->name, text);
+	if (emit_c)
+		emit_refused(&c);
 	if (mg_cpu_missing(c.variant->features, needs, sizeof needs)) {
 		snprintf(text, sizeof text, "(needs %s): %s cannot run on this CPU", needs,
 			 c.variant->name);

@@ -214,6 +214,15 @@ $MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt
 expect "repro --emit-c: a stepped case is refused, the replay command named" 2 \
 	"^repro: --emit-c: this case runs with the stop after every instruction \(--interrupt=step\), which a standalone program does not create: use the replay command$" \
 	scripts/repro --emit-c "$REPRO/step.c" --target=memcpy --variant=memcpy_libc "$REPRO/step.in"
+# A finding with no input (a length of 2 GiB and more, the huge check's)
+# has memgate run's replay line as its repro line: --emit-c added to it
+# is refused, one line, saying why.
+usage_error "memgate run --emit-c: a huge length has no standalone program, the replay command named" \
+	"^memgate run: --emit-c: a length over [0-9]+ \(or --oracle\) runs in memgate's huge-length check, which a standalone program does not reproduce: use the replay command \(this one without --emit-c\)$" \
+	$MG run --variant=memmove_libc --len=2147483713 --overlap=-1 --emit-c "$REPRO/huge.c"
+usage_error "memgate run --emit-c: another case's program is scripts/repro's, which it names" \
+	"^memgate run: --emit-c: memgate run writes no program; scripts/repro --emit-c OUT\.c does, from the case as an input" \
+	$MG run --variant=memcpy_libc --len=100 --emit-c "$REPRO/run.c"
 expect "buffers over 64 KiB are regenerated from memgate's pool (and checked)" 0 \
 	'^[[:blank:]]pool_fill\(to, [0-9]+u, 100177, 0x[0-9a-f]{16}ull, "win"\);$' cat "$REPRO/long.c"
 expect "the build command has the files the variant calls into" 0 \
