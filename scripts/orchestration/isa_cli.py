@@ -43,6 +43,11 @@ def parse(argv):
                 opts["requires"] = [f for f in value.split(",") if f]
             else:
                 opts[opt[2:]] = value
+        elif opt == "--emit-c":
+            # Added to an isa finding's repro line, as to scripts/repro's.
+            raise cli.Usage("--emit-c: an ISA audit finding is of the code itself (an instruction the "
+                            "declared CPU may lack), not of a case a program runs: this command without "
+                            "--emit-c shows it")
         elif arg.startswith("-"):
             raise cli.Usage(f"unknown option '{arg}' (valid: --arch, --requires, --format)")
         else:

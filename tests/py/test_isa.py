@@ -151,6 +151,15 @@ class Coverage(unittest.TestCase):
         self.assertEqual(F.host_lacks(["sse3", "avx2", "bmi2", "bmi1"], text), ["bmi2"])
 
 
+class Cli(unittest.TestCase):
+    def test_emit_c_added_to_a_finding_repro_line_says_why_there_is_no_program(self):
+        from orchestration import cli, isa_cli
+        for argv in (["--arch=armhf", "x.o", "--emit-c", "case.c"], ["--emit-c=case.c", "x.o"]):
+            with self.assertRaisesRegex(cli.Usage, r"^--emit-c: an ISA audit finding is of the code itself "
+                                        r".*: this command without --emit-c shows it$"):
+                isa_cli.parse(argv)
+
+
 class FailsClosed(unittest.TestCase):
     def test_missing_capstone_is_cannot_audit(self):
         saved, where = sys.modules.get("capstone"), A.DEBIAN_DIST
