@@ -180,13 +180,48 @@ def verify_argv(ctx):
         "--expect=pass", f"--findings={ctx.R}/verify", "--max-failures=5", "--format=jsonl"]
 
 
-def sweep_note(profile, sweep):
+def sweep_note(profile, sweep, boundary=False):
     """The sweep's note: its profile (the sweep and the placements stage,
-    which counts in its row), and where a finding stopped it."""
+    which counts in its row), and where a finding stopped it (at a
+    boundary value of the glibc model, its failures: a warning)."""
     cases, planned = sweep.get("cases") or 0, sweep.get("planned") or 0
-    if sweep.get("status") == "fail" and planned > cases:
-        return f"{profile} sweep and placements: stopped at the first findings, after {cases} of {planned} cases"
+    if stopped_early(sweep):
+        first = "this boundary value's first failures" if boundary else "the first findings"
+        return f"{profile} sweep and placements: stopped at {first}, after {cases} of {planned} cases"
     return f"{profile} profile and placements"
+
+
+def stopped_early(sweep):
+    """Whether memgate verify stopped its sweep before the profile's end:
+    at its first failing cases (--max-failures), whichever row's they are
+    (abi, sweep)."""
+    cases, planned = sweep.get("cases") or 0, sweep.get("planned") or 0
+    return sweep.get("status") == "fail" and planned > cases
+
+
+# How a row of memgate verify's run is named when another row's failures
+# stopped it.
+ROW_NAMES = {"abi": "the abi check", "sweep": "the sweep", "interrupts": "the interrupts check",
+             "threads": "the threads check"}
+
+
+def boundary_run(ctx):
+    """Whether this run is at a boundary value of the glibc model, where a
+    failure is the warning fragile-tunable, never a finding
+    (gate_runs.boundary_only)."""
+    return getattr(getattr(ctx, "externs", None), "kind", "") == "boundary"
+
+
+def stopped_by(rows, boundary):
+    """Why a check of memgate verify's run stopped, or did not run: the
+    failures of `rows`, checks before it. At a boundary value they are a
+    warning, not a finding, and the note says so (the run's verdict is
+    its warning: the cases left could only add to it)."""
+    names = [ROW_NAMES.get(r, r) for r in rows]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if boundary:
+        return f"{who} stopped at this boundary value's failures, the fragile-tunable warning"
+    return f"{who} found something first"
 
 
 def not_judged_note(sweep, check):
@@ -237,9 +272,20 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
             out[name] = cannot(name, reason, seconds)
     else:
         cases, planned = sweep.get("cases") or 0, sweep.get("planned") or 0
+        boundary = boundary_run(ctx)
+        # The rows whose findings stopped the sweep early: the other of
+        # abi and sweep ran part of the profile, found nothing in it, and
+        # is n/a naming them, as the situations after it are.
+        stoppers = [n for n in ("abi", "sweep") if any(f["check"] == n for f in findings)] if stopped_early(sweep) else []
         for name, note in (("abi", f"{rules}, on every call of the sweep"),
-                           ("sweep", sweep_note(profile, sweep) + (f", under {ctx.emulated}" if ctx.emulated else ""))):
+                           ("sweep", sweep_note(profile, sweep, boundary)
+                            + (f", under {ctx.emulated}" if ctx.emulated else ""))):
             mine_ = [f for f in findings if f["check"] == name]
+            if stoppers and not mine_:
+                why = stopped_by(stoppers, boundary)
+                out[name] = Check(name, "n/a", cases, seconds, why if boundary else
+                                  f"{why}: stopped after {cases} of {planned} cases, with none of its own")
+                continue
             out[name] = Check(name, "fail" if mine_ else "pass", cases, seconds, note)
         if sweep.get("status") == "pass" and "planned" in sweep and planned != cases:
             # A pass is on the whole profile or nothing.
@@ -248,7 +294,7 @@ def judge_verify(ctx, recs, seconds, profile, huge_wanted):
         if out["sweep"].status in ("pass", "fail"):
             out["sweep"].note += threshold_note(sweep)
         for name in SITUATIONS:
-            out[name] = judge_situation(name, sweep, findings, seconds)
+            out[name] = judge_situation(name, sweep, findings, seconds, boundary)
         for name in ("abi",) + SITUATIONS:
             if out[name].status in ("pass", "fail"):
                 out[name].note += not_judged_note(sweep, name)
@@ -278,20 +324,22 @@ SITUATION_FIELDS = {
 SITUATIONS = registry.SITUATIONS
 
 
-def judge_situation(name, sweep, findings, seconds):
+def judge_situation(name, sweep, findings, seconds, boundary=False):
     """A situation's check, from what the sweep's record says of the
-    stage that ran in its process."""
+    stage that ran in its process; one that did not run because a check
+    before it failed is n/a naming that check (at a boundary value, its
+    warning: stopped_by)."""
     fields = SITUATION_FIELDS[name]
     state, reason = sweep.get(name), sweep.get(fields.reason)
     mine = [f for f in findings if f["check"] == name]
     cases = sweep.get(fields.cases) or 0
     seconds = sweep.get(fields.seconds, seconds)
     earlier = ("abi", "sweep") + SITUATIONS[:SITUATIONS.index(name)]
+    first = [n for n in earlier if any(f["check"] == n for f in findings)]
     if state == "n/a":
         return na(name, reason or fields.na)
-    if state == "not run" and any(f["check"] in earlier for f in findings):
-        return na(name, "the sweep found something first" if name == SITUATIONS[0]
-                  else "the sweep or an earlier situation found something first")
+    if state == "not run" and first:
+        return na(name, stopped_by(first, boundary))
     if state in ("pass", "fail") and (state == "fail") == bool(mine):
         return Check(name, state, cases, seconds, f"{cases} case{'s' if cases != 1 else ''} {fields.note}")
     return cannot(name, reason or f"memgate verify says the {name} stage is '{state}'"

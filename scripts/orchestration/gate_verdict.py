@@ -51,11 +51,14 @@ def not_applicable(results):
         runs_of.setdefault(c.name, []).append(c.run)
         if c.status == "n/a":
             na.setdefault((c.name, c.note), []).append(c.run)
-    out = []
+    groups = {}
     for (name, note), runs in na.items():
         partial = len(runs) < len(runs_of[name]) and all(runs)
-        out.append(f"{name} n/a" + (f" in {', '.join(dict.fromkeys(runs))}" if partial else "") + f": {note}")
-    return out
+        where = f" in {', '.join(dict.fromkeys(runs))}" if partial else ""
+        # Checks n/a for one reason in the same runs are said once
+        # ("interrupts, threads n/a in boundary 0: ...").
+        groups.setdefault((where, note), []).append(name)
+    return [f"{', '.join(names)} n/a{where}: {note}" for (where, note), names in groups.items()]
 
 
 def by_reason(results):

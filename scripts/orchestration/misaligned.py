@@ -247,6 +247,8 @@ def verdict(view, seen, sweep, repro, symbols):
     if not seen:
         if sweep.status == "fail":
             return na("misaligned", "the sweep found something first"), [], []
+        if sweep.status == "n/a":  # stopped by another row's findings: its note says which
+            return na("misaligned", f"the sweep did not run to its end: {sweep.note}"), [], []
         some = symbols[:3] + ([f"{len(symbols) - 3} more"] if len(symbols) > 3 else [])
         return Check("misaligned", "pass", sweep.cases, 0, "no misaligned load or store in the sweep, "
                      f"watched by qemu's plugin in {', '.join(some)}"), [], []

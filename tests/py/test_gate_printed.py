@@ -9,7 +9,7 @@ import unittest
 from unittest import mock
 
 from common import context, tmpdir
-from orchestration import gate, gate_build, gate_cache, gate_runs, gate_tunables, gate_verdict, report, workspace
+from orchestration import checks, gate, gate_build, gate_cache, gate_runs, gate_tunables, gate_verdict, report, workspace
 from orchestration.check_result import Check
 
 REPRO = ("MEMGATE_BUILD=build/gate/__memmove_ssse3-bbbbbbbb scripts/repro --target=memmove "
@@ -104,6 +104,85 @@ class WarningRepro(unittest.TestCase):
         from orchestration import zoo
         self.assertEqual(zoo.warning_text(fragile_warning()), fragile_warning()["text"] + f"; repro: {REPRO}")
         self.assertEqual(zoo.warning_text({"text": "aligned-over-read: src"}), "aligned-over-read: src")
+
+
+def sweep_record(status, cases, planned, **kw):
+    return dict({"record": "variant", "variant": "bytecopy", "op": "memcpy", "stage": "sweep", "status": status,
+                 "expected": "pass", "cases": cases, "planned": planned, "seconds": 1.5, "reason": None,
+                 "warnings": [], "interrupts": "not run", "threads": "not run"}, **kw)
+
+
+def finding_record(cls):
+    return {"record": "finding", "variant": "bytecopy", "op": "memcpy", "arch": "x86_64", "class": cls,
+            "level": "error", "detail": f"{cls} here", "signature": f"bytecopy {cls} site", "site": "site",
+            "stage": "sweep", "replay": ["build/memgate", "run", "--variant=bytecopy", "--len=4"], "input": None}
+
+
+SUMMARY = {"record": "summary", "command": "verify", "complete": True, "cases": 10, "passed": 0, "failed": 1,
+           "errors": 0, "skipped": 0}
+
+
+class StoppedRows(unittest.TestCase):
+    """Item 2: a check another row's findings stopped says which; at a
+    boundary value of the glibc model the stop is its warning's, never
+    'found something'."""
+
+    def judge(self, cls, externs=None):
+        ctx = context(tmpdir(self))
+        if externs is not None:
+            ctx.externs = externs
+        recs = [sweep_record("fail", 241, 2216448), finding_record(cls), SUMMARY]
+        with mock.patch.object(checks, "sweep_input", lambda ctx, f, n: None):
+            out, found, _ = checks.judge_verify(ctx, recs, 0.2, "quick", False)
+        return out, found
+
+    def test_the_sweep_stopped_by_the_abi_checks_findings_is_no_pass(self):
+        out, found = self.judge("abi-violation")
+        self.assertEqual([f["check"] for f in found], ["abi"])
+        self.assertEqual(out["abi"].status, "fail")
+        self.assertEqual((out["sweep"].status, out["sweep"].cases), ("n/a", 241))
+        self.assertEqual(out["sweep"].note, "the abi check found something first: stopped after 241 of 2216448 "
+                                            "cases, with none of its own")
+        self.assertEqual(out["interrupts"].note, "the abi check found something first")
+        self.assertEqual(out["threads"].note, "the abi check found something first")
+
+    def test_the_abi_checks_stopped_by_the_sweeps_findings_say_so(self):
+        out, _ = self.judge("wrong-result")
+        self.assertEqual(out["sweep"].status, "fail")
+        self.assertIn("stopped at the first findings, after 241 of 2216448 cases", out["sweep"].note)
+        self.assertEqual((out["abi"].status, out["abi"].note),
+                         ("n/a", "the sweep found something first: stopped after 241 of 2216448 cases, with none of "
+                                 "its own"))
+        self.assertEqual(out["interrupts"].note, "the sweep found something first")
+
+    def test_a_boundary_values_failures_are_its_warnings_stop(self):
+        boundary = Boundary([("__x86_shared_cache_size_half", 0)])
+        out, found = self.judge("out-of-bounds-write", boundary)
+        self.assertIn("stopped at this boundary value's first failures, after 241 of 2216448 cases",
+                      out["sweep"].note)
+        stop = "the sweep stopped at this boundary value's failures, the fragile-tunable warning"
+        self.assertEqual([(out[n].status, out[n].note) for n in ("abi", "interrupts", "threads")], [("n/a", stop)] * 3)
+        rows = [out[n] for n in ("abi", "sweep", "interrupts", "threads")]
+        rows, found, warned = gate_runs.boundary_only(rows, found, [], boundary)
+        self.assertEqual((found, [w["name"] for w in warned]), ([], ["fragile-tunable"]))
+        self.assertEqual(rows[1].status, "pass")
+        self.assertNotIn("found something", " ".join(c.note for c in rows))
+        # Beside a produced set's run, where every check passed: one
+        # qualifier for the three, naming the boundary run.
+        for c in rows:
+            c.run = "boundary 0"
+        others = [Check(n, "pass") for n in ("abi", "sweep", "interrupts", "threads")]
+        for c in others:
+            c.run = "intel-core2"
+        self.assertEqual(gate.qualifiers(others + rows), f"abi, interrupts, threads n/a in boundary 0: {stop}")
+
+    def test_the_misaligned_watch_of_a_stopped_sweep_is_na_naming_why(self):
+        from orchestration import misaligned
+        sweep = Check("sweep", "n/a", 241, 0.2, "the abi check found something first: stopped after 241 of 2216448 "
+                                               "cases, with none of its own")
+        view = mock.Mock(requires=(), foreign="riscv64", host="x86_64", contract="user")
+        check, _, _ = misaligned.verdict(view, [], sweep, "r", ["f"])
+        self.assertEqual((check.status, check.note), ("n/a", f"the sweep did not run to its end: {sweep.note}"))
 
 
 class CachedBuilds(unittest.TestCase):

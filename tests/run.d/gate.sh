@@ -240,6 +240,16 @@ if [ "$(uname -m)" = x86_64 ]; then
 		"^ACCEPTED \(.*fragile-tunable \(x2\)\): mg_x86_64_bad_memset_cache128" -- \
 		gp_gate "$TMP/gp-fragile.out" --profile=smoke --skip=fuzz,valgrind,bench,huge,regressions --op memset \
 		--glibc-version 2.36 --symbol mg_x86_64_bad_memset_cache128 tests/bad/x86_64/bad_memset_cache128.c
+	# A warning is not a finding: the checks its failures stopped say so,
+	# and nothing on an accepted run says it "found something".
+	gp_stop="the sweep stopped at this boundary value's failures, the fragile-tunable warning"
+	expect_all "gate: at a boundary value the sweep stops at its warning, and the checks it stopped say so" 0 \
+		"^sweep +PASS .* boundary 0 +fragile-tunable \(a warning: .*\); smoke sweep and placements: stopped at this boundary value's first failures, after [0-9]+ of [0-9]+ cases" \
+		"^interrupts +N/A .* boundary 0 +n/a \($gp_stop\)$" \
+		"^ACCEPTED \(smoke sweep; abi, interrupts, threads n/a in boundary 0, boundary 1: $gp_stop; " -- \
+		cat "$TMP/gp-fragile.out"
+	expect "gate: ... and no line of it says the sweep found something" 0 "^0$" \
+		bash -c "grep -c 'found something' '$TMP/gp-fragile.out'; exit 0"
 	gp_n=0
 	while IFS= read -r gp_line; do
 		gp_n=$((gp_n + 1))
@@ -247,4 +257,12 @@ if [ "$(uname -m)" = x86_64 ]; then
 			"^REPRODUCED: mg_x86_64_bad_memset_cache128 fails this case \(crash\)" bash -c "$gp_line"
 	done < <(sed -n 's/^   repro: //p' "$TMP/gp-fragile.out")
 	[ "$gp_n" -eq 2 ] || fail "gate: two repro lines, one per warning" "$gp_n in $TMP/gp-fragile.out"
+	# A finding of one row stops the sweep: the row it stopped is n/a naming
+	# it, never a PASS "stopped at the first findings".
+	expect_all "gate: the abi check's findings stop the sweep, whose row says so" 1 \
+		"^abi +FAIL " \
+		"^sweep +N/A +[0-9]+ .*n/a \(the abi check found something first: stopped after [0-9]+ of [0-9]+ cases, with none of its own\)$" \
+		"^1\. \[abi\] abi-violation: r8 clobbered" "^REJECTED: movs_style" -- \
+		scripts/gate --op copy_from_user --kernel -DCLOBBER_R8 --profile=smoke --skip=fuzz --no-bench \
+		--convention 'args=rdi,rsi,rcx ret=rcx clobbers=rax' tests/gate/conv/movs_style.S
 fi
