@@ -46,7 +46,8 @@ class Context:
         self.runners = {"": ([], "")}  # CPU model -> (runner, emulator): runner_for
         self.probe_flags = []  # scripts/arch-probe's for this arch (riscv64: --plugins)
         self.B = "build"  # the harness's build: the host's until setup_arch says the arch
-        self.speed_plot = None
+        self.entry = None  # the entry point the checks look at (select)
+        self.speed_plots = []  # the entry's speed plots (plot_speed), one per run that timed it
         self.table, self.main_set = [], set()
         # Set by the run loop from what the checks return (gate_runs: the
         # isa audit's report object and the features the code uses;
@@ -79,7 +80,10 @@ class Context:
         self.contract = entry["contract"]
         self.binding = entry.get("binding", "global")
         self.name, self.R = entry["name"], entry["R"]
-        self.speed_plot = None
+        # Each entry keeps its own plots: the table and verdict are shown
+        # after every run, with the entry selected again.
+        self.entry = entry
+        self.speed_plots = entry.setdefault("speed_plots", [])
 
     # how much is left, and where we are
     def elapsed(self, since=None):
@@ -159,12 +163,17 @@ class Context:
                 and row[5] == "runs" and row[6] == "pass" and row[0] in self.main_set]
 
     def plot_speed(self, tsv, incumbents):
+        """NAME-speed.svg next to the report (else in the run's results),
+        kept in the entry's speed_plots for the `speed plot:` line; with
+        several runs that time it (--extern lists) and one report, each
+        run's has its label in its name."""
         where = os.path.dirname(self.opts.get("report") or os.path.join(self.R, "x")) or "."
-        svg = os.path.join(where, f"{self.name}-speed.svg")
+        run = re.sub(r"[^A-Za-z0-9_.=-]+", "-", self.label).strip("-") if self.label and self.opts.get("report") else ""
+        svg = os.path.join(where, f"{self.name}{'-' + run if run else ''}-speed.svg")
         rc, _ = submission.capture(["scripts/speed-plot", tsv, svg, f"{self.name} vs {','.join(incumbents) or 'nothing'}"],
                                    timeout=60)
         if rc == 0:
-            self.speed_plot = svg
+            self.speed_plots.append(svg)
 
 
 def default_contract(opts, op):

@@ -217,8 +217,8 @@ def show(ctx, results, findings, warnings):
     if any(c.name == "bench" and c.status in ("pass", "fail") for c in results) and os.path.exists(speed):
         print()
         print(speed_text(open(speed, encoding="utf-8", errors="replace").read().rstrip("\n")))
-    if ctx.speed_plot:
-        print(f"speed plot: {workspace.CURRENT.shown(ctx.speed_plot)}")
+    for plot in getattr(ctx, "speed_plots", ()):
+        print(f"speed plot: {workspace.CURRENT.shown(plot)}")
     for w in warnings:
         print(describe_warning(w))
     per_run = run_verdicts(results, findings)

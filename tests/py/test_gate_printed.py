@@ -9,7 +9,7 @@ import unittest
 from unittest import mock
 
 from common import context, tmpdir
-from orchestration import checks, gate, gate_build, gate_cache, gate_runs, gate_tunables, gate_verdict, report, workspace
+from orchestration import checks, gate, gate_build, gate_cache, gate_context, gate_runs, gate_tunables, gate_verdict, report, workspace
 from orchestration.check_result import Check
 
 REPRO = ("MEMGATE_BUILD=build/gate/__memmove_ssse3-bbbbbbbb scripts/repro --target=memmove "
@@ -183,6 +183,57 @@ class StoppedRows(unittest.TestCase):
         view = mock.Mock(requires=(), foreign="riscv64", host="x86_64", contract="user")
         check, _, _ = misaligned.verdict(view, [], sweep, "r", ["f"])
         self.assertEqual((check.status, check.note), ("n/a", f"the sweep did not run to its end: {sweep.note}"))
+
+
+class SpeedPlot(unittest.TestCase):
+    """Item 3: the speed plot the bench check drew is named under the
+    table, by a path that works from where the gate was started."""
+
+    def ctx(self):
+        tmp = tmpdir(self)
+        ctx = context(tmp)
+        ctx.files = ["tests/gate/bytecopy.c"]
+        entry = {"op": "memcpy", "symbol": "bytecopy", "family": "memcpy", "contract": "user", "name": "bytecopy",
+                 "R": "findings/gate/bytecopy-20261207-080000-abcdefgh"}
+        ctx.entries = [entry]
+        ctx.select(entry)
+        return ctx, entry
+
+    def shown(self, ctx):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            gate_verdict.show(ctx, [Check("bench", "pass", 0, 1.0, "vs memcpy_libc")], [], [])
+        return [l for l in out.getvalue().splitlines() if l.startswith("speed plot:")]
+
+    def test_the_plot_outlives_the_entry_being_selected_again(self):
+        ctx, entry = self.ctx()
+        with mock.patch.object(gate_context.submission, "capture", lambda argv, timeout: (0, "")):
+            ctx.plot_speed("speed.tsv", ["memcpy_libc"])
+        ctx.select(entry)  # as conclude() does before the table is shown
+        self.assertEqual(self.shown(ctx), [f"speed plot: {entry['R']}/bytecopy-speed.svg"])
+
+    def test_from_a_users_directory_the_path_is_theirs(self):
+        ctx, entry = self.ctx()
+        with mock.patch.object(gate_context.submission, "capture", lambda argv, timeout: (0, "")):
+            ctx.plot_speed("speed.tsv", ["memcpy_libc"])
+        start = tmpdir(self)
+        moved = workspace.Workspace(start, os.path.join(start, "memgate-results"))
+        with mock.patch.object(workspace, "CURRENT", moved):
+            self.assertEqual(self.shown(ctx), [f"speed plot: memgate-results/{entry['R']}/bytecopy-speed.svg"])
+
+    def test_no_plot_no_line(self):
+        ctx, _ = self.ctx()
+        with mock.patch.object(gate_context.submission, "capture", lambda argv, timeout: (1, "no gnuplot")):
+            ctx.plot_speed("speed.tsv", ["memcpy_libc"])
+        self.assertEqual(self.shown(ctx), [])
+
+    def test_runs_that_share_a_report_folder_plot_apart(self):
+        ctx, _ = self.ctx()
+        ctx.opts = dict(ctx.opts, report="/tmp/r/report.json")
+        ctx.label = "copy_threshold=16"
+        with mock.patch.object(gate_context.submission, "capture", lambda argv, timeout: (0, "")):
+            ctx.plot_speed("speed.tsv", ["memcpy_libc"])
+        self.assertEqual(ctx.speed_plots, ["/tmp/r/bytecopy-copy_threshold=16-speed.svg"])
 
 
 class CachedBuilds(unittest.TestCase):

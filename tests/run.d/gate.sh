@@ -155,8 +155,9 @@ expect "the SARIF report has one result per finding, at (a copy of) the submitte
 expect "the JUnit report has a test case per check" 0 'name="fuzz"' cat "$TMP/r.xml"
 expect "the replay command a finding names reproduces it" 1 "REPRODUCED: my_copy fails this case \(wrong-return\)" \
 	bash -c "eval \"\$(jq -r '.findings[] | select(.check == \"fuzz\") | .repro' $TMP/r.json | head -n1)\""
-expect "a correct file is accepted, with a speed table against the incumbents" 0 \
-	"^ACCEPTED \(skipped: huge, fuzz, valgrind\): mg_generic_memset_word " scripts/gate --op memset --quick --skip=fuzz,huge,valgrind \
+expect_all "a correct file is accepted, with a speed table against the incumbents and its plot's line" 0 \
+	"^ACCEPTED \(skipped: huge, fuzz, valgrind\): mg_generic_memset_word " \
+	"^speed plot: $TMP/mg_generic_memset_word-speed.svg$" -- scripts/gate --op memset --quick --skip=fuzz,huge,valgrind \
 	--symbol=mg_generic_memset_word --report="$TMP/ok.json" impls/generic/memset_word.c
 expect "the speed comparison is plotted next to the report" 0 "<svg" \
 	bash -c "head -c 2000 $TMP/mg_generic_memset_word-speed.svg"
