@@ -170,6 +170,17 @@ def boundary_only(results, found, warned, externs):
     return results, [], warned + gate_tunables.fragile(found, externs)
 
 
+def runs_every_check(externs):
+    """Whether a set of values runs every check of the profile, as the
+    first run does. A further value set of the glibc model does not
+    (`full` False): it runs as a further CPU model does, the quick sweep
+    and the regressions, since the model chose it among the sets a release
+    gives, to cover their value classes (docs/tunables.md). Every value of
+    an --extern list or range does: each is a value the routine may be
+    handed, as its author declared (docs/gate.md, "Profiles")."""
+    return getattr(externs, "full", True)
+
+
 def new_build_dir(ctx):
     """The build of a further set of --extern values: named, as the
     first build and the results folder are, after the run's first entry
@@ -193,9 +204,7 @@ def run_all(ctx, runs, opts):
     built, profile = None, ctx.profile
     for model, externs in runs:
         rebuild = built != externs
-        # A further value set of the glibc model runs as a further CPU
-        # model does: the quick sweep and the regressions.
-        primary = rebuild and getattr(externs, "full", True)
+        primary = rebuild and runs_every_check(externs)
         if rebuild:
             if built is not None:
                 new_build_dir(ctx)

@@ -8,7 +8,7 @@ import os
 import unittest
 from unittest import mock
 
-from common import context, tmpdir
+from common import ROOT, context, tmpdir
 from orchestration import checks, gate, gate_build, gate_cache, gate_context, gate_runs, gate_tunables, gate_verdict, report, workspace
 from orchestration.check_result import Check
 
@@ -234,6 +234,25 @@ class SpeedPlot(unittest.TestCase):
         with mock.patch.object(gate_context.submission, "capture", lambda argv, timeout: (0, "")):
             ctx.plot_speed("speed.tsv", ["memcpy_libc"])
         self.assertEqual(ctx.speed_plots, ["/tmp/r/bytecopy-copy_threshold=16-speed.svg"])
+
+
+class FurtherSets(unittest.TestCase):
+    """Item 4: every value of an --extern list runs every check of the
+    profile; a further value set of the glibc model, the quick sweep and
+    the regressions (docs/gate.md, "Profiles")."""
+
+    def test_an_extern_lists_every_value_runs_every_check(self):
+        opts = gate.validate(gate.parse(["--op", "memcpy", "--extern", "t=16,0x100000",
+                                         os.path.join(ROOT, "tests/gate/extern_threshold.c")]))
+        self.assertEqual(len(opts["extern_sets"]), 2)
+        self.assertTrue(all(gate_runs.runs_every_check(s) for s in opts["extern_sets"]))
+
+    def test_a_further_set_of_the_glibc_model_does_not(self):
+        from orchestration import glibc_x86
+        runs, _, _ = glibc_x86.plan(glibc_x86.Release(34), ["__x86_shared_cache_size"], 6, glibc_x86.ABIS["x86_64"])
+        for i, s in enumerate(runs):  # as gate_tunables.model_runs marks them
+            s.full = i == 0
+        self.assertEqual([gate_runs.runs_every_check(s) for s in runs], [True] + [False] * (len(runs) - 1))
 
 
 class CachedBuilds(unittest.TestCase):

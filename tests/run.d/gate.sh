@@ -267,3 +267,12 @@ if [ "$(uname -m)" = x86_64 ]; then
 		scripts/gate --op copy_from_user --kernel -DCLOBBER_R8 --profile=smoke --skip=fuzz --no-bench \
 		--convention 'args=rdi,rsi,rcx ret=rcx clobbers=rax' tests/gate/conv/movs_style.S
 fi
+# Every value of an --extern list runs every check of the profile, the
+# second as the first (a further value set of glibc's model runs the quick
+# sweep and the regressions only: docs/gate.md, "Profiles").
+expect_all "gate: the second value of an --extern list runs every check, as the first" 0 \
+	"^sweep +PASS .* copy_threshold=0x100000 +smoke profile and placements" \
+	"^fuzz +SKIP .* copy_threshold=0x100000 +--skip$" "^bench +SKIP .* copy_threshold=0x100000 +--no-bench$" \
+	"^  copy_threshold=0x100000: ACCEPTED$" -- \
+	scripts/gate --op memcpy --profile=smoke --skip=fuzz,valgrind,huge --no-bench \
+	--extern copy_threshold=16,0x100000 tests/gate/extern_threshold.c
