@@ -175,10 +175,10 @@ $(GEN)/standalone_user_text.h: targets/standalone_user.c scripts/c-sections
 	@mkdir -p $(dir $@)
 	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h $(GEN)/standalone_user_text.h
-# The emitted program's build and run lines: this arch's compiler, its
-# flags for C variants, and its runner.
+# The emitted program's build line: this arch's compiler and its flags for
+# C variants (its run line takes the replay lines' runner, case.c's).
 $(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN) -DMG_EMIT_CC='"$(CC)"' \
-	-DMG_EMIT_FLAGS='"$(NO_LIBCALLS)"' -DMG_RUNNER='"$(RUN)"'
+	-DMG_EMIT_FLAGS='"$(NO_LIBCALLS)"'
 
 $(TEST_STANDALONE): targets/standalone.c tests/standalone_case.h
 	$(CC) $(filter-out -D_GNU_SOURCE,$(PLAIN_CFLAGS)) -Itests -o $(PART) $< && $(KEEP)
@@ -207,7 +207,7 @@ $(OBJ)/harness/engine/case.o: HARNESS_CFLAGS += -DMG_RUNNER='"$(RUN)"' -DMG_PROG
 RUNNER_FILE := $(BUILD)/runner
 $(shell r=$$(scripts/arch-probe $(ARCH)) && mkdir -p $(BUILD) && \
 	{ [ "$$(cat $(RUNNER_FILE) 2>/dev/null)" = "$$r" ] || echo "$$r" >$(RUNNER_FILE); })
-$(OBJ)/harness/engine/case.o $(OBJ)/targets/emit_c.o: $(RUNNER_FILE)
+$(OBJ)/harness/engine/case.o: $(RUNNER_FILE)
 $(RUNNER_FILE):
 	@mkdir -p $(@D) && touch $@
 $(OBJ)/harness/report/finding.o: HARNESS_CFLAGS += -DMG_FOREIGN_ARCH='"$(ARCH)"'
