@@ -174,7 +174,11 @@ $(GEN)/standalone_text.h: targets/standalone.c scripts/c-sections
 $(GEN)/standalone_user_text.h: targets/standalone_user.c scripts/c-sections
 	@mkdir -p $(dir $@)
 	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
-$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h $(GEN)/standalone_user_text.h
+$(GEN)/standalone_threads_text.h: targets/standalone_threads.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h $(GEN)/standalone_user_text.h \
+	$(GEN)/standalone_threads_text.h
 # The emitted program's build line: this arch's compiler and its flags for
 # C variants (its run line takes the replay lines' runner, case.c's).
 $(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN) -DMG_EMIT_CC='"$(CC)"' \

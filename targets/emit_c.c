@@ -4,7 +4,8 @@
  *
  * The program is the sections of targets/standalone.c (real C, compiled
  * and tested on its own; a user copy's ends with targets/standalone_user.c's
- * instead of its main) and the parts that depend on the case: a header
+ * instead of its main, a case in threads with targets/standalone_threads.c's)
+ * and the parts that depend on the case: a header
  * comment, the layout as offsets into the same reservation the sandbox
  * maps, the bytes memgate filled the buffers with, and the call (in the
  * variant's own register convention, if it has one: emit_convention.c)
@@ -26,6 +27,8 @@
 #include "rng.h"
 #include "sandbox.h"
 #include "table.h"
+#include "thread.h"
+#include "timeout.h"
 #include "usercopy.h"
 
 #include <errno.h>
@@ -86,11 +89,13 @@ __attribute__((noreturn, format(printf, 1, 2))) static void fail(const char *for
 
 /* ---- the program's fixed text ---- */
 
-/* standalone_notes, _includes, _pool, _setup, _signals, _report, _compare
- * and _main: the sections of targets/standalone.c; standalone_user_notes
- * and _user, of targets/standalone_user.c; made by scripts/c-sections. */
+/* standalone_notes, _includes, _pool, _setup, _signals, _report, _compare,
+ * _bytes and _main: the sections of targets/standalone.c; standalone_user_notes
+ * and _user, of targets/standalone_user.c; standalone_threads_notes and
+ * _threads, of targets/standalone_threads.c; made by scripts/c-sections. */
 #include "standalone_text.h"
 #include "standalone_user_text.h"
+#include "standalone_threads_text.h"
 
 /* ---- what depends on the operation ---- */
 
@@ -399,14 +404,14 @@ static void emit_command(struct emit *e)
 		" * Build and run, in memgate's tree (the flags keep a C variant's loops as\n"
 		" * loops, as memgate builds it; an assembly variant includes\n"
 		" * harness/arch/asmdefs.h%s)%s:\n *\n"
-		" *\t%s%s -O2 -g %s -Iharness/arch -o %.*s %s%s %s\n"
+		" *\t%s%s -O2 -g %s -Iharness/arch -o %.*s %s%s %s%s\n"
 		" *\t",
 		e->user ? "; a user copy's\n * program builds memgate's exception-table emulation in" : "",
 		*prepare ? ".\n * The routine's own files are compiled first, as the gate compiled them,\n"
 			   " * and its symbols renamed as the gate renamed them (mg_gate_NAME)"
 			 : "",
 		prepare, MG_EMIT_CC, arch_flags(e->c->variant), (int)n, e->path, e->path, emulation,
-		sources);
+		sources, e->c->threads ? " -pthread" : "");
 	emit_runner(e->f);
 	fprintf(e->f,
 		"%s%.*s\n *\n"
@@ -495,6 +500,21 @@ static void emit_around(struct emit *e)
 	free(want);
 }
 
+/* How the program runs: the notes of its fixed part, those of threads
+ * (standalone_threads.c) before the comment's end. */
+static void emit_notes(struct emit *e)
+{
+	const char *notes = e->user ? standalone_user_notes : standalone_notes;
+	size_t n = strlen(notes);
+
+	if (e->c->threads && n >= 4 && strcmp(notes + n - 4, " */\n") == 0) {
+		fwrite(notes, 1, n - 4, e->f);
+		notes = standalone_threads_notes;
+	}
+	fputs(notes, e->f);
+	fputc('\n', e->f);
+}
+
 static void emit_header(struct emit *e)
 {
 	const struct mg_case *c = e->c;
@@ -522,8 +542,7 @@ static void emit_header(struct emit *e)
 		emit_around(e);
 	fputs(" *\n", e->f);
 	emit_command(e);
-	fputs(e->user ? standalone_user_notes : standalone_notes, e->f);
-	fputc('\n', e->f);
+	emit_notes(e);
 }
 
 static void emit_case(struct emit *e)
@@ -549,7 +568,7 @@ static void emit_case(struct emit *e)
 		"static const size_t win_len = %zu;\n",
 		e->sb->arena, e->at.src - e->base, e->at.dst - e->base, e->at.win - e->base,
 		t->has_src, t->has_src && !c->overlap, t->returns_dst, c->variant->ret == MG_RET_DST_END ? "len" : "0", c->value,
-		mg_timeout_for(c->len), c->len, e->at.win_len);
+		mg_case_timeout_ms(c), c->len, e->at.win_len);
 	if (e->user)
 		fprintf(e->f,
 			"#define USER_IS_SRC  %d /* copy_from_user: the user buffer is src */\n"
@@ -823,6 +842,83 @@ static void emit_op(struct emit *e)
 		t->reference);
 }
 
+/* `text` with memgate's case constant VALUE as the parameter `value`: a
+ * worker's call and reference take their own. */
+static void put_with_value(FILE *f, const char *text)
+{
+	for (const char *at; (at = strstr(text, "VALUE")); text = at + 5) {
+		fwrite(text, 1, (size_t)(at - text), f);
+		fputs("value", f);
+	}
+	fputs(text, f);
+}
+
+/* One worker's calls, as thread.c's draw_call drew them for it. */
+static void emit_worker_calls(struct emit *e, unsigned index)
+{
+	struct mg_threads_call tc;
+
+	fprintf(e->f, "\t{ /* thread %u */\n", index + 1);
+	for (unsigned r = 0; r < MG_THREADS_ROUNDS; r++) {
+		if (mg_threads_call(e->c, index, r, &tc) != 0)
+			fail("cannot map a worker's buffers");
+		fprintf(e->f, "\t\t{%zu, %d, %d, %zu, %zu, %zu, %zu, %zu, 0x%016" PRIx64 "ull, ",
+			tc.call.len, tc.call.value, tc.call.overlap, tc.src_off, tc.dst_off,
+			tc.lo_off, tc.hi_off,
+			e->c->variant->ret == MG_RET_DST_END ? tc.call.len : (size_t)0,
+			tc.fill_state);
+		emit_string(e->f, tc.shape);
+		fputs("},\n", e->f);
+	}
+	fputs("\t},\n", e->f);
+}
+
+/* The workers of a case in threads (standalone_threads.c): their calls,
+ * and the routine and its reference at a call's own length and value. */
+static void emit_threads(struct emit *e)
+{
+	const struct op_text *t = &op_texts[e->c->variant->op];
+
+	fprintf(e->f,
+		"/* The case ran in %u threads at once: this one, and %u workers that\n"
+		" * call the routine on buffers of their own with the calls memgate's\n"
+		" * workers drew (harness/engine/thread.c), ROUNDS each, in a mapping of\n"
+		" * REGION-byte regions: offsets are from its start. */\n"
+		"#define THREADS %uu\n"
+		"#define ROUNDS  %uu\n"
+		"#define REGION  ((size_t)%zu)\n\n"
+		"struct call {\n"
+		"\tsize_t len;\n"
+		"\tint value;   /* memset's c */\n"
+		"\tint overlap; /* memmove's one buffer, in the destination region */\n"
+		"\tsize_t src_off, dst_off;\n"
+		"\tsize_t lo_off, hi_off; /* the compared window: dst, its red zones */\n"
+		"\tsize_t ret_off;        /* what it returns, from dst */\n"
+		"\tuint64_t fill;         /* the generator state its bytes come from */\n"
+		"\tconst char *shape;     /* its shape in memgate's verdict, if not the case's */\n"
+		"};\n\n"
+		"static const struct call calls[THREADS - 1][ROUNDS] = {\n",
+		e->c->threads, e->c->threads - 1, e->c->threads, MG_THREADS_ROUNDS,
+		MG_THREADS_REGION);
+	for (unsigned k = 1; k < e->c->threads; k++)
+		emit_worker_calls(e, k);
+	fprintf(e->f,
+		"};\n\n"
+		"/* A worker's call and reference, at the call's length and value. */\n"
+		"static %scall_at(unsigned char *dst, const unsigned char *src, size_t len, int value)\n"
+		"{\n\t(void)value;\n",
+		t->returns);
+	put_with_value(e->f, t->call);
+	fputs(e->c->variant->symbol, e->f);
+	put_with_value(e->f, t->call_end);
+	fputs("}\n\n"
+	      "static void reference_at(volatile unsigned char *dst, const volatile unsigned char *src,\n"
+	      "\t\t\t size_t len, int value)\n{\n\t(void)value;\n",
+	      e->f);
+	put_with_value(e->f, t->reference);
+	fputs("}\n\n", e->f);
+}
+
 /* The reservation as sandbox.c maps it: [g] src below [g] dst [g] src above [g]. */
 static void find_reservation(struct emit *e)
 {
@@ -844,8 +940,11 @@ static const char *not_reproduced(const struct mg_case *c)
 		return "its placement far from the other buffer (--spot)";
 	if (c->interrupt)
 		return "the stop after every instruction (--interrupt=step)";
-	if (c->threads)
-		return "the calls in several threads at once (--threads)";
+	/* In threads the workers' calls are plain C calls of a memgate-style
+	 * routine (standalone_threads.c). */
+	if (c->threads && (mg_op_is_user(c->variant->op) || mg_variant_convention(c->variant)))
+		return "the calls in several threads at once (--threads) of a user copy or a "
+		       "routine called in a register convention of its own";
 	/* A routine with a register convention of its own is called from
 	 * inline assembly (emit_convention.c), which sets neither. */
 	if (c->stack_offset && !stack_call[0])
@@ -914,11 +1013,17 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 	emit_fill(&e, "src", e.at.src, has_src && !c->overlap ? c->len : 0);
 	emit_fill(&e, "win", e.at.win, e.at.win_len);
 	emit_op(&e);
+	if (c->threads)
+		emit_threads(&e);
 	fputs(standalone_setup, e.f);
 	fputs(standalone_signals, e.f);
 	fputs(standalone_report, e.f);
 	fputs(standalone_compare, e.f);
-	fputs(e.user ? standalone_user : standalone_main, e.f);
+	if (e.user)
+		fputs(standalone_user, e.f);
+	else
+		fprintf(e.f, "%s%s", standalone_bytes,
+			c->threads ? standalone_threads : standalone_main);
 	if (ferror(e.f) | fclose(e.f))
 		fail("cannot write %s: %s", path, strerror(errno));
 	partial = NULL;

@@ -141,6 +141,21 @@ static void *volatile fault_addr, *volatile fault_pc;
 static const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGALRM};
 #define SIGNAL_COUNT (sizeof signals / sizeof signals[0])
 
+/* The pc a signal interrupted (NULL where this program does not read it). */
+static void *context_pc(const void *context)
+{
+#if defined(__x86_64__)
+	return (void *)((const ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+	return (void *)((const ucontext_t *)context)->uc_mcontext.gregs[REG_EIP];
+#elif defined(__aarch64__)
+	return (void *)((const ucontext_t *)context)->uc_mcontext.pc;
+#else
+	(void)context;
+	return NULL;
+#endif
+}
+
 /* What a signal says about the fault: the signal, the address, the pc and
  * (x86) whether it was a page fault's read or write or a general-protection
  * fault. */
@@ -148,22 +163,15 @@ static void decode(int signo, const siginfo_t *info, const void *context)
 {
 	fault_signo = signo;
 	fault_addr = info->si_addr;
+	fault_pc = context_pc(context);
 #if defined(__x86_64__) || defined(__i386__)
 	/* Trap 14 is a page fault, whose error code says read or write; trap
 	 * 13 is a general-protection fault (reported with address 0). */
 	const greg_t *regs = ((const ucontext_t *)context)->uc_mcontext.gregs;
-#if defined(__x86_64__)
-	fault_pc = (void *)regs[REG_RIP];
-#else
-	fault_pc = (void *)regs[REG_EIP];
-#endif
+
 	fault_gp = regs[REG_TRAPNO] == 13;
 	if (signo == SIGSEGV && regs[REG_TRAPNO] == 14)
 		fault_write = (regs[REG_ERR] & 2) != 0;
-#elif defined(__aarch64__)
-	fault_pc = (void *)((const ucontext_t *)context)->uc_mcontext.pc;
-#else
-	(void)context;
 #endif
 }
 
@@ -211,9 +219,13 @@ static void after_call(void)
 }
 
 //@ report
+/* What follows the verdict's detail: in threads, what the call does alone
+ * (standalone_threads.c). */
+static const char *verdict_tail = "";
+
 static int verdict(const char *cls, const char *detail)
 {
-	printf("verdict: %s: %s\n", cls, detail);
+	printf("verdict: %s: %s%s\n", cls, detail, verdict_tail);
 	return 1;
 }
 
@@ -254,22 +266,22 @@ static const char *signal_name(int signo)
 	}
 }
 
-/* The faulting pc as ENTRY_NAME+0x2b, or the raw pointer. */
-static void pc_text(char *out, size_t size)
+/* A faulting pc as ENTRY_NAME+0x2b, or the raw pointer. */
+static void pc_text(char *out, size_t size, const void *pc)
 {
-	ptrdiff_t off = (const char *)fault_pc - (const char *)entry_address();
+	ptrdiff_t off = (const char *)pc - (const char *)entry_address();
 
 	if (off >= 0 && off < 0x10000)
 		snprintf(out, size, "%s+0x%tx", ENTRY_NAME, off);
 	else
-		snprintf(out, size, "%p", fault_pc);
+		snprintf(out, size, "%p", pc);
 }
 
 static int report_crash(const unsigned char *a)
 {
 	char pc[96], detail[256];
 
-	pc_text(pc, sizeof pc);
+	pc_text(pc, sizeof pc, fault_pc);
 	if (fault_signo == SIGABRT)
 		snprintf(detail, sizeof detail, "SIGABRT at pc %s", pc);
 	else
@@ -349,7 +361,7 @@ static int red_zone(size_t k)
 	return verdict("out-of-bounds-write", detail);
 }
 
-//@ main
+//@ bytes
 static void *volatile returned;
 
 static int wrong_result(size_t first)
@@ -391,7 +403,7 @@ static int wrong_return(void)
 }
 
 /* Red zones (and the rest of a memmove region) first, then dst, then the
- * return value. */
+ * return value: the verdict of what is wrong (1), or nothing (0). */
 static int report_bytes(void)
 {
 	size_t before = (size_t)(dst - win);
@@ -407,10 +419,10 @@ static int report_bytes(void)
 			return wrong_result(k);
 	if (RETURNS_DST && returned != (unsigned char *)dst + RETURNS_DST_PLUS)
 		return wrong_return();
-	printf("verdict: ok\n");
 	return 0;
 }
 
+//@ main
 int main(void)
 {
 	set_up();
@@ -434,5 +446,8 @@ int main(void)
 	after_call();
 	/* exit, not return: a variant that broke the ABI may have broken the
 	 * frames above this one. */
-	exit(report_bytes());
+	if (report_bytes())
+		exit(1);
+	printf("verdict: ok\n");
+	exit(0);
 }

@@ -115,7 +115,7 @@ static int buffer_fault(const char *cls, const char *side, const char *name,
 
 	show_fault(a);
 	where(at, sizeof at, name, buf, a);
-	pc_text(pc, sizeof pc);
+	pc_text(pc, sizeof pc, fault_pc);
 	snprintf(detail, sizeof detail, "%s; the %s buffer faulted at pc %s%s", at, side, pc,
 		 meaning);
 	return verdict(cls, detail);

@@ -25,11 +25,11 @@
 
 /* Each region holds a case of MG_SPOT_MAX_LEN bytes (memmove's: its length
  * plus distance) with its red zones. */
-#define REGION	   ((size_t)64 << 10)
-#define ALT_STACK  ((size_t)64 << 10)
-#define WORKERS	   (MG_THREADS_MAX - 1)
-#define START_MS   5000u /* for the workers to reach the start line */
-#define STOP_MS	   1000u /* for a stopped worker to end */
+#define REGION	  MG_THREADS_REGION
+#define ALT_STACK ((size_t)64 << 10)
+#define WORKERS	  (MG_THREADS_MAX - 1)
+#define START_MS  5000u /* for the workers to reach the start line */
+#define STOP_MS	  1000u /* for a stopped worker to end */
 
 enum what { NOTHING, WRONG_BYTE, WRONG_RETURN, FAULTED };
 
@@ -430,6 +430,14 @@ static void say_call(const struct mg_case *c, struct mg_verdict *out)
 	mg_verdict_say(out, ", guard page %s", c->place == MG_PLACE_BEFORE ? "before" : "after");
 }
 
+/* Whether a worker's call has the caller's shape: the verdict describes
+ * it only if not. */
+static int same_shape(const struct mg_case *a, const struct mg_case *b)
+{
+	return a->len == b->len && a->src_align == b->src_align && a->dst_align == b->dst_align &&
+	       a->overlap == b->overlap && a->dist == b->dist && a->place == b->place;
+}
+
 /* Which call it was: its round, and the case it drew when that is not the
  * caller's (draw_call). */
 static void say_thread(const struct mg_outcome *o, const struct worker *w, struct mg_verdict *out)
@@ -440,8 +448,7 @@ static void say_thread(const struct mg_outcome *o, const struct worker *w, struc
 		       " in thread %u of %u, called at the same time as the others on buffers "
 		       "of its own (its call %u",
 		       w->index + 1, o->c->threads, w->round + 1);
-	if (c->len != o->c->len || c->src_align != o->c->src_align || c->dst_align != o->c->dst_align ||
-	    c->overlap != o->c->overlap || c->dist != o->c->dist || c->place != o->c->place)
+	if (!same_shape(c, o->c))
 		say_call(c, out);
 	mg_verdict_say(out, ")");
 }
@@ -524,6 +531,31 @@ static void blame_threads(const struct mg_case *c, mg_check_fn check, struct mg_
 	}
 	mg_verdict_say(out, "; in one thread, %s passes: the routine is not thread-safe (POSIX XSH 2.9.1)",
 		       worker ? "that call" : "the same case");
+}
+
+int mg_threads_call(const struct mg_case *c, unsigned index, unsigned round,
+		    struct mg_threads_call *out)
+{
+	static struct worker w; /* a mapping to place the buffers in */
+	struct mg_verdict shape;
+	const struct mg_case *d = &out->call;
+
+	if (!map_worker(&w))
+		return -1;
+	draw_call(c, index, round, &out->call);
+	place(&w, d);
+	out->src_off = (size_t)(w.src - w.map);
+	out->dst_off = (size_t)(w.dst - w.map);
+	out->lo_off = (size_t)(w.lo - w.map);
+	out->hi_off = (size_t)(w.hi - w.map);
+	out->fill_state = mg_mix64(d->seed);
+	out->shape[0] = '\0';
+	if (!same_shape(d, c)) {
+		mg_verdict_start(&shape, MG_WRONG_RESULT);
+		say_call(d, &shape);
+		snprintf(out->shape, sizeof out->shape, "%s", shape.detail);
+	}
+	return 0;
 }
 
 static bool asks_for_threads(const struct mg_case *c)

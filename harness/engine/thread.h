@@ -18,6 +18,8 @@
 
 #include "situation.h"
 
+#include <stdint.h>
+
 /* The calls each worker makes at least, back to back. */
 #define MG_THREADS_ROUNDS 8u
 
@@ -26,5 +28,23 @@
  * never a pass). After a fault in the caller's call it waits for the
  * workers (stopping those that hang). */
 extern const struct mg_situation mg_situation_threads;
+
+/* A worker's call, as a standalone program (targets/emit_c.c) makes it
+ * again: the case it draws, where its buffers lie in the worker's mapping
+ * ([guard] source region [guard] destination region [guard], of
+ * MG_THREADS_REGION bytes each), the generator state its bytes come from,
+ * and how a verdict describes it ("" when it has the caller's shape). */
+#define MG_THREADS_REGION ((size_t)64 << 10)
+struct mg_threads_call {
+	struct mg_case call;
+	size_t src_off, dst_off, lo_off, hi_off; /* hi: the window's end */
+	uint64_t fill_state;
+	char shape[160];
+};
+
+/* Worker `index` (1 to threads - 1)'s call in round `round` of case c.
+ * Returns 0, or -1 if the worker's mapping cannot be made. */
+int mg_threads_call(const struct mg_case *c, unsigned index, unsigned round,
+		    struct mg_threads_call *out);
 
 #endif

@@ -214,6 +214,53 @@ $MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt
 expect "repro --emit-c: a stepped case is refused, the replay command named" 2 \
 	"^repro: --emit-c: this case runs with the stop after every instruction \(--interrupt=step\), which a standalone program does not create: use the replay command$" \
 	scripts/repro --emit-c "$REPRO/step.c" --target=memcpy --variant=memcpy_libc "$REPRO/step.in"
+# A case in threads (--threads): the program makes the case's call while
+# 3 workers make the calls memgate's workers drew, each on buffers of its
+# own, and words what it sees as memgate does, the call alone again in a
+# child. A race depends on the timing: a run that misses it is tried again
+# (3 runs at most). th_emit NAME VARIANT LEN: the program for VARIANT's
+# case of LEN bytes in 4 threads, built; memgate's verdict in $th_memgate.
+th_emit() {
+	local dir=$REPRO/memcpy/$2
+	mkdir -p "$dir"
+	$MG encode --variant="$2" --len="$3" --threads=4 --output="$dir/$1.in" >/dev/null
+	th_memgate=$(scripts/repro --emit-c "$REPRO/$1.c" "$dir/$1.in" | sed -n 's/^verdict:  //p')
+	bash -c "$(emitted_line 1 "$REPRO/$1.c") -Wall -Wextra -Werror"
+}
+# th_shows LABEL NAME VARIANT LEN PATTERN: the program exits 1 with a
+# verdict of memgate's class that matches PATTERN, as memgate's does.
+th_shows() {
+	local out="" rc=0 try
+	if ! th_emit "$2" "$3" "$4"; then
+		fail "$1" "the program did not build"
+		return
+	fi
+	for try in 1 2 3; do
+		out=$(bounded bash -c "$(emitted_line 2 "$REPRO/$2.c")")
+		rc=$?
+		[ "$rc" -ne 1 ] || break
+	done
+	out=$(sed -n 's/^verdict: //p' <<<"$out")
+	if [ "$rc" -eq 1 ] && [ "${out%%:*}" = "${th_memgate%%:*}" ] && [[ $out =~ $5 ]] && [[ $th_memgate =~ $5 ]]; then
+		pass "$1"
+	else
+		fail "$1" "exit $rc, verdict '$out'; memgate's '$th_memgate'"
+	fi
+}
+th_why="; in one thread, (the same case|that call) passes: the routine is not thread-safe \(POSIX XSH 2\.9\.1\)$"
+th_shows "the program of a case in 4 threads shows bad_memcpy_shared_bounce's race" bounce \
+	bad_memcpy_shared_bounce 16384 "^wrong-result: dst\[[0-9]+\] got .*$th_why"
+th_shows "the program shows bad_memcpy_static_blocks's race in a worker's call, described as memgate does" blocks \
+	bad_memcpy_static_blocks 0 \
+	"^wrong-result: dst\[[0-9]+\] got 0x[0-9a-f]{2} want 0x[0-9a-f]{2} \(len [0-9]+\) in thread [2-4] of 4, called at the same time as the others on buffers of its own \(its call [0-9]+: memcpy len [0-9]+, src%64 [0-9]+, dst%64 [0-9]+, guard page (before|after)\)$th_why"
+for th_twin in memcpy_thread_bounce:16384 memcpy_thread_blocks:0; do
+	if th_emit "${th_twin%%:*}" "${th_twin%%:*}" "${th_twin#*:}"; then
+		expect "the program of ${th_twin%%:*}'s case in 4 threads passes" 0 "^verdict: ok$" \
+			bash -c "$(emitted_line 2 "$REPRO/${th_twin%%:*}.c")"
+	else
+		fail "the program of ${th_twin%%:*}'s case in 4 threads builds"
+	fi
+done
 # A finding with no input (a length of 2 GiB and more, the huge check's)
 # has memgate run's replay line as its repro line: --emit-c added to it
 # is refused, one line, saying why.
