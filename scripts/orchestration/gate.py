@@ -94,7 +94,7 @@ def gate(argv, run=None):
     compiled = ctx.W
     outcomes = run_all(ctx, runs, opts)
     status, docs = conclude(ctx, outcomes)
-    if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, docs):
+    if status in (0, 1) and gate_cache.store(key, status, ctx.root_R, ctx.started, docs, ctx.elapsed()):
         # The next gate of the same inputs asks the cache without building.
         gate_prebuilt.record(ctx, code, compiled)
     for w in unnamed_builds(ctx.builds, status, outcomes):
@@ -151,10 +151,19 @@ def conclude(ctx, outcomes):
 
 def reuse(ctx, hit):
     """A verdict of the cache, shown and reported as it was judged, with
-    where and when (ctx.cached); its results folder gets its gate.json."""
+    where and when (ctx.cached) and how long judging took (ctx.judged,
+    each entry's "judged"); the lines under the table that the checks'
+    results make (the data symbols read and their values, the minimal
+    --requires) from its records, as the judged run printed them; its
+    results folder gets its gate.json."""
     ctx.cached = {"from": hit["run"], "date": hit["date"]}
+    ctx.judged = hit.get("seconds")
+    first = hit["docs"][0]
+    ctx.isa = first.get("isa")
+    ctx.tunables = first.get("data_symbols")
     outcomes = []
     for entry, doc in zip(ctx.entries, hit["docs"]):
+        entry["judged"] = doc.get("seconds")
         results = [Check.from_dict(c) for c in doc["checks"]]
         outcomes.append((entry, results, doc["findings"], doc.get("warnings") or [], ctx.elapsed()))
     return conclude(ctx, outcomes)[0]

@@ -346,11 +346,59 @@ def adopt_entry(ctx, symbol, names):
           "(--symbol names the entry point)", file=sys.stderr)
     taken = {row[0] for row in ctx.table}
     entry = ctx.entries[0]
+    guessed = entry["name"]
     entry["symbol"] = symbol
     entry["name"] = symbol if symbol not in taken else f"{symbol}_submitted"
     ctx.opts["symbol"] = symbol
     ctx.opts["entries"] = [(entry["op"], symbol)]
+    rename_dirs(ctx, guessed, entry["name"])
     ctx.select(entry)
+
+
+def rename_dirs(ctx, old, new):
+    """The run's build and results directories, made before the build
+    under the name guessed from the file (`old`), named after the entry
+    point gated (`new`), as the variant and every later build are: one
+    name for the run's folders. Each is renamed onto a fresh empty
+    directory of the new name (rename(2) replaces an empty one), so no
+    other gate can take the name; the paths into them are moved with them.
+    A rename that fails leaves the old name (it is a name only)."""
+    w = renamed(ctx.W, f"{new}-")
+    if w:
+        ctx.sources = [moved(p, ctx.W, w) for p in ctx.sources]
+        ctx.W = w
+    base = os.path.basename(os.path.normpath(ctx.root_R))
+    when = base[len(old) + 1:].rsplit("-", 1)[0] if base.startswith(f"{old}-") else stamp()
+    r = renamed(ctx.root_R, f"{new}-{when}-")
+    if r:
+        ctx.files = [moved(p, ctx.root_R, r) for p in ctx.files]
+        for e in ctx.entries:
+            e["R"] = moved(e["R"], ctx.root_R, r)
+        ctx.root_R = r
+
+
+def renamed(path, prefix):
+    """`path` renamed to a new directory PREFIXXXXXXXXX beside it, named
+    as `path` is (relative or absolute); None when it cannot be."""
+    fresh = None
+    try:
+        fresh = tempfile.mkdtemp(prefix=prefix, dir=os.path.dirname(path) or ".")
+        os.rename(path, fresh)
+    except OSError:
+        if fresh:
+            shutil.rmtree(fresh, ignore_errors=True)
+        return None
+    return fresh if os.path.isabs(path) else os.path.relpath(fresh)
+
+
+def moved(path, old, new):
+    """`path` as it is named after directory `old` became `new` (relative
+    or absolute, as it was); a path outside `old` as it is."""
+    full, top = os.path.abspath(path), os.path.abspath(old)
+    if full != top and not full.startswith(top + os.sep):
+        return path
+    there = os.path.join(os.path.abspath(new), os.path.relpath(full, top)) if full != top else os.path.abspath(new)
+    return there if os.path.isabs(path) else os.path.relpath(there)
 
 
 def compile_submission(ctx, given):
@@ -358,10 +406,10 @@ def compile_submission(ctx, given):
     exit 2, if it does not build): what the verdict cache hashes
     (gate_cache.code_hash). Returns seconds."""
     copy_sources(ctx, given)
-    log = os.path.join(ctx.W, "build.log")
     names = " ".join(given)
     t = time.monotonic()
     while True:
+        log = os.path.join(ctx.W, "build.log")  # adopt_entry renames the build directory
         write_build_files(ctx)
         if make(ctx, [f"{ctx.W}/plain.o"], log, gate_vars(ctx)):
             break

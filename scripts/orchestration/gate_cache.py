@@ -223,13 +223,16 @@ def lookup(key):
     return got
 
 
-def store(key, status, run, date, docs):
-    """Keeps a verdict that was judged (accepted or rejected): a could-not-
-    judge one is never kept, so the next run tries again."""
+def store(key, status, run, date, docs, seconds=None):
+    """Keeps a verdict that was judged (accepted or rejected), and how long
+    judging it took (`seconds`, which its reuse's verdict line says): a
+    could-not-judge one is never kept, so the next run tries again."""
     if status not in (0, 1) or any(d.get("verdict") not in ("accepted", "rejected") for d in docs):
         return False
-    return _write(_path("verdict", key), {"key": key, "status": status, "run": run, "date": date,
-                                          "docs": docs})
+    kept = {"key": key, "status": status, "run": run, "date": date, "docs": docs}
+    if seconds is not None:
+        kept["seconds"] = round(seconds, 1)
+    return _write(_path("verdict", key), kept)
 
 
 def now_text():

@@ -42,6 +42,7 @@ class Context:
         self.started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.deadline = None  # procs.Deadline of --seconds, from the first check on
         self.cached = None  # gate_cache: {"from", "date"} of a verdict reused
+        self.judged = None  # and the seconds judging it took, when the cache kept them
         self.runner, self.foreign, self.emulated = [], "", ""
         self.runners = {"": ([], "")}  # CPU model -> (runner, emulator): runner_for
         self.probe_flags = []  # scripts/arch-probe's for this arch (riscv64: --plugins)

@@ -174,7 +174,7 @@ def lines(ctx):
         if t.get("why_not") and t["why_not"] != "it reads none of glibc's x86 tuning variables":
             out.append(f"glibc producer model n/a: {t['why_not']}")
         for s in t.get("sets", []):
-            out.append(f"  {s['run']}: " + ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items()))
+            out.append(run_values(s))
         return out + range_lines(t)
     covered = sum(1 for s in t["not_run"] if s.get("covered"))
     out.append(f"glibc {t['glibc_version']}'s producer model ({t['abi']}): {t['produced']} distinct value sets on the "
@@ -183,6 +183,14 @@ def lines(ctx):
                f"with no value class the run ones lack), {sum(1 for s in t['sets'] if s['kind'] == 'boundary')} "
                "boundary sets")
     for s in t["sets"]:
-        values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items())
-        out.append(f"  {s['run']}: {values}")
+        out.append(run_values(s))
     return out
+
+
+def run_values(s):
+    """A run and the values of what the routine reads in it: '  LABEL:
+    VALUES', or the label alone when it says them all (an --extern list's
+    run is labelled by its values: 'copy_threshold=16', not
+    'copy_threshold=16: copy_threshold=16')."""
+    values = ", ".join(f"{n}={glibc_x86.fmt(v)}" for n, v in s["values"].items())
+    return f"  {s['run']}" + ("" if values == s["run"] else f": {values}")

@@ -71,9 +71,15 @@ def by_reason(results):
     return [f"{', '.join(names)}: {reason}" for reason, names in groups.items()]
 
 
-def took_text(ctx, seconds):
-    """The time on a verdict line, and where a reused verdict came from."""
-    return (f"{seconds:.1f} s" + (f"; cached: {report.cached_text(ctx.cached)}" if ctx.cached else ""))
+def took_text(ctx, seconds, judged=None):
+    """The time on a verdict line; for a reused verdict, that this time is
+    the reuse's, where and when it was judged, and how long that took
+    (`judged`, when the cache kept it): '0.1 s to reuse the verdict;
+    cached: from RUN, DATE, judged in 5.2 s'."""
+    if not ctx.cached:
+        return f"{seconds:.1f} s"
+    return (f"{seconds:.1f} s to reuse the verdict; cached: {report.cached_text(ctx.cached)}"
+            + (f", judged in {judged:.1f} s" if isinstance(judged, (int, float)) else ""))
 
 
 def table(ctx, results):
@@ -288,7 +294,7 @@ def finish(ctx, results, findings, warnings):
             print("reports: " + " ".join(workspace.CURRENT.shown(p) for p in (o.get("report"), o.get("sarif"), o.get("junit")) if p))
         print(f"results: {workspace.CURRENT.shown(ctx.R)}")
         print()
-        took = took_text(ctx, ctx.elapsed())
+        took = took_text(ctx, ctx.elapsed(), getattr(ctx, "judged", None))
         if problems:
             for p in problems:
                 print(f"gate: could not judge: {p}", file=sys.stderr)
@@ -318,7 +324,8 @@ def finish_entries(ctx, outcomes):
             docs.append(doc)
             problems += trouble
             show(ctx, results, findings, warnings)
-            status, line, reasons = verdict_line(ctx, results, findings, took_text(ctx, seconds), warnings)
+            status, line, reasons = verdict_line(ctx, results, findings,
+                                                 took_text(ctx, seconds, entry.get("judged")), warnings)
             for r in reasons:
                 print(f"gate: could not judge: {ctx.name}: {r}", file=sys.stderr)
             rows.append((entry, status, line))
@@ -330,7 +337,7 @@ def finish_entries(ctx, outcomes):
         print()
         for entry, status, line in rows:
             print(f"{entry['op']}={entry['symbol']}: {line}")
-        took = took_text(ctx, ctx.elapsed())
+        took = took_text(ctx, ctx.elapsed(), getattr(ctx, "judged", None))
         n = len(rows)
         if problems:
             for p in problems:

@@ -255,6 +255,99 @@ class FurtherSets(unittest.TestCase):
         self.assertEqual([gate_runs.runs_every_check(s) for s in runs], [True] + [False] * (len(runs) - 1))
 
 
+class SmallLines(unittest.TestCase):
+    """Item 5: lines a new user reads once, each said once and plainly."""
+
+    def test_an_extern_runs_label_is_not_repeated_as_its_values(self):
+        given = {"run": "bad_nt_threshold=16", "values": {"bad_nt_threshold": 16}}
+        self.assertEqual(gate_tunables.run_values(given), "  bad_nt_threshold=16")
+        big = {"run": "copy_threshold=0x100000", "values": {"copy_threshold": 0x100000}}
+        self.assertEqual(gate_tunables.run_values(big), "  copy_threshold=0x100000")
+        produced = {"run": "intel-core2, amd-bulldozer", "values": {"__x86_shared_cache_size": 0x300000}}
+        self.assertEqual(gate_tunables.run_values(produced),
+                         "  intel-core2, amd-bulldozer: __x86_shared_cache_size=0x300000")
+        alone = {"run": "the run", "values": {"copy_threshold": 64}}
+        self.assertEqual(gate_tunables.run_values(alone), "  the run: copy_threshold=64")
+
+    def test_a_cached_verdicts_time_says_it_is_the_reuses(self):
+        ctx = context(tmpdir(self))
+        self.assertEqual(gate_verdict.took_text(ctx, 5.24), "5.2 s")
+        ctx.cached = {"from": "findings/gate/bytecopy-1", "date": "2026-12-07T08:24:05Z"}
+        self.assertEqual(gate_verdict.took_text(ctx, 0.04, 5.2),
+                         "0.0 s to reuse the verdict; cached: from findings/gate/bytecopy-1, 2026-12-07T08:24:05Z, "
+                         "judged in 5.2 s")
+        # A verdict kept by an older memgate has no time of its own.
+        self.assertEqual(gate_verdict.took_text(ctx, 0.04),
+                         "0.0 s to reuse the verdict; cached: from findings/gate/bytecopy-1, 2026-12-07T08:24:05Z")
+
+    def test_a_cached_verdict_prints_the_lines_its_records_make(self):
+        ctx = context(tmpdir(self))
+        ctx.files = ["tests/gate/bytecopy.c"]
+        ctx.entries = [{"op": "memcpy", "symbol": "bytecopy", "family": "memcpy", "contract": "user",
+                        "name": "bytecopy", "R": ctx.R}]
+        isa = {"minimal_requires": ["ssse3"], "declared": ["ssse3"]}
+        symbols = {"reads": ["copy_threshold"], "model": [], "why_not": "it reads none of glibc's x86 tuning "
+                   "variables", "sets": [{"run": "the run", "values": {"copy_threshold": 64}}], "ranges": {}}
+        doc = {"variant": "bytecopy", "verdict": "accepted", "seconds": 4.5, "isa": isa, "data_symbols": symbols,
+               "checks": [{"name": "sweep", "status": "pass", "cases": 1, "seconds": 0.1, "note": ""}],
+               "findings": [], "warnings": []}
+        hit = {"run": "findings/gate/bytecopy-1", "date": "2026-12-07T08:24:05Z", "seconds": 5.2, "docs": [doc]}
+        seen = {}
+
+        def conclude(ctx, outcomes):
+            ctx.select(outcomes[0][0])
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                gate_verdict.show(ctx, outcomes[0][1], [], [])
+            seen["out"], seen["judged"] = out.getvalue(), (ctx.judged, outcomes[0][0]["judged"])
+            return 0, [doc]
+        with mock.patch.object(gate, "conclude", conclude):
+            gate.reuse(ctx, hit)
+        self.assertIn("\nminimal --requires: ssse3 (declared: ssse3)\n", seen["out"])
+        self.assertIn("\ndata symbols read (from its relocations): copy_threshold\n", seen["out"])
+        self.assertEqual(seen["judged"], (5.2, 4.5))
+
+    def test_the_cache_keeps_how_long_judging_took(self):
+        tmp = tmpdir(self)
+        with mock.patch.dict(os.environ, {"MEMGATE_GATE_RESULTS": tmp}):
+            doc = {"verdict": "accepted", "variant": "v", "findings": [], "warnings": []}
+            self.assertTrue(gate_cache.store("k", 0, "r", "d", [doc], 5.24))
+            self.assertEqual(gate_cache.lookup("k")["seconds"], 5.2)
+
+
+class AdoptedName(unittest.TestCase):
+    """Item 5: a file whose one function is not named after it is gated as
+    that function, and the run's folders are named after it too, as its
+    variant and later builds are (they kept the name guessed from the
+    file: bad_memcpy_returns_end_submitted-... beside
+    mg_generic_bad_memcpy_returns_end-...)."""
+
+    def test_the_build_and_results_folders_take_the_entrys_name(self):
+        tmp = tmpdir(self)
+        here = os.getcwd()
+        os.chdir(tmp)
+        self.addCleanup(os.chdir, here)
+        guess = "bad_memcpy_returns_end_submitted"
+        w, r = f"build/gate/{guess}-abcdefgh", f"findings/gate/{guess}-20261207-080026-po91v21i"
+        for d in (f"{w}/src", f"{r}/sources"):
+            os.makedirs(d)
+        for f in (f"{w}/src/0-f.c", f"{w}/build.log", f"{r}/sources/f.c"):
+            open(f, "w").close()
+        ctx = context(tmp)
+        ctx.W, ctx.root_R, ctx.R = w, r, r
+        ctx.sources, ctx.files = [f"{w}/src/0-f.c", os.path.abspath(f"{w}/src/0-f.c")], [f"{r}/sources/f.c", "t.c"]
+        ctx.entries = [{"name": "mg_generic_bad_memcpy_returns_end", "R": r}]
+        gate_build.rename_dirs(ctx, guess, "mg_generic_bad_memcpy_returns_end")
+        self.assertTrue(ctx.W.startswith("build/gate/mg_generic_bad_memcpy_returns_end-"), ctx.W)
+        self.assertTrue(ctx.root_R.startswith("findings/gate/mg_generic_bad_memcpy_returns_end-20261207-080026-"),
+                        ctx.root_R)
+        self.assertEqual(ctx.entries[0]["R"], ctx.root_R)
+        self.assertFalse(os.path.exists(w) or os.path.exists(r))
+        self.assertEqual(ctx.sources, [f"{ctx.W}/src/0-f.c", os.path.abspath(f"{ctx.W}/src/0-f.c")])
+        self.assertEqual(ctx.files, [f"{ctx.root_R}/sources/f.c", "t.c"])
+        self.assertTrue(all(os.path.isfile(p) for p in ctx.sources + ctx.files[:1] + [f"{ctx.W}/build.log"]))
+
+
 class CachedBuilds(unittest.TestCase):
     """Item 1: a cached verdict whose printed lines name a build that is
     gone is judged again, not shown with lines that cannot work."""

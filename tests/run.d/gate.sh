@@ -273,6 +273,13 @@ fi
 expect_all "gate: the second value of an --extern list runs every check, as the first" 0 \
 	"^sweep +PASS .* copy_threshold=0x100000 +smoke profile and placements" \
 	"^fuzz +SKIP .* copy_threshold=0x100000 +--skip$" "^bench +SKIP .* copy_threshold=0x100000 +--no-bench$" \
-	"^  copy_threshold=0x100000: ACCEPTED$" -- \
+	"^  copy_threshold=0x100000: ACCEPTED$" "^  copy_threshold=16$" -- \
 	scripts/gate --op memcpy --profile=smoke --skip=fuzz,valgrind,huge --no-bench \
 	--extern copy_threshold=16,0x100000 tests/gate/extern_threshold.c
+# A file whose one function is not named after it: the run's folders are
+# named after that function, as its variant and repro lines are.
+expect_all "gate: the function a file defines names the run's build and results folders" 1 \
+	"^   repro: MEMGATE_BUILD=build/gate/mg_generic_bad_memcpy_returns_end-[^ ]+ scripts/repro .*/mg_generic_bad_memcpy_returns_end-[0-9]{8}-[0-9]{6}-[^/]+/sweep-1\.in$" \
+	"^results: .*/mg_generic_bad_memcpy_returns_end-[0-9]{8}-[0-9]{6}-[^/ ]+$" -- \
+	scripts/gate --op memcpy --profile=smoke --skip=huge,fuzz,valgrind,regressions --no-bench \
+	tests/bad/generic/bad_memcpy_returns_end.c

@@ -61,11 +61,15 @@ else
 	fail "gate: the first run is judged afresh" "$(tail -n 1 <<<"$gb_out")"
 fi
 gb_first=$(sed -n 's/^results: //p' <<<"$gb_out")
+# Its lines are the judged run's (the minimal --requires under the table
+# too), and its time says it is the reuse's, and how long judging took.
 expect_all "gate: the same code, options, memgate and machine: the verdict is reused, the table says whence" 0 \
-	"^cached: from $gb_first, 20[0-9-]+T[0-9:]+Z " "^sweep +PASS" \
-	"^ACCEPTED(.*): gbcopy passed every .*; cached: from $gb_first, " -- gb_gate "$TMP/gbcopy.c"
+	"^cached: from $gb_first, 20[0-9-]+T[0-9:]+Z " "^sweep +PASS" "^minimal --requires: none \(declared: none\)$" \
+	"^ACCEPTED(.*): gbcopy passed every .* \([0-9.]+ s to reuse the verdict; cached: from $gb_first, 20[0-9-]+T[0-9:]+Z, judged in [0-9.]+ s\)$" -- \
+	gb_gate "$TMP/gbcopy.c"
 expect "gate: a reused verdict's JSON report says cached" 0 "^accepted $gb_first" \
 	jq -r '"\(.verdict) \(.cached.from)"' "$TMP/gb.json"
+expect "gate: ... and keeps the ISA audit's minimal --requires" 0 '^\[\]$' jq -c '.isa.minimal_requires' "$TMP/gb.json"
 expect "gate: its SARIF says cached" 0 "^from $gb_first, " jq -r '.runs[0].properties.cached' "$TMP/gb.sarif"
 expect "gate: its JUnit XML says cached" 0 "<property name=\"cached\" value=\"from $gb_first, " cat "$TMP/gb.xml"
 gb_fresh() {
