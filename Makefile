@@ -177,8 +177,11 @@ $(GEN)/standalone_user_text.h: targets/standalone_user.c scripts/c-sections
 $(GEN)/standalone_threads_text.h: targets/standalone_threads.c scripts/c-sections
 	@mkdir -p $(dir $@)
 	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(GEN)/standalone_huge_text.h: targets/standalone_huge.c scripts/c-sections
+	@mkdir -p $(dir $@)
+	scripts/c-sections $< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(OBJ)/targets/emit_c.o: $(GEN)/standalone_text.h $(GEN)/standalone_user_text.h \
-	$(GEN)/standalone_threads_text.h
+	$(GEN)/standalone_threads_text.h $(GEN)/standalone_huge_text.h
 # The emitted program's build line: this arch's compiler and its flags for
 # C variants (its run line takes the replay lines' runner, case.c's).
 $(OBJ)/targets/emit_c.o: HARNESS_CFLAGS += -I$(GEN) -DMG_EMIT_CC='"$(CC)"' \
@@ -227,7 +230,9 @@ $(REPLAY): $(call objs,targets/replay.c targets/emit_c.c targets/emit_convention
 		$(BAD_OBJ)
 	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 
-$(MEMGATE): $(HARNESS_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
+# memgate run --emit-c writes the program of a huge-length case (emit_c.c).
+EMIT_OBJ := $(call objs,targets/emit_c.c targets/emit_convention.c)
+$(MEMGATE): $(HARNESS_OBJ) $(EMIT_OBJ) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ)
 	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 
 $(TEST_REFERENCE): $(OBJ)/tests/test_reference.o $(REF_OBJ)
@@ -408,7 +413,7 @@ $(foreach f,$(GATE_FLAVORS),$(eval $(call gate_flavor,$(f))))
 
 GATE_PLAIN := $(filter-out %/table.o,$(ENGINE_OBJ)) $(REF_OBJ) $(IMPL_OBJ) $(BAD_OBJ) \
 	$(GATE)/table-plain.o $(GATE)/plain.o
-$(GATE)/memgate: $(call objs,$(CLI_SRC)) $(GATE_PLAIN)
+$(GATE)/memgate: $(call objs,$(CLI_SRC)) $(EMIT_OBJ) $(GATE_PLAIN)
 	$(CC) -pthread -o $(PART) $^ && $(KEEP)
 $(GATE)/replay: $(call objs,targets/replay.c targets/emit_c.c targets/emit_convention.c) $(GATE_PLAIN)
 	$(CC) -pthread -o $(PART) $^ && $(KEEP)

@@ -23,6 +23,7 @@
 #include "check.h"
 #include "convention.h"
 #include "cpu.h"
+#include "huge.h"
 #include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -66,6 +67,7 @@ struct emit {
 	unsigned char *prot; /* a user copy's PROT_NONE pages (NULL: none) */
 	size_t prot_len;
 	int user;	     /* a user copy (standalone_user.c's program) */
+	int huge;	     /* a move of 2 GiB and more (standalone_huge.c's) */
 	int flags;	     /* the call enters with every arithmetic flag set */
 	unsigned char *base; /* the start of the sandbox's reservation */
 	int pool_used;	     /* the pool generator has been written */
@@ -89,13 +91,16 @@ __attribute__((noreturn, format(printf, 1, 2))) static void fail(const char *for
 
 /* ---- the program's fixed text ---- */
 
-/* standalone_notes, _includes, _pool, _setup, _signals, _report, _compare,
+/* standalone_notes, _includes, _pool, _pool_fill, _setup, _signals, _report, _compare,
  * _bytes and _main: the sections of targets/standalone.c; standalone_user_notes
  * and _user, of targets/standalone_user.c; standalone_threads_notes and
- * _threads, of targets/standalone_threads.c; made by scripts/c-sections. */
+ * _threads, of targets/standalone_threads.c; standalone_huge_notes,
+ * _huge_setup and _huge, of targets/standalone_huge.c; made by
+ * scripts/c-sections. */
 #include "standalone_text.h"
 #include "standalone_user_text.h"
 #include "standalone_threads_text.h"
+#include "standalone_huge_text.h"
 
 /* ---- what depends on the operation ---- */
 
@@ -314,22 +319,71 @@ static const char *isa_of(const char *arch)
 	return strcmp(arch, "x86_64") == 0 || strcmp(arch, "i386") == 0 ? "x86" : arch;
 }
 
-static const char *own_source(const struct mg_variant *v, char *buf, size_t size)
+/* The file named NAME.S or NAME.c in impls/ARCH or tests/bad/ARCH (or
+ * tests/bad/x86/, both x86 arches'), in buf; NULL if none. */
+static const char *file_of(const char *arch, const char *name, char *buf, size_t size)
 {
 	static const char *const dirs[] = {"impls", "tests/bad"};
 	static const char *const exts[] = {".S", ".c"};
-	/* tests/bad/x86/ holds the broken variants of both x86 arches. */
-	const char *const arches[] = {v->arch, isa_of(v->arch)};
+	const char *const arches[] = {arch, isa_of(arch)};
 
 	for (size_t d = 0; d < 2; d++)
 		for (size_t a = 0; a < 2; a++)
 			for (size_t x = 0; x < 2; x++) {
-				snprintf(buf, size, "%s/%s/%s%s", dirs[d], arches[a], v->name,
-					 exts[x]);
+				snprintf(buf, size, "%s/%s/%s%s", dirs[d], arches[a], name, exts[x]);
 				if (access(buf, R_OK) == 0)
 					return buf;
 			}
-	snprintf(buf, size, "<the file defining %s>", v->symbol);
+	return NULL;
+}
+
+/* Adds to `list` (a space-separated list of at most `size` bytes) the
+ * files of the mg_ARCH_NAME routines `path` names, each NAME's file
+ * (impls/ and tests/bad/ name a file after its routine), and theirs in
+ * turn: the files a variant calls into, as scripts/repro finds them. */
+static void add_callees(const char *arch, const char *path, char *list, size_t size)
+{
+	char prefix[32], word[128], file[256];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int ch;
+
+	if (!f)
+		return;
+	snprintf(prefix, sizeof prefix, "mg_%s_", arch);
+	do {
+		ch = fgetc(f);
+		if (ch != EOF && (ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+				  (ch >= 'A' && ch <= 'Z'))) {
+			if (n + 1 < sizeof word)
+				word[n++] = (char)ch;
+			continue;
+		}
+		word[n] = '\0';
+		n = 0;
+		if (strncmp(word, prefix, strlen(prefix)) != 0 ||
+		    !file_of(arch, word + strlen(prefix), file, sizeof file))
+			continue;
+		if (strstr(list, file) || strlen(list) + strlen(file) + 2 > size)
+			continue;
+		strcat(list, " ");
+		strcat(list, file);
+		add_callees(arch, file, list, size);
+	} while (ch != EOF);
+	fclose(f);
+}
+
+/* The variant's own file and those it calls into, for the build line. */
+static const char *own_source(const struct mg_variant *v, char *buf, size_t size)
+{
+	char own[256];
+
+	if (!file_of(v->arch, v->name, own, sizeof own)) {
+		snprintf(buf, size, "<the file defining %s>", v->symbol);
+		return buf;
+	}
+	snprintf(buf, size, "%s", own);
+	add_callees(v->arch, own, buf, size);
 	return buf;
 }
 
@@ -387,7 +441,7 @@ static void emit_command(struct emit *e)
 	const char *sources = getenv("MEMGATE_EMIT_SOURCES");
 	const char *prepare = getenv("MEMGATE_EMIT_PREPARE");
 	size_t n = strlen(e->path);
-	char own[512];
+	char own[1024];
 	char emulation[160] = "";
 
 	if (!sources || !*sources)
@@ -504,7 +558,9 @@ static void emit_around(struct emit *e)
  * (standalone_threads.c) before the comment's end. */
 static void emit_notes(struct emit *e)
 {
-	const char *notes = e->user ? standalone_user_notes : standalone_notes;
+	const char *notes = e->huge ? standalone_huge_notes
+			    : e->user ? standalone_user_notes
+				      : standalone_notes;
 	size_t n = strlen(notes);
 
 	if (e->c->threads && n >= 4 && strcmp(notes + n - 4, " */\n") == 0) {
@@ -536,9 +592,11 @@ static void emit_header(struct emit *e)
 	fprintf(e->f, " * replay:  %s\n *\n * What memgate saw:\n", text);
 	fprintf(e->f, " *   verdict:  %s%s%s\n", mg_class_name(e->v->cls),
 		e->v->cls == MG_OK ? "" : ": ", e->v->detail);
-	if (e->v->cls == MG_OOB_READ || e->v->cls == MG_OOB_WRITE || e->v->cls == MG_SRC_MODIFIED)
+	/* Both read the sandbox's layout, which a huge case has not. */
+	if (!e->huge && (e->v->cls == MG_OOB_READ || e->v->cls == MG_OOB_WRITE ||
+			 e->v->cls == MG_SRC_MODIFIED))
 		emit_fault_address(e);
-	if (e->v->cls == MG_WRONG_RESULT)
+	if (!e->huge && e->v->cls == MG_WRONG_RESULT)
 		emit_around(e);
 	fputs(" *\n", e->f);
 	emit_command(e);
@@ -630,7 +688,7 @@ static void emit_pool_fill(struct emit *e, const char *name, const unsigned char
 	uint64_t off = pool_offset(e, p, n);
 
 	if (!e->pool_used) {
-		fputs(standalone_pool, e->f);
+		fprintf(e->f, "%s%s", standalone_pool, standalone_pool_fill);
 		e->pool_used = 1;
 	}
 	fprintf(e->f,
@@ -834,12 +892,69 @@ static void emit_op(struct emit *e)
 	}
 	if (e->c->fpenv)
 		emit_fpenv(e, t);
+	if (e->huge) /* its checks know the bytes (standalone_huge.c) */
+		return;
 	fprintf(e->f,
 		"/* What the variant must do, one byte at a time (volatile: no compiler\n"
 		" * turns it into a call of the routine it checks). */\n"
 		"static void reference(volatile unsigned char *dst, const volatile unsigned "
 		"char *src)\n{\n%s}\n\n",
 		t->reference);
+}
+
+/* The case of a move of 2 GiB and more within one buffer, as huge.c's
+ * check_one_buffer places it in its region (mg_huge_one_region). */
+static void emit_huge_case(struct emit *e)
+{
+	const struct mg_case *c = e->c;
+	size_t size, d = (size_t)labs(c->dist), span = c->len + d, src_off;
+	unsigned char *base = mg_huge_one_region(&size), *lower;
+	char text[MG_DETAIL_MAX + 256];
+
+	if (!base)
+		fail("this process has no room for the 2 GiB+ region to place the case in");
+	lower = mg_place_buffer(base, base + size, 0, span,
+				c->dist > 0 ? c->src_align : c->dst_align, c->place);
+	src_off = (size_t)(lower - base) + (c->dist > 0 ? 0 : d);
+	fprintf(e->f,
+		"/* The case: a memmove of len bytes within one region of REGION_SIZE\n"
+		" * bytes, at memgate's offsets in it. */\n"
+		"#define REGION_SIZE    ((size_t)%zu)\n"
+		"#define MEMGATE_REGION ((uintptr_t)0x%" PRIxPTR ") /* where memgate's was */\n"
+		"#define LOWER_OFF      ((size_t)%zu) /* the span's start: src or dst */\n"
+		"#define SPAN\t       ((size_t)%zu) /* len + |dst - src| */\n"
+		"#define SRC_OFF\t       ((size_t)%zu)\n"
+		"#define DST_OFF\t       ((size_t)%zu)\n"
+		"#define SEED\t       ((uint64_t)0x%" PRIx64 "u) /* where the window bytes start in the pool */\n"
+		"#define POOL_SIZE      ((uint64_t)%zu)\n"
+		"#define HAS_SRC\t       1\n"
+		"#define SRC_SEPARATE   0 /* src and dst are one buffer */\n"
+		"#define TIMEOUT_MS     %u /* memgate's watchdog */\n\n"
+		"static const size_t len = %zu;\n",
+		size, (uintptr_t)base, (size_t)(lower - base), span, src_off,
+		src_off + (size_t)c->dist, c->seed, e->sb->pool_size, mg_case_timeout_ms(c), c->len);
+	mg_case_describe(c, text, sizeof text);
+	fputs("static const char case_text[] = ", e->f);
+	emit_string(e->f, text);
+	snprintf(text, sizeof text, "%s%s%s", mg_class_name(e->v->cls),
+		 e->v->cls == MG_OK ? "" : ": ", e->v->detail);
+	fputs(";\nstatic const char memgate_verdict[] = ", e->f);
+	emit_string(e->f, text);
+	fputs(";\n\n", e->f);
+}
+
+/* The program of a huge case: standalone_huge.c's, around the case. */
+static void emit_huge(struct emit *e)
+{
+	emit_header(e);
+	fputs(standalone_includes, e->f);
+	fputs(standalone_pool, e->f);
+	emit_huge_case(e);
+	emit_op(e);
+	fputs(standalone_huge_setup, e->f);
+	fputs(standalone_signals, e->f);
+	fputs(standalone_report, e->f);
+	fputs(standalone_huge, e->f);
 }
 
 /* `text` with memgate's case constant VALUE as the parameter `value`: a
@@ -962,6 +1077,44 @@ static const char *not_reproduced(const struct mg_case *c)
 	return NULL;
 }
 
+/* The program of a case in the sandbox: standalone.c's (with
+ * standalone_user.c's or standalone_threads.c's end), around the case. */
+static void emit_program(struct emit *e)
+{
+	const struct mg_case *c = e->c;
+
+	emit_header(e);
+	fputs(standalone_includes, e->f);
+	emit_case(e);
+	emit_fill(e, "src", e->at.src, op_texts[c->variant->op].has_src && !c->overlap ? c->len : 0);
+	emit_fill(e, "win", e->at.win, e->at.win_len);
+	emit_op(e);
+	if (c->threads)
+		emit_threads(e);
+	fputs(standalone_setup, e->f);
+	fputs(standalone_signals, e->f);
+	fputs(standalone_report, e->f);
+	fputs(standalone_compare, e->f);
+	if (e->user)
+		fputs(standalone_user, e->f);
+	else
+		fprintf(e->f, "%s%s", standalone_bytes,
+			c->threads ? standalone_threads : standalone_main);
+}
+
+/* Writes e->path with `body`; a file left half written is removed. */
+static void write_program(struct emit *e, void (*body)(struct emit *))
+{
+	e->f = fopen(e->path, "w");
+	if (!e->f)
+		fail("cannot write %s: %s", e->path, strerror(errno));
+	partial = e->path;
+	body(e);
+	if (ferror(e->f) | fclose(e->f))
+		fail("cannot write %s: %s", e->path, strerror(errno));
+	partial = NULL;
+}
+
 /* Whether memgate's verdict is that the routine depends on the arithmetic
  * flags at entry (check.c's entry-flags): the program then enters the call
  * with them set, as memgate's sampled call did, and shows the failure. */
@@ -975,11 +1128,12 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 {
 	const char *missing = not_reproduced(c);
 	struct emit e = {.path = path, .c = c, .v = v};
-	int has_src = op_texts[c->variant->op].has_src;
 
-	if (mg_case_is_huge(c))
-		fail("a length over %zu (or --oracle) runs in memgate's huge-length check, which "
-		     "a standalone program does not reproduce: use the replay command",
+	e.huge = mg_case_is_huge(c);
+	if (e.huge && (!c->overlap || c->oracle))
+		fail("a length over %zu without overlap (or --oracle) runs in the mapped regions "
+		     "of memgate's huge-length check, which a standalone program does not "
+		     "reproduce: use the replay command",
 		     (size_t)MG_MAX_LEN);
 	if (missing)
 		fail("this case runs with %s, which a standalone program does not create: "
@@ -998,33 +1152,14 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 		     "kernel's exception table, which %s does not have: use the replay command",
 		     c->variant->arch);
 	e.sb = mg_sandbox_get();
+	if (e.huge) {
+		write_program(&e, emit_huge);
+		return;
+	}
 	find_reservation(&e);
 	if (e.user)
 		mg_usercopy_layout(c, &e.at, &e.prot, &e.prot_len);
 	else
 		mg_check_layout(c, &e.at);
-	e.f = fopen(path, "w");
-	if (!e.f)
-		fail("cannot write %s: %s", path, strerror(errno));
-	partial = path;
-	emit_header(&e);
-	fputs(standalone_includes, e.f);
-	emit_case(&e);
-	emit_fill(&e, "src", e.at.src, has_src && !c->overlap ? c->len : 0);
-	emit_fill(&e, "win", e.at.win, e.at.win_len);
-	emit_op(&e);
-	if (c->threads)
-		emit_threads(&e);
-	fputs(standalone_setup, e.f);
-	fputs(standalone_signals, e.f);
-	fputs(standalone_report, e.f);
-	fputs(standalone_compare, e.f);
-	if (e.user)
-		fputs(standalone_user, e.f);
-	else
-		fprintf(e.f, "%s%s", standalone_bytes,
-			c->threads ? standalone_threads : standalone_main);
-	if (ferror(e.f) | fclose(e.f))
-		fail("cannot write %s: %s", path, strerror(errno));
-	partial = NULL;
+	write_program(&e, emit_program);
 }

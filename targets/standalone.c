@@ -63,6 +63,7 @@ static uint64_t pool_word(uint64_t k)
 	return x ^ (x >> 31);
 }
 
+//@ pool_fill
 /* Fills `to` with n pool bytes from offset `off`, and checks them against
  * the FNV-1a hash of the bytes memgate used. */
 static void pool_fill(unsigned char *to, uint64_t off, size_t n, uint64_t hash,

@@ -3,6 +3,7 @@
 #include "check.h"
 #include "convention.h"
 #include "cpu.h"
+#include "emit_c.h"
 #include "huge.h"
 #include "isolate.h"
 #include "options.h"
@@ -61,8 +62,10 @@ static const char help[] =
 	"                  preserved (auto: only by kernel-style variants)\n"
 	"  --format=text|jsonl  what stdout says: text, or the records of\n"
 	"                  docs/records.md (case, finding, error, summary)\n"
-	"  --emit-c=OUT.c  refused, saying why: a huge length has no standalone\n"
-	"                  program, and the others' is scripts/repro --emit-c's\n"
+	"  --emit-c=OUT.c  a memmove of 2 GiB and more within one buffer: also\n"
+	"                  write a standalone C program that reproduces it; other\n"
+	"                  huge lengths are refused, saying why, and the others'\n"
+	"                  program is scripts/repro --emit-c's\n"
 	"Exit status: 0 the case passes, 1 it fails, 2 bad usage or could not judge;\n"
 	"128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP).\n";
 
@@ -126,8 +129,9 @@ static const struct option opts[] = {
 };
 
 /* memgate run --emit-c: a finding's repro line is memgate run's only where
- * the case has no input (a length of 2 GiB and more), so a user who adds
- * --emit-c to it, as to scripts/repro's, is told why there is no program. */
+ * the case has no input (a length of 2 GiB and more), so a user adds
+ * --emit-c to it as to scripts/repro's: the one-buffer memmove gets its
+ * program (emit_c.c), another case is told why there is none. */
 static const char *emit_c;
 
 /* "NAME:N" (or "NAME", N 0). */
@@ -268,14 +272,22 @@ int mg_parse_case_flags(int argc, char **argv, const char *cmd, struct mg_case *
 	return 1;
 }
 
+/* Whether memgate run writes the program of `c`: a memmove of 2 GiB and
+ * more within one buffer (huge.c's "one buffer"). */
+static int emits(const struct mg_case *c)
+{
+	return mg_case_is_huge(c) && c->overlap && !c->oracle;
+}
+
 /* Why memgate run writes no standalone program for `c` (exit 2). */
 __attribute__((noreturn)) static void emit_refused(const struct mg_case *c)
 {
 	if (mg_case_is_huge(c))
 		mg_usage_error("run",
-			       "--emit-c: a length over %zu (or --oracle) runs in memgate's huge-length "
-			       "check, which a standalone program does not reproduce: use the replay "
-			       "command (this one without --emit-c)",
+			       "--emit-c: a length over %zu without overlap (or --oracle) runs in the "
+			       "mapped regions of memgate's huge-length check, which a standalone "
+			       "program does not reproduce: use the replay command (this one without "
+			       "--emit-c)",
 			       (size_t)MG_MAX_LEN);
 	mg_usage_error("run",
 		       "--emit-c: memgate run writes no program; scripts/repro --emit-c OUT.c does, "
@@ -351,7 +363,7 @@ int mg_cmd_run(int argc, char **argv)
 	}
 	if (!mg_case_valid(&c, text, sizeof text))
 		mg_usage_error("run", "invalid case for %s: %s", c.variant->name, text);
-	if (emit_c)
+	if (emit_c && !emits(&c))
 		emit_refused(&c);
 	if (mg_cpu_missing(c.variant->features, needs, sizeof needs)) {
 		snprintf(text, sizeof text, "(needs %s): %s cannot run on this CPU", needs,
@@ -379,6 +391,13 @@ int mg_cmd_run(int argc, char **argv)
 		print_verdict(&v);
 	else if (!write_records(&c, &v))
 		return MG_EXIT_NOT_JUDGED;
+	if (emit_c) {
+		mg_emit_c(emit_c, &c, &v);
+		if (mg_format == MG_FORMAT_TEXT)
+			printf("emitted: %s, a standalone program; the lines in its header build "
+			       "and run it\n",
+			       emit_c);
+	}
 	if (!mg_stdout_ok())
 		return MG_EXIT_NOT_JUDGED;
 	return v.cls != MG_OK;

@@ -466,6 +466,14 @@ static int one_map(void)
 	return 1;
 }
 
+unsigned char *mg_huge_one_region(size_t *size)
+{
+	if (!one_reserve())
+		return NULL;
+	*size = one.size;
+	return one.base;
+}
+
 static int in_one(const void *addr)
 {
 	const unsigned char *a = addr;

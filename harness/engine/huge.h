@@ -44,6 +44,12 @@ int mg_huge_applies(enum mg_op op);
 /* Runs one huge case (mg_case_is_huge). */
 void mg_huge_check(const struct mg_case *c, int clean_int, struct mg_verdict *out);
 
+/* For --emit-c (targets/emit_c.c): the one-buffer region of the moves of
+ * 2 GiB and more, reserved if it is not yet (the same request a case's
+ * child made gets the same address), and its size; NULL if there is no
+ * room. */
+unsigned char *mg_huge_one_region(size_t *size);
+
 /* Which huge cases a sweep runs: all, or only the guard-oracle ones, which
  * fault after 64 KiB and so cost next to nothing even under emulation
  * (where a single 4 GiB copy takes 20 s). They still catch a truncated or

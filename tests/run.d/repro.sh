@@ -264,9 +264,37 @@ done
 # A finding with no input (a length of 2 GiB and more, the huge check's)
 # has memgate run's replay line as its repro line: --emit-c added to it
 # is refused, one line, saying why.
-usage_error "memgate run --emit-c: a huge length has no standalone program, the replay command named" \
-	"^memgate run: --emit-c: a length over [0-9]+ \(or --oracle\) runs in memgate's huge-length check, which a standalone program does not reproduce: use the replay command \(this one without --emit-c\)$" \
-	$MG run --variant=memmove_libc --len=2147483713 --overlap=-1 --emit-c "$REPRO/huge.c"
+usage_error "memgate run --emit-c: a huge length in the mapped regions has no standalone program, the replay command named" \
+	"^memgate run: --emit-c: a length over [0-9]+ without overlap \(or --oracle\) runs in the mapped regions of memgate's huge-length check, which a standalone program does not reproduce: use the replay command \(this one without --emit-c\)$" \
+	$MG run --variant=memcpy_libc --len=4294967296 --emit-c "$REPRO/huge.c"
+# A memmove of 2 GiB and more within one buffer (the huge-length check's
+# "one buffer": the signed-length bug class, CVE-2020-6096): memgate run
+# --emit-c writes its program, which maps the region as memgate does (a
+# 16 MiB memfd over and over, windows of real pages) and checks the same
+# bytes. huge_emitted LABEL ARCH STATUS VARIANT DIST: memgate run's verdict
+# for VARIANT's move of 2 GiB + 65 bytes at distance DIST on ARCH, and the
+# program's, built and run with the lines of its header, word for word.
+huge_emitted() {
+	local run mg=build/$2/memgate c=$REPRO/huge-$2-$4.c want out rc
+	arch_usable "$2" "$1" run || return 0
+	[ "$2" != "$(uname -m)" ] || mg=$MG
+	want=$($run "$mg" run --variant="$4" --len=2147483713 --overlap="$5" --emit-c="$c" |
+		sed -n 's/^verdict: //p')
+	if ! out=$(bash -c "$(emitted_line 1 "$c") -Wall -Wextra -Werror" 2>&1); then
+		fail "$1" "the program did not build: $out"
+		return
+	fi
+	out=$(bounded bash -c "$(emitted_line 2 "$c")")
+	rc=$?
+	if [ -n "$want" ] && [ "$rc" -eq "$3" ] && grep -qxF "verdict: $want" <<<"$out"; then
+		pass "$1"
+	else
+		fail "$1" "exit $rc, want $3; want 'verdict: $want' in: $out"
+	fi
+}
+huge_emitted "armhf: the program of bad_memmove_signed_len's 2 GiB+ move (CVE-2020-6096) shows memgate's verdict" \
+	armhf 1 bad_memmove_signed_len -1
+huge_emitted "i386: the program of memmove_rep's 2 GiB+ move passes" i386 0 memmove_rep 1
 usage_error "memgate run --emit-c: another case's program is scripts/repro's, which it names" \
 	"^memgate run: --emit-c: memgate run writes no program; scripts/repro --emit-c OUT\.c does, from the case as an input" \
 	$MG run --variant=memcpy_libc --len=100 --emit-c "$REPRO/run.c"
@@ -323,6 +351,11 @@ else
 fi
 
 full_tier_only || return 0
+
+# The i386 program of a signed compare's 2 GiB+ move: memgate's run takes
+# about 17 s, the program's 10 s.
+huge_emitted "i386: the program of bad_memmove_signed_compare's 2 GiB+ move shows memgate's verdict" \
+	i386 1 bad_memmove_signed_compare 1
 
 # The standalone reproducer of a gate finding on a kernel file, on every
 # arch (issue 44), as a user meets it: the file gated from a directory of
