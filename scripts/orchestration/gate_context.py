@@ -47,7 +47,6 @@ class Context:
         self.runners = {"": ([], "")}  # CPU model -> (runner, emulator): runner_for
         self.probe_flags = []  # scripts/arch-probe's for this arch (riscv64: --plugins)
         self.B = "build"  # the harness's build: the host's until setup_arch says the arch
-        self.entry = None  # the entry point the checks look at (select)
         self.speed_plots = []  # the entry's speed plots (plot_speed), one per run that timed it
         self.table, self.main_set = [], set()
         # Set by the run loop from what the checks return (gate_runs: the
@@ -83,7 +82,6 @@ class Context:
         self.name, self.R = entry["name"], entry["R"]
         # Each entry keeps its own plots: the table and verdict are shown
         # after every run, with the entry selected again.
-        self.entry = entry
         self.speed_plots = entry.setdefault("speed_plots", [])
 
     # how much is left, and where we are
