@@ -94,7 +94,7 @@ __attribute__((noreturn, format(printf, 1, 2))) static void fail(const char *for
 /* standalone_notes, _includes, _pool, _pool_fill, _setup, _signals, _report, _compare,
  * _bytes and _main: the sections of targets/standalone.c; standalone_user_notes
  * and _user, of targets/standalone_user.c; standalone_threads_notes and
- * _threads, of targets/standalone_threads.c; standalone_huge_notes,
+ * _alone and _threads, of targets/standalone_threads.c; standalone_huge_notes,
  * _huge_setup and _huge, of targets/standalone_huge.c; made by
  * scripts/c-sections. */
 #include "standalone_text.h"
@@ -868,6 +868,51 @@ static void emit_stack_call(struct emit *e, const struct op_text *t, const char 
 			sym, stack_args[e->c->variant->op]);
 }
 
+/* call_variant with the case's tagged pointers: aarch64 ignores an
+ * address's top byte, and Linux lets user code set it. */
+static void emit_tagged_call(struct emit *e, const struct op_text *t, const char *sym)
+{
+	fprintf(e->f,
+		"/* memgate's case passed tagged pointers: TAG in the top byte of dst's,\n"
+		" * SRC_TAG in src's (aarch64 ignores the top byte; Linux lets user code\n"
+		" * set it: Documentation/arm64/tagged-pointers.rst). tags_on is 0 for\n"
+		" * the untagged call of say_untagged. */\n"
+		"#define TAG\t0x%02x\n"
+		"#define SRC_TAG 0x%02x\n"
+		"static int tags_on = 1;\n\n"
+		"static uintptr_t tag_bits(unsigned tag)\n{\n"
+		"\treturn tags_on ? (uintptr_t)tag << 56 : 0;\n}\n\n"
+		"static void *call_variant(unsigned char *dst, const unsigned char *src)\n{\n"
+		"\tvoid *r;\n\n%s"
+		"\tr = %s((void *)((uintptr_t)dst | tag_bits(TAG)), %s, len);\n"
+		"\t/* Compared untagged: the tag comes off as it was put on (an untagged\n"
+		"\t * return gets it, and is wrong, as memgate says). */\n"
+		"\treturn (void *)((uintptr_t)r ^ tag_bits(TAG));\n}\n\n",
+		e->c->tag, mg_src_tag(e->c), t->has_src ? "" : "\t(void)src;\n", sym,
+		t->has_src ? "(const void *)((uintptr_t)src | tag_bits(SRC_TAG))" : "VALUE");
+}
+
+/* say_untagged: the case's call again untagged, in a child: memgate's
+ * verdict ends with what it does so (check.c, blame_tag). */
+static void emit_say_untagged(struct emit *e)
+{
+	fputs("static void say_untagged(void)\n{\n"
+	      "\tstatic char tail[256];\n"
+	      "\tint passes;\n\n"
+	      "\ttags_on = 0;\n"
+	      "\tpasses = passes_in_child(case_alone, NULL);\n"
+	      "\ttags_on = 1;\n"
+	      "\tif (!passes)\n"
+	      "\t\treturn;\n"
+	      "\tsnprintf(tail, sizeof tail,\n"
+	      "\t\t \"; with its pointers tagged (top byte 0x%02x dst, 0x%02x src) it fails, \"\n"
+	      "\t\t \"untagged it passes: the top byte of an address is ignored, and a caller \"\n"
+	      "\t\t \"may set it (AAPCS64 6.4.1, Linux tagged-pointers.rst)\",\n"
+	      "\t\t TAG, SRC_TAG);\n"
+	      "\tverdict_tail = tail;\n}\n\n",
+	      e->f);
+}
+
 static void emit_op(struct emit *e)
 {
 	const struct op_text *t = &op_texts[e->c->variant->op];
@@ -884,6 +929,8 @@ static void emit_op(struct emit *e)
 			t->proto, sym, t->proto_end, sym, sym);
 		if (e->c->stack_offset || e->flags)
 			emit_stack_call(e, t, sym);
+		else if (e->c->tag)
+			emit_tagged_call(e, t, sym);
 		else
 			fprintf(e->f,
 				"static %s%s(unsigned char *dst, const unsigned char *src)\n{\n"
@@ -1072,8 +1119,13 @@ static const char *not_reproduced(const struct mg_case *c)
 		       "for a routine called in a register convention of its own";
 	if (c->vl)
 		return "a vector length other than the start-up one (--vl)";
-	if (c->tag)
-		return "tagged pointers (--tag)";
+	/* The program tags them in its plain C call of a routine that
+	 * returns dst (emit_tagged_call). */
+	if (c->tag && (c->threads || c->stack_offset || c->fpenv || mg_op_is_user(c->variant->op) ||
+		       mg_variant_convention(c->variant) || !op_texts[c->variant->op].returns_dst))
+		return "tagged pointers (--tag) with threads, a stack offset or an environment at "
+		       "entry, or for a user copy, a page routine or a routine called in a "
+		       "register convention of its own";
 	return NULL;
 }
 
@@ -1095,11 +1147,16 @@ static void emit_program(struct emit *e)
 	fputs(standalone_signals, e->f);
 	fputs(standalone_report, e->f);
 	fputs(standalone_compare, e->f);
-	if (e->user)
+	if (e->user) {
 		fputs(standalone_user, e->f);
-	else
-		fprintf(e->f, "%s%s", standalone_bytes,
-			c->threads ? standalone_threads : standalone_main);
+		return;
+	}
+	fputs(standalone_bytes, e->f);
+	if (c->threads || c->tag)
+		fputs(standalone_alone, e->f);
+	if (c->tag)
+		emit_say_untagged(e);
+	fputs(c->threads ? standalone_threads : standalone_main, e->f);
 }
 
 /* Writes e->path with `body`; a file left half written is removed. */
@@ -1142,10 +1199,10 @@ void mg_emit_c(const char *path, const struct mg_case *c, const struct mg_verdic
 	/* Set in at_stack_offset, which a routine with a convention of its
 	 * own (called from inline assembly) is not called through. */
 	e.flags = needs_entry_flags(v);
-	if (e.flags && (!*flags_set || mg_variant_convention(c->variant)))
+	if (e.flags && (!*flags_set || mg_variant_convention(c->variant) || c->tag))
 		fail("this finding depends on the arithmetic flags at entry, which a standalone "
-		     "program sets only for a routine called in the C convention: use the replay "
-		     "command");
+		     "program sets only for a routine called in the C convention with untagged "
+		     "pointers: use the replay command");
 	e.user = mg_op_is_user(c->variant->op);
 	if (e.user && !EXTABLE_EMULATED)
 		fail("a user copy's program resumes its faults with memgate's emulation of the "

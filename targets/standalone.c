@@ -436,6 +436,11 @@ int main(void)
 	    !strstr(memgate_verdict, "depends on the arithmetic flags at entry"))
 		printf("note:    a plain call cannot check the ABI: reproduce with memgate.\n"
 		       "         The broken rule may upset this program after the call.\n");
+#ifdef TAG
+	/* Tagged pointers (emit_c.c writes TAG and say_untagged): the
+	 * verdict ends with what the call does untagged. */
+	say_untagged();
+#endif
 	fflush(stdout);
 	catch_signals(on_signal);
 	if (sigsetjmp(escape, 1)) {

@@ -1,7 +1,8 @@
 /* The part of the standalone program that `scripts/repro --emit-c` writes
  * for a case memgate ran in several threads at once (--threads; the
  * threads situation, harness/engine/thread.c). It takes the place of
- * targets/standalone.c's main section, after its other sections;
+ * targets/standalone.c's main section, after its other sections (its
+ * "alone" section also serves a case with tagged pointers);
  * targets/emit_c.c writes what it needs of the case before it: THREADS,
  * ROUNDS, struct call and the workers' calls in calls[][], call_at and
  * reference_at (the routine and its reference at a call's own length and
@@ -25,13 +26,52 @@
  * child process, and the verdict says whether it fails there too, as
  * memgate's does.
  */
+//@ alone
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Whether run(arg) exits 0 in a child process, the only thread there, on
+ * its copy of the buffers, its printing silenced: a call made again apart,
+ * for what a verdict's last words say of it (in one thread, untagged). */
+static int passes_in_child(int (*run)(void *), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(2);
+		_exit(run(arg));
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid");
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The case's call alone, in a child (passes_in_child). */
+static int case_alone(void *unused)
+{
+	(void)unused;
+	catch_signals(on_signal);
+	if (sigsetjmp(escape, 1)) {
+		after_call();
+		return report_fault();
+	}
+	set_timer(TIMEOUT_MS);
+	returned = call_variant(dst, src);
+	after_call();
+	return report_bytes();
+}
+
 //@ threads
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 enum seen { NOTHING, WRONG_BYTE, WRONG_RETURN, FAULTED };
 
@@ -198,23 +238,11 @@ static void finish_workers(void)
 	}
 }
 
-/* The case's call alone, in the child of passes_alone. */
-static int case_alone(void)
+/* A worker's failed call alone, in a child (passes_in_child). */
+static int worker_alone(void *arg)
 {
-	catch_signals(on_signal);
-	if (sigsetjmp(escape, 1)) {
-		after_call();
-		return report_fault();
-	}
-	set_timer(TIMEOUT_MS);
-	returned = call_variant(dst, src);
-	after_call();
-	return report_bytes();
-}
+	struct worker *w = arg;
 
-/* A worker's failed call alone, in the child of passes_alone. */
-static int worker_alone(struct worker *w)
-{
 	self = w;
 	w->seen = NOTHING;
 	catch_signals(on_any_signal);
@@ -224,28 +252,6 @@ static int worker_alone(struct worker *w)
 	one_call(w, w->call);
 	set_timer(0);
 	return w->seen != NOTHING;
-}
-
-/* Whether a call passes alone (w: a worker's last call; NULL: the case's),
- * made in a child process, the only thread there, on its copy of the
- * buffers, its printing silenced. */
-static int passes_alone(struct worker *w)
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(2);
-		_exit(w ? worker_alone(w) : case_alone());
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		die("waitpid");
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 /* What a worker saw, in memgate's words: the call's class and detail, the
@@ -283,7 +289,7 @@ static int worker_verdict(struct worker *w)
 		 " in thread %u of %u, called at the same time as the others on buffers of its "
 		 "own (its call %u%s)",
 		 w->index, THREADS, w->calls, cl->shape);
-	verdict_tail = passes_alone(w) ? "; in one thread, that call passes: the routine is "
+	verdict_tail = passes_in_child(worker_alone, w) ? "; in one thread, that call passes: the routine is "
 					 "not thread-safe (POSIX XSH 2.9.1)"
 				       : "; in one thread, that call fails too";
 	return verdict(cls, detail);
@@ -303,7 +309,7 @@ int main(void)
 	set_up();
 	printf("case:    %s\nmemgate: %s\n", case_text, memgate_verdict);
 	/* The case's own verdict ends with what its call does alone. */
-	if (passes_alone(NULL))
+	if (passes_in_child(case_alone, NULL))
 		verdict_tail = "; in one thread, the same case passes: the routine is not "
 			       "thread-safe (POSIX XSH 2.9.1)";
 	catch_signals(on_any_signal);
