@@ -305,6 +305,14 @@ static void emit_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Whether a program can set its thread's vector length: SVE's, with
+ * prctl (Linux, Documentation/arm64/sve.rst). */
+#if defined(__aarch64__)
+#define SVE_VL_SETTABLE 1
+#else
+#define SVE_VL_SETTABLE 0
+#endif
+
 /* Whether this arch has memgate's emulation of the kernel's exception
  * table (harness/arch/ISA/extable.c), which a user copy's program links. */
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
@@ -913,6 +921,32 @@ static void emit_say_untagged(struct emit *e)
 	      e->f);
 }
 
+/* set_vl: the case's SVE vector length, which is the thread's (Linux,
+ * Documentation/arm64/sve.rst), set before the call, after the call at
+ * the start-up length is made in a child: memgate's verdict ends with
+ * what it does there (check.c, blame_vl). */
+static void emit_set_vl(struct emit *e)
+{
+	fprintf(e->f,
+		"#include <sys/prctl.h>\n\n"
+		"/* memgate's case ran the routine with an SVE vector length of VL bytes,\n"
+		" * which is the thread's (prctl PR_SVE_SET_VL). */\n"
+		"#define VL %u\n\n"
+		"static void set_vl(void)\n{\n"
+		"\tstatic char tail[256];\n"
+		"\tint start = prctl(PR_SVE_GET_VL) & PR_SVE_VL_LEN_MASK;\n\n"
+		"\tif (passes_in_child(case_alone, NULL)) {\n"
+		"\t\tsnprintf(tail, sizeof tail,\n"
+		"\t\t\t \"; with a vector length of %%d bytes it fails, with %%d it passes: it \"\n"
+		"\t\t\t \"assumes a vector length, which is the thread's, any the CPU supports \"\n"
+		"\t\t\t \"(Linux, Documentation/arm64/sve.rst)\",\n"
+		"\t\t\t VL, start);\n"
+		"\t\tverdict_tail = tail;\n\t}\n"
+		"\tif (prctl(PR_SVE_SET_VL, VL) < 0 || (prctl(PR_SVE_GET_VL) & PR_SVE_VL_LEN_MASK) != VL)\n"
+		"\t\tdie(\"prctl(PR_SVE_SET_VL): this CPU has not the case's vector length\");\n}\n\n",
+		e->c->vl);
+}
+
 static void emit_op(struct emit *e)
 {
 	const struct op_text *t = &op_texts[e->c->variant->op];
@@ -1117,8 +1151,12 @@ static const char *not_reproduced(const struct mg_case *c)
 	if (c->fpenv && mg_variant_convention(c->variant))
 		return "a floating-point environment at entry other than the default (--fpenv) "
 		       "for a routine called in a register convention of its own";
-	if (c->vl)
-		return "a vector length other than the start-up one (--vl)";
+	/* Only SVE's is the thread's to set (set_vl). */
+	if (c->vl && (!SVE_VL_SETTABLE || c->threads || c->tag || mg_variant_convention(c->variant) ||
+		      mg_op_is_user(c->variant->op)))
+		return "a vector length other than the start-up one (--vl) with threads or tags, "
+		       "or for a user copy or a routine called in a register convention of its "
+		       "own, or on an arch other than aarch64 (SVE's is the thread's to set)";
 	/* The program tags them in its plain C call of a routine that
 	 * returns dst (emit_tagged_call). */
 	if (c->tag && (c->threads || c->stack_offset || c->fpenv || mg_op_is_user(c->variant->op) ||
@@ -1152,10 +1190,12 @@ static void emit_program(struct emit *e)
 		return;
 	}
 	fputs(standalone_bytes, e->f);
-	if (c->threads || c->tag)
+	if (c->threads || c->tag || c->vl)
 		fputs(standalone_alone, e->f);
 	if (c->tag)
 		emit_say_untagged(e);
+	if (c->vl)
+		emit_set_vl(e);
 	fputs(c->threads ? standalone_threads : standalone_main, e->f);
 }
 

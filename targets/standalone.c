@@ -441,6 +441,11 @@ int main(void)
 	 * verdict ends with what the call does untagged. */
 	say_untagged();
 #endif
+#ifdef VL
+	/* An SVE vector length of its own (emit_c.c writes VL and set_vl):
+	 * the verdict ends with what the call does at the start-up one. */
+	set_vl();
+#endif
 	fflush(stdout);
 	catch_signals(on_signal);
 	if (sigsetjmp(escape, 1)) {

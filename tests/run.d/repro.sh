@@ -214,6 +214,20 @@ $MG encode --output="$REPRO/step.in" --variant=memcpy_libc --len=100 --interrupt
 expect "repro --emit-c: a stepped case is refused, the replay command named" 2 \
 	"^repro: --emit-c: this case runs with the stop after every instruction \(--interrupt=step\), which a standalone program does not create: use the replay command$" \
 	scripts/repro --emit-c "$REPRO/step.c" --target=memcpy --variant=memcpy_libc "$REPRO/step.in"
+# An SVE vector length of the case's own (--vl, aarch64): the program sets
+# it for its thread (prctl PR_SVE_SET_VL), and its verdict ends, as
+# memgate's does, with what the call does at the start-up length; the
+# length-agnostic twin passes at it.
+if arch_usable aarch64 "repro --emit-c of an aarch64 case at another SVE vector length" vl_run; then
+	for vl_case in bad_memcpy_sve_vl64:1 memcpy_sve_vla:0; do
+		dir=$REPRO/aarch64/memcpy/${vl_case%%:*}
+		mkdir -p "$dir"
+		$vl_run build/aarch64/memgate encode --variant="${vl_case%%:*}" --len=200 --vl=16 \
+			--output="$dir/vl16.in" >/dev/null
+		emit_and_reproduce "${vl_case%%:*} at a vector length of 16 bytes" "${vl_case#*:}" \
+			"$REPRO/a64-vl-${vl_case%%:*}.c" "$dir/vl16.in" --arch=aarch64
+	done
+fi
 # A case in threads (--threads): the program makes the case's call while
 # 3 workers make the calls memgate's workers drew, each on buffers of its
 # own, and words what it sees as memgate does, the call alone again in a
