@@ -24,6 +24,7 @@
 #include "convention.h"
 #include "cpu.h"
 #include "huge.h"
+#include "noreturn.h"
 #include "outcome.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -477,9 +478,10 @@ static void emit_command(struct emit *e)
 	emit_runner(e->f);
 	fprintf(e->f,
 		"%s%.*s\n *\n"
-		" * It prints the case, one verdict line (and the bytes around a wrong one),\n"
+		" * It prints the case, one verdict line%s,\n"
 		" * and exits 1 if the bug shows, 0 if not.\n *\n",
-		strchr(e->path, '/') ? "" : "./", (int)n, e->path);
+		strchr(e->path, '/') ? "" : "./", (int)n, e->path,
+		e->huge ? "" : " (and the bytes around a wrong one)");
 }
 
 /* "src+17 (1 byte past its end)" */
@@ -1167,6 +1169,29 @@ static const char *not_reproduced(const struct mg_case *c)
 	return NULL;
 }
 
+/* The failure functions memgate stubs (noreturn.h), defined as it
+ * defines them, for a verdict that names one: in the program's place the
+ * C library's would print and abort. */
+static void emit_failure_functions(struct emit *e)
+{
+	fputs("/* memgate's verdict: the routine called a failure function, which never\n"
+	      " * returns. The program defines them as memgate stubs them\n"
+	      " * (harness/engine/noreturn.h), in place of the C library's, which would\n"
+	      " * print and abort: each records its name and traps. */\n"
+	      "#define FAILURE_FUNCTION(name)             \\\n"
+	      "\t_Noreturn void name(void);          \\\n"
+	      "\t_Noreturn void name(void)           \\\n"
+	      "\t{                                   \\\n"
+	      "\t\tfailure_called = #name;      \\\n"
+	      "\t\t__builtin_trap();            \\\n"
+	      "\t}\n",
+	      e->f);
+#define EMIT_FAILURE(name) fputs("FAILURE_FUNCTION(" #name ")\n", e->f);
+	MG_NORETURN_FUNCTIONS(EMIT_FAILURE)
+#undef EMIT_FAILURE
+	fputc('\n', e->f);
+}
+
 /* The program of a case in the sandbox: standalone.c's (with
  * standalone_user.c's or standalone_threads.c's end), around the case. */
 static void emit_program(struct emit *e)
@@ -1184,6 +1209,8 @@ static void emit_program(struct emit *e)
 	fputs(standalone_setup, e->f);
 	fputs(standalone_signals, e->f);
 	fputs(standalone_report, e->f);
+	if (e->v->has & MG_HAS_CALLED)
+		emit_failure_functions(e);
 	fputs(standalone_compare, e->f);
 	if (e->user) {
 		fputs(standalone_user, e->f);

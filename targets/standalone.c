@@ -278,11 +278,21 @@ static void pc_text(char *out, size_t size, const void *pc)
 		snprintf(out, size, "%p", pc);
 }
 
+/* The failure function the routine called, where the program defines
+ * them (emit_c.c writes them for a verdict that names one), or NULL. */
+static const char *volatile failure_called;
+
 static int report_crash(const unsigned char *a)
 {
 	char pc[96], detail[256];
 
 	pc_text(pc, sizeof pc, fault_pc);
+	if (failure_called) {
+		/* The trap was the stub's: the routine's own act was the call. */
+		snprintf(detail, sizeof detail, "called %s, a failure function that does not return",
+			 failure_called);
+		return verdict("crash", detail);
+	}
 	if (fault_signo == SIGABRT)
 		snprintf(detail, sizeof detail, "SIGABRT at pc %s", pc);
 	else

@@ -491,3 +491,12 @@ if arch_usable armhf "kernel files' reproducers on armhf" kr_run; then
 		"^  \(cd .*/memgate-results && $(ere "$(scripts/arch-probe --cpu cortex-a15 armhf)") -cpu cortex-a15 \./karmc\)$" -- \
 		--arch armhf --cpu cortex-a15 --op memmove word_memmove_dist3.c
 fi
+# A routine that calls a failure function (glibc's __chk_fail): memgate's
+# stub makes that the finding "called __chk_fail"; the program defines the
+# failure functions as memgate stubs them, so it says the same, where the
+# C library's would print and abort.
+cp tests/gate/calls_chk_fail.c "$kr_user/"
+kernel_repro kchk "a C routine that calls __chk_fail" \
+	'crash: called __chk_fail, a failure function that does not return' \
+	"^  \(cd .*/memgate-results && cc .* -c -o kchk\.0\.o $(ere "$kr_user")/calls_chk_fail\.c && objcopy .* && cc .* -o kchk kchk\.c kchk\.0\.o" \
+	"^  \(cd .*/memgate-results && \./kchk\)$" -- --op memcpy calls_chk_fail.c
