@@ -156,7 +156,8 @@ void mg_cpu_define_vectors(void)
 	if (!mg_abi_has_sse)
 		return;
 #endif
-	if (mg_cpu_features() & MG_FEAT_AVX) {
+	/* The hardware's AVX, hidden or not (mg_cpu_detect: this unit's). */
+	if (mg_cpu_detect() & MG_FEAT_AVX) {
 #define LOAD_YMM(n) __asm__ volatile("vmovdqa %0, %%ymm" #n : : "m"(zero) VECTOR_CLOBBER(n))
 		LOAD_YMM(0); LOAD_YMM(1); LOAD_YMM(2); LOAD_YMM(3);
 		LOAD_YMM(4); LOAD_YMM(5); LOAD_YMM(6); LOAD_YMM(7);
