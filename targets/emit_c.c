@@ -306,6 +306,22 @@ static void emit_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The case as memgate describes it, and memgate's verdict, for the
+ * program's first two lines. */
+static void emit_case_texts(const struct emit *e)
+{
+	char text[MG_DETAIL_MAX + 256];
+
+	mg_case_describe(e->c, text, sizeof text);
+	fputs("static const char case_text[] = ", e->f);
+	emit_string(e->f, text);
+	snprintf(text, sizeof text, "%s%s%s", mg_class_name(e->v->cls),
+		 e->v->cls == MG_OK ? "" : ": ", e->v->detail);
+	fputs(";\nstatic const char memgate_verdict[] = ", e->f);
+	emit_string(e->f, text);
+	fputs(";\n\n", e->f);
+}
+
 /* Whether a program can set its thread's vector length: SVE's, with
  * prctl (Linux, Documentation/arm64/sve.rst). */
 #if defined(__aarch64__)
@@ -617,7 +633,6 @@ static void emit_case(struct emit *e)
 {
 	const struct mg_case *c = e->c;
 	const struct op_text *t = &op_texts[c->variant->op];
-	char text[MG_DETAIL_MAX + 256];
 
 	fprintf(e->f,
 		"/* The case. Offsets are from the start of the reservation, whose first\n"
@@ -645,14 +660,7 @@ static void emit_case(struct emit *e)
 			"#define PROT_LEN     ((size_t)%zu)\n\n",
 			mg_user_is_src(c->variant->op), c->variant->op == MG_CLEAR_USER,
 			e->prot ? (long)c->fault_at : -1L, e->prot_len);
-	mg_case_describe(c, text, sizeof text);
-	fputs("static const char case_text[] = ", e->f);
-	emit_string(e->f, text);
-	snprintf(text, sizeof text, "%s%s%s", mg_class_name(e->v->cls),
-		 e->v->cls == MG_OK ? "" : ": ", e->v->detail);
-	fputs(";\nstatic const char memgate_verdict[] = ", e->f);
-	emit_string(e->f, text);
-	fputs(";\n\n", e->f);
+	emit_case_texts(e);
 }
 
 static uint64_t fnv1a(const unsigned char *p, size_t n)
@@ -992,7 +1000,6 @@ static void emit_huge_case(struct emit *e)
 	const struct mg_case *c = e->c;
 	size_t size, d = (size_t)labs(c->dist), span = c->len + d, src_off;
 	unsigned char *base = mg_huge_one_region(&size), *lower;
-	char text[MG_DETAIL_MAX + 256];
 
 	if (!base)
 		fail("this process has no room for the 2 GiB+ region to place the case in");
@@ -1016,14 +1023,7 @@ static void emit_huge_case(struct emit *e)
 		"static const size_t len = %zu;\n",
 		size, (uintptr_t)base, (size_t)(lower - base), span, src_off,
 		src_off + (size_t)c->dist, c->seed, e->sb->pool_size, mg_case_timeout_ms(c), c->len);
-	mg_case_describe(c, text, sizeof text);
-	fputs("static const char case_text[] = ", e->f);
-	emit_string(e->f, text);
-	snprintf(text, sizeof text, "%s%s%s", mg_class_name(e->v->cls),
-		 e->v->cls == MG_OK ? "" : ": ", e->v->detail);
-	fputs(";\nstatic const char memgate_verdict[] = ", e->f);
-	emit_string(e->f, text);
-	fputs(";\n\n", e->f);
+	emit_case_texts(e);
 }
 
 /* The program of a huge case: standalone_huge.c's, around the case. */
