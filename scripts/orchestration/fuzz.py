@@ -231,6 +231,13 @@ def max_len_default():
     return 4 << 20
 
 
+def working_path(path):
+    """`path` relative to where the run works (the tree, or the results
+    directory) when it is under it, else absolute."""
+    path, here = os.path.abspath(path), os.getcwd()
+    return os.path.relpath(path, here) if path.startswith(here + os.sep) else path
+
+
 # ------------------------------------------------------------ the run itself
 
 
@@ -262,12 +269,10 @@ class Context:
         self.timeout_s = (4 * call_ms + 999) // 1000 + 2
 
     def show(self, path):
-        """A path as printed and recorded: relative to the repository's root
-        when under it (scripts run from there), else absolute."""
-        path, here = os.path.abspath(path), os.getcwd()
-        if path.startswith(here + os.sep):
-            return workspace.CURRENT.shown(os.path.relpath(path, here))
-        return path
+        """A path as printed and recorded: as the user names it when it is
+        under where the run works, else absolute."""
+        path = working_path(path)
+        return path if os.path.isabs(path) else workspace.CURRENT.shown(path)
 
     def fuzz_binary(self, flavor, target):
         return os.path.join(self.bin_root, "fuzz", flavor, f"fuzz_{target}")
@@ -316,11 +321,7 @@ class Context:
         the run: in the results directory, scripts/repro is that
         directory's, so the line changes into it first (as the gate's)."""
         env = "".join(f"{k}={shlex.quote(v)} " for k, v in self.repro_env().items())
-        path = os.path.abspath(path)
-        here = os.getcwd()
-        if path.startswith(here + os.sep):
-            path = os.path.relpath(path, here)
-        return workspace.CURRENT.command(env + shlex.join(self.repro_argv(target, path)))
+        return workspace.CURRENT.command(env + shlex.join(self.repro_argv(target, working_path(path))))
 
 
 class Lock:

@@ -1,14 +1,13 @@
 """The zoo's discovery, kept: what `discover` found (the units and the
 notes) is reused while everything it read is as it was: the archives
 and the kernel tarball (their size and modification time), the zoo's own
-code (zoo.py and every module of this package it imports, at any depth)
+code (every module of this package: zoo.py imports nearly all of them)
 and the kernel shim, and the tools it ran (nm, the assemblers,
 objdump, dpkg's view of the packages). A unit whose files are gone (the
 kernel's extracted sources or builds removed) is found afresh. A stale
 list could only change which units are gated, never a verdict: each gate
 checks what it builds (gate_prebuilt, gate_cache)."""
 
-import ast
 import hashlib
 import json
 import os
@@ -37,30 +36,10 @@ def _sha(path):
         return None
 
 
-def _imports(name):
-    """The modules of this package that `name` (a file name here) imports,
-    by `from . import x` and `from .x import y`, inside functions too."""
-    try:
-        with open(os.path.join(HERE, name), encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError):
-        return set()
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            found.update([node.module] if node.module else [a.name for a in node.names])
-    return {f"{m}.py" for m in found if os.path.exists(os.path.join(HERE, f"{m}.py"))}
-
-
-def code_files(start="zoo.py"):
-    """`start` and every module of this package it needs, at any depth."""
-    seen, todo = set(), [start]
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo.extend(_imports(name) - seen)
-    return sorted(seen)
+def code_files():
+    """The package's modules: zoo.py imports, at some depth, nearly all of
+    them, and a module it reaches later must not reuse an old list."""
+    return sorted(n for n in os.listdir(HERE) if n.endswith(".py"))
 
 
 def key(sources, arches, archives, kernel_dir, shim):
